@@ -1,0 +1,2 @@
+"""hogsolve: exact solutions of Hog and other dice games of the Pig family."""
+__version__ = "0.1.0"

@@ -1,0 +1,107 @@
+"""The one-step backup that every algorithm over the model shares.
+
+A swap only exchanges the scores, so a turn from a state of score sum ``k``
+that scores ``p`` points lands on sum ``k + p``.  :class:`OutcomeTable` keeps
+``table[k + p, o]``: the next mover's win probability after the mover ends a
+turn on ``new = k + p - o`` points against ``o`` (``model.after`` decides
+swap, win and loss).  The backup of every state on the diagonal ``s + o = k``
+is then one small matrix product per kind of dice, with no Python loop over
+states: ``Q[n] = 1 - sum_p P(n dice score p) * table[k + p, o]``.
+
+The same code runs in floats and, for :mod:`hogsolve.exact`, in exact
+integers scaled by a common denominator (see :class:`Arithmetic`).
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Tuple
+
+import numpy as np
+
+from .model import Model, diagonal_states
+
+
+@dataclasses.dataclass(frozen=True)
+class Arithmetic:
+    """How numbers are stored: value ``x`` is kept as ``x * one``.
+
+    ``weights`` are the point probabilities scaled so that each action's
+    weights sum to ``total``; a backup divides by ``total`` again.
+    """
+
+    dtype: object
+    one: object
+    total: object
+    weights: np.ndarray  # (T, A, P)
+
+    def finish(self, sums):
+        """Mover's value from the weighted sums of the next mover's values."""
+        if self.dtype is object:
+            return (self.total * self.one - sums) // self.total  # exact division
+        return self.one - sums / self.total
+
+
+def float_arithmetic(model: Model) -> Arithmetic:
+    return Arithmetic(np.float64, 1.0, 1.0, model.probability)
+
+
+class OutcomeTable:
+    """Values of turn outcomes by (score sum after the turn, opponent score)."""
+
+    def __init__(self, model: Model, arithmetic: Arithmetic | None = None):
+        self.model = model
+        self.arith = arithmetic if arithmetic is not None else float_arithmetic(model)
+        g, most = model.goal, model.max_points
+        self.table = np.zeros((2 * g - 1 + most, g), dtype=self.arith.dtype)
+        # Final outcomes (the mover ends on the goal or beyond) are known now.
+        new, opp = np.meshgrid(np.arange(g, g + most + 1), np.arange(g), indexing="ij")
+        final = model.after[g:, :]
+        keep = new + opp < self.table.shape[0]
+        lost = np.zeros(int(keep.sum()), dtype=self.arith.dtype)
+        lost[final[keep] == model.loss] = self.arith.one
+        self.table[(new + opp)[keep], opp[keep]] = lost
+
+    def states(self, k: int) -> Tuple[np.ndarray, np.ndarray]:
+        """(scores, opponent scores) on the diagonal s + o = k, by rising o."""
+        return diagonal_states(self.model.goal, k)
+
+    def fill(self, k: int, values: np.ndarray) -> None:
+        """Record outcomes landing on sum ``k`` from ``values[s, o]`` (that diagonal known)."""
+        s, o = self.states(k)
+        nxt = self.model.after[s, o]  # never final: both scores are below the goal
+        self.table[k, o] = values.reshape(-1)[nxt]
+
+    def fill_all(self, values: np.ndarray) -> None:
+        for k in range(2 * self.model.goal - 1):
+            self.fill(k, values)
+
+    def _sums(self, k: int, s: np.ndarray, o: np.ndarray, rows) -> np.ndarray:
+        """Weighted sums of outcome values, (m, A) for rows=None else (m,)."""
+        model, w = self.model, self.arith.weights
+        block = self.table[k: k + w.shape[2], o[0]: o[-1] + 1]  # (P, m)
+        kinds = model.dice_kind[s, o]
+        out = None
+        for t in (kinds[0],) if model.uniform_dice[k] else np.unique(kinds):
+            if rows is None:
+                part = (w[t] @ block).T
+            else:
+                part = np.einsum("mp,pm->m", w[t][rows], block) if w.dtype != object \
+                    else (w[t][rows] * block.T).sum(axis=1)
+            out = part if out is None else np.where((kinds == t)[:, None] if rows is None
+                                                      else kinds == t, part, out)
+        bacon = self.arith.total * self.table[k + model.free_bacon_points[o], o]
+        if rows is None:
+            out[:, 0] = bacon
+        else:
+            out = np.where(rows == 0, bacon, out)
+        return out
+
+    def action_values(self, k: int) -> np.ndarray:
+        """Mover's value of every action at each state of diagonal ``k``, (m, A)."""
+        s, o = self.states(k)
+        return self.arith.finish(self._sums(k, s, o, None))
+
+    def chosen_values(self, k: int, actions: np.ndarray) -> np.ndarray:
+        """Mover's value of the given action at each state of diagonal ``k``, (m,)."""
+        s, o = self.states(k)
+        return self.arith.finish(self._sums(k, s, o, actions))

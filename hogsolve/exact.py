@@ -1,0 +1,120 @@
+"""Exact rational verification of a float solution.
+
+Every dice probability is ``count / sides**max_dice``, so with ``B`` the
+least common multiple of those denominators, a win probability reached
+within ``j`` turns is a multiple of ``1 / B**j``.  A game has at most
+``L = 2 goal - 1`` turns left from any state when every turn scores, so every
+value is an integer multiple of ``1 / B**L``: the whole table is computed in
+Python integers scaled by ``B**L``, by the same sweep as the float solver
+(:mod:`hogsolve.backup`), and is exact.
+
+Exact mode needs every turn to raise the score sum; with turns that can score
+0 points the values solve a linear system per score sum instead, which this
+module does not do.
+"""
+from __future__ import annotations
+
+import dataclasses
+import time
+from fractions import Fraction
+from math import lcm
+
+import numpy as np
+
+from .backup import Arithmetic, OutcomeTable
+from .model import Model
+
+
+@dataclasses.dataclass(repr=False)
+class ExactResult:
+    """Outcome of the exact recomputation of a solution.
+
+    ``policy[s, o]`` is the exact optimal dice count (fewest dice on exact
+    ties); ``float_policy_mismatches`` lists the states [s, o] where the
+    float policy chose differently; ``max_value_error`` is the largest
+    ``|float value - exact value|`` over all states.
+    """
+
+    win_probability_start: Fraction
+    policy: np.ndarray
+    exact_tie_states: int
+    float_policy_mismatches: np.ndarray
+    max_value_error: float
+    seconds: float
+
+    def to_dict(self) -> dict:
+        p = self.win_probability_start
+        return {
+            "win_probability_start": f"{p.numerator}/{p.denominator}",
+            "win_probability_start_decimal": decimal_digits(p, 30),
+            "exact_tie_states": self.exact_tie_states,
+            "float_policy_mismatches": self.float_policy_mismatches.tolist(),
+            "max_value_error": self.max_value_error,
+            "seconds": self.seconds,
+        }
+
+    def __repr__(self) -> str:
+        p = self.win_probability_start
+        return (
+            f"ExactResult(P(first player wins) = {decimal_digits(p, 30)}...\n"
+            f"  as a fraction: {len(str(p.numerator))}-digit / {len(str(p.denominator))}-digit integers\n"
+            f"  float policy mismatches = {len(self.float_policy_mismatches)}, "
+            f"exact ties = {self.exact_tie_states}\n"
+            f"  max |float - exact| = {self.max_value_error:.3g}, time = {self.seconds:.1f} s)"
+        )
+
+
+def decimal_digits(p: Fraction, digits: int) -> str:
+    """The first ``digits`` decimals of a fraction in [0, 1], truncated."""
+    scaled = p.numerator * 10 ** digits // p.denominator
+    whole, frac = divmod(scaled, 10 ** digits)
+    return f"{whole}.{frac:0{digits}d}"
+
+
+def exact_arithmetic(model: Model) -> Arithmetic:
+    """Integers scaled by ``B ** L`` (see the module docstring)."""
+    if not model.progressive:
+        raise ValueError(
+            f"{model.rules.name}: exact mode needs every turn to score at least 1 point")
+    base = lcm(*(int(d) for d in model.denominators))
+    weights = np.empty(model.counts.shape, dtype=object)
+    for t, d in enumerate(model.denominators):
+        weights[t] = model.counts[t].astype(object) * (base // int(d))
+    return Arithmetic(object, base ** (2 * model.goal - 1), base, weights)
+
+
+def exact_values(model: Model):
+    """Exact ``(numerators[g, g], action_numerators[g, g, A], one)``: value = numerator / one."""
+    arith = exact_arithmetic(model)
+    g = model.goal
+    table = OutcomeTable(model, arith)
+    values = np.zeros((g, g), dtype=object)
+    action_values = np.zeros((g, g, model.num_actions), dtype=object)
+    for k in range(2 * g - 2, -1, -1):
+        s, o = table.states(k)
+        q = table.action_values(k)
+        values[s, o] = q.max(axis=1)
+        action_values[s, o] = q
+        table.fill(k, values)
+    return values, action_values, arith.one
+
+
+def verify(model: Model, solution) -> ExactResult:
+    """Recompute ``solution`` exactly and compare it state by state."""
+    start = time.perf_counter()
+    values, action_values, one = exact_values(model)
+    best = values[..., None]
+    is_best = action_values == best
+    policy = np.argmax(is_best, axis=2).astype(np.int8)  # first optimum: fewest dice
+    ties = int((is_best.sum(axis=2) > 1).sum())
+    exact_float = np.vectorize(lambda x: x / one, otypes=[float])(values)
+    error = float(np.abs(exact_float - solution.win_probability).max())
+    mismatches = np.argwhere(policy != solution.policy).astype(np.int32)
+    return ExactResult(
+        win_probability_start=Fraction(values[0, 0], one),
+        policy=policy,
+        exact_tie_states=ties,
+        float_policy_mismatches=mismatches,
+        max_value_error=error,
+        seconds=time.perf_counter() - start,
+    )

@@ -1,0 +1,174 @@
+"""Compile a Ruleset once into arrays that every algorithm consumes.
+
+A state is (score, opponent_score) below the goal with the player to move
+first, flattened as ``score * goal + opponent_score``.  A turn factors into
+two parts, and the model stores each once:
+
+* the points: ``counts[t, n, p] / denominators[t]`` is the exact probability
+  that rolling ``n`` dice of kind ``t`` (``dice_sides_values[t]`` sides)
+  scores ``p`` points, and ``dice_kind[s, o]`` is the kind in state (s, o);
+  rolling zero dice scores ``free_bacon_points[o]`` for sure;
+* the end of the turn: ``after[new, o]`` is where a turn leads when the mover
+  ends it on ``new`` points (before any swap) against ``o``, seen from the
+  *next* mover: the flat index of (opponent's score, mover's score) after the
+  swap, or a sentinel, ``win`` (the mover has won) or ``loss`` (the mover has
+  lost, e.g. by swapping the opponent past the goal).
+
+So action ``n`` in state (s, o) leads to ``after[s + p, o]`` with probability
+``counts[dice_kind[s, o], n, p] / denominators[...]``; :meth:`Model.transitions`
+spells that out for one state.
+"""
+from __future__ import annotations
+
+import dataclasses
+from functools import lru_cache
+from typing import List, Tuple
+
+import numpy as np
+
+from .dice import pig_out_count, sum_counts_without_ones
+from .rules import Ruleset, call_rule, end_of_turn
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Model:
+    """A ruleset compiled to arrays (see the module docstring)."""
+
+    rules: Ruleset
+    goal: int
+    dice_kind: np.ndarray          # (goal, goal) index into dice_sides_values
+    dice_sides_values: np.ndarray  # (T,) sides of each kind of dice
+    counts: np.ndarray             # (T, A, P) exact numerators; row n = 0 unused
+    denominators: np.ndarray       # (T,) sides ** max_dice
+    probability: np.ndarray        # (T, A, P) floats counts / denominators
+    free_bacon_points: np.ndarray  # (goal,) points of zero dice by opponent score
+    after: np.ndarray              # (goal + P, goal) int32 next state, see module doc
+    score_sum_gain: int            # least points of any turn: least rise of the score sum
+    uniform_dice: np.ndarray       # (2 goal - 1,) bool: all states of score sum k roll alike
+
+    @property
+    def num_states(self) -> int:
+        return self.goal * self.goal
+
+    @property
+    def num_actions(self) -> int:
+        return self.counts.shape[1]
+
+    @property
+    def max_points(self) -> int:
+        """Most points a turn can score (rows of ``after`` beyond the goal)."""
+        return self.after.shape[0] - self.goal - 1
+
+    @property
+    def win(self) -> int:
+        """Sentinel next state: the mover has won."""
+        return self.num_states
+
+    @property
+    def loss(self) -> int:
+        """Sentinel next state: the mover has lost."""
+        return self.num_states + 1
+
+    @property
+    def progressive(self) -> bool:
+        """True when every turn raises the score sum, so one sweep is exact."""
+        return self.score_sum_gain >= 1
+
+    @property
+    def max_outcomes_per_action(self) -> int:
+        """Most distinct point values of one action (terms of one backup sum)."""
+        return max(1, int((self.counts > 0).sum(axis=2).max()))
+
+    def state_pair(self, index) -> Tuple:
+        """(score, opponent_score) of flat state index(es)."""
+        return divmod(index, self.goal)
+
+    def transitions(self, score: int, opponent_score: int, num_dice: int) -> List[Tuple[int, float]]:
+        """``[(next_state, probability), ...]`` of one action, merged by next state.
+
+        ``next_state`` is a flat index seen from the next mover, or ``win`` /
+        ``loss``; probabilities are exact :class:`fractions.Fraction`.
+        """
+        from fractions import Fraction
+
+        s, o = score, opponent_score
+        if num_dice == 0:
+            return [(int(self.after[s + self.free_bacon_points[o], o]), Fraction(1))]
+        t = self.dice_kind[s, o]
+        merged: dict = {}
+        for p in np.flatnonzero(self.counts[t, num_dice]):
+            nxt = int(self.after[s + p, o])
+            merged[nxt] = merged.get(nxt, 0) + Fraction(int(self.counts[t, num_dice, p]),
+                                                         int(self.denominators[t]))
+        return sorted(merged.items())
+
+
+@lru_cache(maxsize=8)
+def _all_diagonals(goal: int):
+    out = []
+    for k in range(2 * goal - 1):
+        o = np.arange(max(0, k - goal + 1), min(k, goal - 1) + 1)
+        out.append((k - o, o))
+    return out
+
+
+def diagonal_states(goal: int, k: int) -> Tuple[np.ndarray, np.ndarray]:
+    """(scores, opponent scores) of the states with s + o = k, by rising o."""
+    return _all_diagonals(goal)[k]
+
+
+def _points_counts(kinds: np.ndarray, max_dice: int, pig_out: int) -> np.ndarray:
+    """(T, A, P) counts of points for n dice, scaled to denominator sides**max_dice."""
+    most = max(int(kinds.max()) * max_dice, pig_out)
+    counts = np.zeros((len(kinds), max_dice + 1, most + 1), dtype=np.int64)
+    for t, sides in enumerate(int(x) for x in kinds):
+        for n in range(1, max_dice + 1):
+            up = sides ** (max_dice - n)
+            counts[t, n, pig_out] += pig_out_count(n, sides) * up
+            sums = np.array(sum_counts_without_ones(n, sides), dtype=np.int64) * up
+            counts[t, n, 2 * n: 2 * n + len(sums)] += sums
+    return counts
+
+
+def compile_model(rules: Ruleset) -> Model:
+    """Compile ``rules`` into a :class:`Model`."""
+    goal, max_dice = int(rules.goal), int(rules.max_dice)
+    s, o = np.meshgrid(np.arange(goal), np.arange(goal), indexing="ij")
+
+    sides = np.asarray(call_rule(rules.dice_sides, s, o), dtype=np.int64)
+    if sides.min() < 2:
+        raise ValueError(f"{rules.name}: dice_sides must be at least 2, got {sides.min()}")
+    kinds, dice_kind = np.unique(sides, return_inverse=True)
+    if int(kinds.max()) ** max_dice >= 2 ** 62:
+        raise ValueError(f"{rules.name}: {kinds.max()}-sided dice x {max_dice} overflow exact counts")
+    counts = _points_counts(kinds, max_dice, int(rules.pig_out))
+    denominators = kinds.astype(np.int64) ** max_dice
+
+    bacon = np.asarray(call_rule(rules.free_bacon, np.arange(goal)), dtype=np.int64)
+    bacon = np.broadcast_to(bacon, (goal,)).copy()
+    if bacon.min() < 0:
+        raise ValueError(f"{rules.name}: free_bacon must never be negative, got {bacon.min()}")
+
+    most = int(max(counts.shape[2] - 1, bacon.max()))
+    new = np.arange(goal + most + 1)[:, None]
+    opp = np.arange(goal)[None, :]
+    mover, opponent = end_of_turn(rules, new, opp, 0)
+    win, loss = goal * goal, goal * goal + 1
+    after = np.where(mover >= goal, win, np.where(opponent >= goal, loss, opponent * goal + mover))
+
+    dice_kind = dice_kind.reshape(goal, goal).astype(np.int8)
+    uniform = np.array([np.ptp(dice_kind[diagonal_states(goal, k)]) == 0
+                        for k in range(2 * goal - 1)])
+
+    # A swap only exchanges the two scores, so the score sum rises by the points.
+    gain = min(int(bacon.min()), int(rules.pig_out), 2)
+    pad = most + 1 - counts.shape[2]
+    counts = np.pad(counts, ((0, 0), (0, 0), (0, pad)))
+    return Model(
+        rules=rules, goal=goal,
+        dice_kind=dice_kind, uniform_dice=uniform,
+        dice_sides_values=kinds, counts=counts, denominators=denominators,
+        probability=counts / denominators[:, None, None],
+        free_bacon_points=bacon, after=after.astype(np.int32),
+        score_sum_gain=gain,
+    )

@@ -1,0 +1,253 @@
+"""The rules of Hog, each written once.
+
+Every rule is a small function that works on plain ints *and* on numpy
+arrays, so the game engine (one turn at a time) and the compiled model (every
+state at once) share the same definition.  A :class:`Ruleset` is a frozen
+composition of such components plus ``goal`` and ``max_dice``.
+
+Order of a turn, common to every ruleset: the mover picks 0 to ``max_dice``
+dice; the turn's points are added to the mover's score; the swap rule is
+checked on (mover's new score, opponent's score) and applied; then the game
+ends if either player has reached the goal.
+
+>>> su18 = get_rules("su18")
+>>> su18.free_bacon(46), su18.free_bacon(28), su18.free_bacon(5)
+(5, 7, 1)
+>>> bool(su18.swaps(49, 92)), bool(su18.swaps(111, 12)), bool(su18.swaps(43, 5))
+(True, True, False)
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable, Dict, Sequence, Tuple
+
+import numpy as np
+
+# ---------------------------------------------------------------- digits ----
+
+def tens(score):
+    """Tens digit of a score (5 -> 0, 46 -> 4, 111 -> 1)."""
+    return score // 10 % 10
+
+
+def ones(score):
+    """Ones digit of a score."""
+    return score % 10
+
+
+def _larger(a, b):
+    """max(a, b) for ints, element-wise maximum for arrays."""
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return np.maximum(a, b)
+    return max(a, b)
+
+
+# ------------------------------------------------------------ Free Bacon ----
+
+def bacon_product_digit(opponent_score):
+    """su18: 1 + last digit of (tens digit x ones digit) of the opponent's score."""
+    return 1 + tens(opponent_score) * ones(opponent_score) % 10
+
+
+def bacon_twice_tens_minus_ones(opponent_score):
+    """fa18: max(2 * tens - ones, 1) of the opponent's score."""
+    return _larger(2 * tens(opponent_score) - ones(opponent_score), 1)
+
+
+def bacon_larger_digit(opponent_score):
+    """fa13: 1 + the larger of the opponent's two digits."""
+    return 1 + _larger(tens(opponent_score), ones(opponent_score))
+
+
+def bacon_digit_difference(opponent_score):
+    """fa14: 1 + |tens - ones| of the opponent's score."""
+    return 1 + abs(tens(opponent_score) - ones(opponent_score))
+
+
+# ----------------------------------------------------------- Swine Swap -----
+# A swap rule is called on (mover's new score, opponent's score).
+
+def swap_ones_equals_tens(score, opponent_score):
+    """su18: swap when the mover's ones digit equals the opponent's tens digit."""
+    return ones(score) == tens(opponent_score)
+
+
+def swap_equal_digit_gaps(score, opponent_score):
+    """fa18: swap when |tens - ones| is the same for both scores (5 reads as 05)."""
+    return abs(tens(score) - ones(score)) == abs(tens(opponent_score) - ones(opponent_score))
+
+
+def swap_double(score, opponent_score):
+    """fa13/fa14: swap when one score is exactly double the other."""
+    return (score == 2 * opponent_score) | (opponent_score == 2 * score)
+
+
+def never_swap(score, opponent_score):
+    """No Swine Swap at all."""
+    return score != score
+
+
+# ------------------------------------------------------------ dice sides ----
+# A dice-sides rule is called on the scores *before* the turn.
+
+def six_sided(score, opponent_score):
+    """Ordinary six-sided dice in every state."""
+    return 6
+
+
+def hog_wild(score, opponent_score):
+    """fa13/fa14 Hog Wild: four-sided dice when the score sum is a multiple of 7 (0 too)."""
+    return 6 - 2 * ((score + opponent_score) % 7 == 0)
+
+
+# ---------------------------------------------------------- turn helpers ----
+
+def roll_points(outcomes: Sequence[int], pig_out: int = 1) -> int:
+    """Points of one roll: ``pig_out`` if any die shows 1 (Pig Out), else the sum."""
+    outcomes = list(outcomes)
+    return pig_out if 1 in outcomes else sum(outcomes)
+
+
+def call_rule(rule, *args):
+    """Call a rule component on ints or arrays.
+
+    On arrays the result is broadcast to the arguments' shape; a component
+    written for plain ints only is then called element by element.
+    """
+    if all(np.ndim(a) == 0 for a in args):
+        return rule(*(int(a) for a in args))
+    shape = np.broadcast_shapes(*(np.shape(a) for a in args))
+    try:
+        return np.broadcast_to(np.asarray(rule(*args)), shape)
+    except Exception:  # a component written for plain ints only
+        one = np.vectorize(lambda *xs: rule(*(int(x) for x in xs)), otypes=[np.int64])
+        return one(*args)
+
+
+def end_of_turn(rules: "Ruleset", score, opponent_score, points):
+    """Scores (mover, opponent) after adding ``points`` and applying the swap rule.
+
+    Works on ints and, element-wise, on numpy arrays.
+    """
+    new = score + points
+    swap = call_rule(rules.swaps, new, opponent_score)
+    if np.ndim(swap) == 0:
+        return (opponent_score, new) if swap else (new, opponent_score)
+    swap = swap.astype(bool)
+    return np.where(swap, opponent_score, new), np.where(swap, new, opponent_score)
+
+
+# --------------------------------------------------------------- Ruleset ----
+
+@dataclasses.dataclass(frozen=True)
+class Ruleset:
+    """A Hog ruleset: rule components plus goal and max_dice.
+
+    Parameters
+    ----------
+    name, description : str
+        Short name and one-line description.
+    free_bacon : callable ``(opponent_score) -> points``
+        Points for rolling zero dice.
+    swaps : callable ``(score, opponent_score) -> bool``
+        Swine Swap test, on the mover's new score and the opponent's score.
+    dice_sides : callable ``(score, opponent_score) -> sides``
+        Sides of the dice for a turn, from the scores before the turn.
+    pig_out : int
+        Points of a turn in which any die shows 1.
+    goal, max_dice : int
+        Score that ends the game; most dice a player may roll.
+
+    Components should accept numpy arrays as well as ints; one that does not
+    still works (the model then calls it state by state).
+    """
+
+    name: str
+    description: str
+    free_bacon: Callable
+    swaps: Callable = never_swap
+    dice_sides: Callable = six_sided
+    pig_out: int = 1
+    goal: int = 100
+    max_dice: int = 10
+
+    def __post_init__(self):
+        for field in ("goal", "max_dice", "pig_out"):
+            value = getattr(self, field)
+            if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
+                raise TypeError(f"{field} must be an int, got {value!r}")
+        if self.goal < 1:
+            raise ValueError(f"goal must be at least 1, got {self.goal}")
+        if not 1 <= self.max_dice <= 20:
+            raise ValueError(f"max_dice must be from 1 to 20, got {self.max_dice}")
+        if self.pig_out < 0:
+            raise ValueError(f"pig_out must be at least 0, got {self.pig_out}")
+
+    def replace(self, **changes) -> "Ruleset":
+        """A copy with some fields changed, e.g. ``rules.replace(goal=30)``."""
+        return dataclasses.replace(self, **changes)
+
+    def summary(self) -> Dict[str, object]:
+        """Plain description for files and --json output."""
+        return {
+            "name": self.name,
+            "description": self.description,
+            "goal": int(self.goal),
+            "max_dice": int(self.max_dice),
+            "pig_out": int(self.pig_out),
+            "free_bacon": getattr(self.free_bacon, "__name__", repr(self.free_bacon)),
+            "swaps": getattr(self.swaps, "__name__", repr(self.swaps)),
+            "dice_sides": getattr(self.dice_sides, "__name__", repr(self.dice_sides)),
+        }
+
+
+_BUILTIN: Tuple[Ruleset, ...] = (
+    Ruleset(
+        "su18",
+        "CS 61A Summer 2018: Free Bacon 1 + last digit of tens x ones; "
+        "swap when mover's ones digit = opponent's tens digit",
+        free_bacon=bacon_product_digit,
+        swaps=swap_ones_equals_tens,
+    ),
+    Ruleset(
+        "fa18",
+        "CS 61A Fall 2018: Free Bacon max(2 x tens - ones, 1); "
+        "swap when both scores have the same |tens - ones|",
+        free_bacon=bacon_twice_tens_minus_ones,
+        swaps=swap_equal_digit_gaps,
+    ),
+    Ruleset(
+        "fa13",
+        "CS 61A Fall 2013: Free Bacon 1 + larger digit; Hog Wild four-sided dice "
+        "when the score sum is a multiple of 7; swap when one score doubles the other",
+        free_bacon=bacon_larger_digit,
+        swaps=swap_double,
+        dice_sides=hog_wild,
+    ),
+    Ruleset(
+        "fa14",
+        "CS 61A Fall 2014: as fa13 but Free Bacon 1 + |tens - ones|",
+        free_bacon=bacon_digit_difference,
+        swaps=swap_double,
+        dice_sides=hog_wild,
+    ),
+)
+
+
+class UnknownRulesetError(ValueError):
+    """Raised for a ruleset name that is not built in."""
+
+
+def rulesets() -> Dict[str, Ruleset]:
+    """The built-in rulesets by name, in a stable order."""
+    return {rules.name: rules for rules in _BUILTIN}
+
+
+def get_rules(name: str, goal: int | None = None) -> Ruleset:
+    """A built-in ruleset by name, optionally with another goal."""
+    known = rulesets()
+    if name not in known:
+        raise UnknownRulesetError(
+            f"unknown ruleset {name!r}; choose from {', '.join(known)}")
+    rules = known[name]
+    return rules if goal is None else rules.replace(goal=goal)

@@ -1,0 +1,141 @@
+"""Optimal play by value iteration over the compiled model.
+
+``solve(rules)`` returns, for every state (score, opponent_score) below the
+goal with the player to move, the probability of winning under optimal play
+by both players, the value of every dice count, and the optimal dice count.
+
+Every turn scores at least 0 points and a swap keeps the score sum, so the
+sum never falls.  When every turn scores at least 1 (all built-in rulesets),
+a state depends only on states of larger sum, and one sweep in decreasing
+sum order is exact.  Otherwise the sweep repeats until the values settle.
+
+Ties: when several dice counts are optimal, the fewest dice is chosen.  In
+floats, "optimal" means within the certificate's tie threshold of the best
+value (a rigorous bound on rounding), so exact ties are broken the same way
+as in exact arithmetic; ``solve(rules, exact=True)`` checks every state.
+"""
+from __future__ import annotations
+
+import dataclasses
+import time
+from typing import Optional
+
+import numpy as np
+
+from .backup import OutcomeTable
+from .certificate import Certificate, certify, tie_broken_policy
+from .model import Model, compile_model
+from .rules import Ruleset
+
+TIE_BREAK = "fewest dice among the optimal dice counts"
+
+
+@dataclasses.dataclass(repr=False)
+class Solution:
+    """Optimal values and policy of a ruleset.
+
+    Arrays are indexed ``[score, opponent_score]`` with the player to move
+    first: ``win_probability[s, o]`` is the mover's chance of winning under
+    optimal play, ``action_values[s, o, n]`` the chance when rolling ``n``
+    dice now and playing optimally after, ``policy[s, o]`` the optimal dice
+    count (fewest dice on ties).
+    """
+
+    rules: Ruleset
+    win_probability: np.ndarray
+    action_values: np.ndarray
+    policy: np.ndarray
+    certificate: Certificate
+    solve_seconds: float
+    exact: Optional[object] = None
+
+    @property
+    def goal(self) -> int:
+        return self.rules.goal
+
+    @property
+    def first_player_win_probability(self) -> float:
+        return float(self.win_probability[0, 0])
+
+    @property
+    def opening_move(self) -> int:
+        return int(self.policy[0, 0])
+
+    def to_dict(self) -> dict:
+        """Summary for --json output and meta.json (no big arrays)."""
+        out = {
+            "rules": self.rules.summary(),
+            "first_player_win_probability": self.first_player_win_probability,
+            "opening_move": self.opening_move,
+            "tie_break": TIE_BREAK,
+            "solve_seconds": self.solve_seconds,
+            "certificate": self.certificate.to_dict(),
+        }
+        if self.exact is not None:
+            out["exact"] = self.exact.to_dict()
+        return out
+
+    def __repr__(self) -> str:
+        lines = [
+            f"Solution({self.rules.name}, goal={self.goal})",
+            f"  P(first player wins) = {self.first_player_win_probability:.12f}",
+            f"  opening move         = {self.opening_move} dice",
+            f"  solve time           = {self.solve_seconds * 1000:.1f} ms",
+            "  " + repr(self.certificate).replace("\n", "\n  "),
+        ]
+        if self.exact is not None:
+            lines.append("  " + repr(self.exact).replace("\n", "\n  "))
+        return "\n".join(lines)
+
+
+def optimal_values(model: Model, *, tol: float = 1e-15, max_iterations: int = 100_000):
+    """Value iteration in decreasing score-sum order.
+
+    Each diagonal (score sum) depends only on itself and larger sums; it is
+    computed once when every turn scores, else iterated until it settles.
+    Returns ``(values[g, g], action_values[g, g, A], iterations)``.
+    """
+    g = model.goal
+    table = OutcomeTable(model)
+    values = np.zeros((g, g))
+    action_values = np.empty((g, g, model.num_actions))
+    iterations = 0
+    for k in range(2 * g - 2, -1, -1):
+        s, o = table.states(k)
+        while True:
+            iterations += 1
+            q = table.action_values(k)
+            best = q.max(axis=1)
+            change = float(np.abs(best - values[s, o]).max())
+            values[s, o] = best
+            action_values[s, o] = q
+            table.fill(k, values)
+            if model.progressive or change <= tol or iterations >= max_iterations:
+                break
+    return values, action_values, iterations
+
+
+def solve(rules: Ruleset, exact: bool = False, *, model: Optional[Model] = None) -> Solution:
+    """Optimal win probabilities, action values and policy of ``rules``.
+
+    With ``exact=True`` the whole table is recomputed in exact rational
+    arithmetic, the float policy is checked state by state, and
+    ``solution.exact`` reports the exact win probability at (0, 0).
+    """
+    start = time.perf_counter()
+    model = model if model is not None else compile_model(rules)
+    values, action_values, iterations = optimal_values(model)
+    certificate = certify(model, values, action_values, iterations)
+    policy = tie_broken_policy(action_values, certificate.tie_threshold)
+    solution = Solution(
+        rules=rules,
+        win_probability=values,
+        action_values=action_values,
+        policy=policy,
+        certificate=certificate,
+        solve_seconds=time.perf_counter() - start,
+    )
+    if exact:
+        from .exact import verify
+        solution.exact = verify(model, solution)
+    return solution
