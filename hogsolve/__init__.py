@@ -1,2 +1,34 @@
-"""hogsolve: exact solutions of Hog and other dice games of the Pig family."""
+"""hogsolve: exact solutions of Hog and other dice games of the Pig family.
+
+The public API is re-exported here and imported lazily, so that
+``import hogsolve.player`` stays light (no solver, scipy or joblib).
+"""
+from __future__ import annotations
+
+import importlib
+
 __version__ = "0.1.0"
+
+_EXPORTS = {
+    # rules and dice
+    "Ruleset": "rules", "rulesets": "rules", "get_rules": "rules",
+    "turn_score_distribution": "dice", "Distribution": "dice",
+    # model and algorithms
+    "Model": "model", "compile_model": "model",
+    "solve": "solver", "Solution": "solver", "Certificate": "certificate",
+    "ExactResult": "exact",
+}
+
+__all__ = sorted(_EXPORTS) + ["__version__"]
+
+
+def __getattr__(name: str):
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'hogsolve' has no attribute {name!r}")
+
+
+def __dir__():
+    return __all__

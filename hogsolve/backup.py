@@ -18,7 +18,7 @@ from typing import Tuple
 
 import numpy as np
 
-from .model import Model, diagonal_states
+from .model import Model
 
 
 @dataclasses.dataclass(frozen=True)
@@ -63,45 +63,62 @@ class OutcomeTable:
 
     def states(self, k: int) -> Tuple[np.ndarray, np.ndarray]:
         """(scores, opponent scores) on the diagonal s + o = k, by rising o."""
-        return diagonal_states(self.model.goal, k)
+        d = self.model.diagonals[k]
+        return d.s, d.o
 
     def fill(self, k: int, values: np.ndarray) -> None:
         """Record outcomes landing on sum ``k`` from ``values[s, o]`` (that diagonal known)."""
-        s, o = self.states(k)
-        nxt = self.model.after[s, o]  # never final: both scores are below the goal
-        self.table[k, o] = values.reshape(-1)[nxt]
+        d = self.model.diagonals[k]
+        self.table[k, d.opponents] = values.reshape(-1)[d.lands]  # never final there
 
     def fill_all(self, values: np.ndarray) -> None:
         for k in range(2 * self.model.goal - 1):
             self.fill(k, values)
 
-    def _sums(self, k: int, s: np.ndarray, o: np.ndarray, rows) -> np.ndarray:
-        """Weighted sums of outcome values, (m, A) for rows=None else (m,)."""
-        model, w = self.model, self.arith.weights
-        block = self.table[k: k + w.shape[2], o[0]: o[-1] + 1]  # (P, m)
-        kinds = model.dice_kind[s, o]
+    def _sums(self, k: int, actions) -> np.ndarray:
+        """Weighted sums of outcome values: (m, A) for actions=None, else (m,)."""
+        d, w = self.model.diagonals[k], self.arith.weights
+        block = self.table[k: k + w.shape[2], d.opponents]  # (P, m)
+        bacon = self.arith.total * self.table[d.bacon_rows, d.o]
         out = None
-        for t in (kinds[0],) if model.uniform_dice[k] else np.unique(kinds):
-            if rows is None:
+        for t in (d.kind,) if d.kind is not None else np.unique(d.kinds):
+            if actions is None:
                 part = (w[t] @ block).T
+                part[:, 0] = bacon
+            elif w.dtype == object:
+                part = (w[t][actions] * block.T).sum(axis=1)
             else:
-                part = np.einsum("mp,pm->m", w[t][rows], block) if w.dtype != object \
-                    else (w[t][rows] * block.T).sum(axis=1)
-            out = part if out is None else np.where((kinds == t)[:, None] if rows is None
-                                                      else kinds == t, part, out)
-        bacon = self.arith.total * self.table[k + model.free_bacon_points[o], o]
-        if rows is None:
-            out[:, 0] = bacon
-        else:
-            out = np.where(rows == 0, bacon, out)
-        return out
+                part = np.einsum("mp,pm->m", w[t][actions], block)
+            out = part if out is None else np.where(
+                (d.kinds == t)[:, None] if actions is None else d.kinds == t, part, out)
+        return out if actions is None else np.where(actions == 0, bacon, out)
+
+    def all_action_values(self, block: int = 1 << 16) -> np.ndarray:
+        """Mover's value of every action at every state, (goal, goal, A), all at once.
+
+        Needs every diagonal filled; used to check a finished table.
+        """
+        model, w = self.model, self.arith.weights
+        g, points = model.goal, np.arange(w.shape[2])
+        out = np.empty((g * g, model.num_actions), dtype=self.arith.dtype)
+        for start in range(0, g * g, block):
+            s, o = np.divmod(np.arange(start, min(start + block, g * g)), g)
+            flat = ((s + o)[:, None] + points) * g + o[:, None]
+            outcomes = self.table.reshape(-1)[flat]  # (m, P)
+            kinds = model.dice_kind[s, o]
+            present = np.unique(kinds)
+            sums = outcomes @ w[present[0]].T
+            for t in present[1:]:
+                rows = kinds == t
+                sums[rows] = outcomes[rows] @ w[t].T
+            sums[:, 0] = self.arith.total * self.table[s + o + model.free_bacon_points[o], o]
+            out[start: start + len(s)] = self.arith.finish(sums)
+        return out.reshape(g, g, -1)
 
     def action_values(self, k: int) -> np.ndarray:
         """Mover's value of every action at each state of diagonal ``k``, (m, A)."""
-        s, o = self.states(k)
-        return self.arith.finish(self._sums(k, s, o, None))
+        return self.arith.finish(self._sums(k, None))
 
     def chosen_values(self, k: int, actions: np.ndarray) -> np.ndarray:
         """Mover's value of the given action at each state of diagonal ``k``, (m,)."""
-        s, o = self.states(k)
-        return self.arith.finish(self._sums(k, s, o, actions))
+        return self.arith.finish(self._sums(k, actions))

@@ -21,8 +21,8 @@ spells that out for one state.
 from __future__ import annotations
 
 import dataclasses
-from functools import lru_cache
-from typing import List, Tuple
+from functools import cached_property, lru_cache
+from typing import List, Optional, Tuple
 
 import numpy as np
 
@@ -58,6 +58,18 @@ class Model:
     def max_points(self) -> int:
         """Most points a turn can score (rows of ``after`` beyond the goal)."""
         return self.after.shape[0] - self.goal - 1
+
+    @cached_property
+    def diagonals(self) -> List[Diagonal]:
+        """Every score sum k = 0 .. 2 goal - 2 as a :class:`Diagonal`."""
+        out = []
+        for k in range(2 * self.goal - 1):
+            s, o = diagonal_states(self.goal, k)
+            kinds = self.dice_kind[s, o]
+            out.append(Diagonal(k, s, o, s * self.goal + o, self.after[s, o],
+                                k + self.free_bacon_points[o], kinds,
+                                int(kinds[0]) if self.uniform_dice[k] else None))
+        return out
 
     @property
     def win(self) -> int:
@@ -101,6 +113,24 @@ class Model:
             merged[nxt] = merged.get(nxt, 0) + Fraction(int(self.counts[t, num_dice, p]),
                                                          int(self.denominators[t]))
         return sorted(merged.items())
+
+
+@dataclasses.dataclass(frozen=True)
+class Diagonal:
+    """The states of one score sum ``k``, by rising opponent score, with lookups."""
+
+    k: int
+    s: np.ndarray          # mover's scores
+    o: np.ndarray          # opponent's scores (consecutive)
+    flat: np.ndarray       # flat state indices
+    lands: np.ndarray      # after[s, o]: where a turn ending on exactly (s, o) leads
+    bacon_rows: np.ndarray  # k + Free Bacon points: the sum after rolling zero dice
+    kinds: np.ndarray      # dice kind of each state
+    kind: Optional[int]    # the one dice kind of the sum, or None when mixed
+
+    @property
+    def opponents(self) -> slice:
+        return slice(int(self.o[0]), int(self.o[-1]) + 1)
 
 
 @lru_cache(maxsize=8)
@@ -157,8 +187,9 @@ def compile_model(rules: Ruleset) -> Model:
     after = np.where(mover >= goal, win, np.where(opponent >= goal, loss, opponent * goal + mover))
 
     dice_kind = dice_kind.reshape(goal, goal).astype(np.int8)
-    uniform = np.array([np.ptp(dice_kind[diagonal_states(goal, k)]) == 0
-                        for k in range(2 * goal - 1)])
+    kinds_on_sum = sum(np.bincount((s + o).ravel(), weights=(dice_kind == t).ravel()) > 0
+                       for t in range(len(kinds)))
+    uniform = kinds_on_sum == 1
 
     # A swap only exchanges the two scores, so the score sum rises by the points.
     gain = min(int(bacon.min()), int(rules.pig_out), 2)

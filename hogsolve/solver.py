@@ -100,17 +100,19 @@ def optimal_values(model: Model, *, tol: float = 1e-15, max_iterations: int = 10
     values = np.zeros((g, g))
     action_values = np.empty((g, g, model.num_actions))
     iterations = 0
+    flat_values = values.reshape(-1)
+    flat_actions = action_values.reshape(g * g, -1)
     for k in range(2 * g - 2, -1, -1):
-        s, o = table.states(k)
+        states = model.diagonals[k].flat
         while True:
             iterations += 1
             q = table.action_values(k)
             best = q.max(axis=1)
-            change = float(np.abs(best - values[s, o]).max())
-            values[s, o] = best
-            action_values[s, o] = q
+            settled = model.progressive or float(np.abs(best - flat_values[states]).max()) <= tol
+            flat_values[states] = best
+            flat_actions[states] = q
             table.fill(k, values)
-            if model.progressive or change <= tol or iterations >= max_iterations:
+            if settled or iterations >= max_iterations:
                 break
     return values, action_values, iterations
 
@@ -119,8 +121,9 @@ def solve(rules: Ruleset, exact: bool = False, *, model: Optional[Model] = None)
     """Optimal win probabilities, action values and policy of ``rules``.
 
     With ``exact=True`` the whole table is recomputed in exact rational
-    arithmetic, the float policy is checked state by state, and
-    ``solution.exact`` reports the exact win probability at (0, 0).
+    arithmetic, the float policy is checked state by state (the exact policy
+    is kept), and ``solution.exact`` reports the exact win probability at
+    (0, 0).
     """
     start = time.perf_counter()
     model = model if model is not None else compile_model(rules)
@@ -138,4 +141,5 @@ def solve(rules: Ruleset, exact: bool = False, *, model: Optional[Model] = None)
     if exact:
         from .exact import verify
         solution.exact = verify(model, solution)
+        solution.policy = solution.exact.policy  # identical unless the float one erred
     return solution

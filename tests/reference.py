@@ -1,0 +1,101 @@
+"""Slow, independent reference implementations for the tests.
+
+Plain Python, written from the rules as stated in the seeds, sharing nothing
+with hogsolve but the rule components under test.
+"""
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from functools import lru_cache
+
+
+@lru_cache(maxsize=None)
+def roll_distribution(num_dice: int, sides: int, pig_out: int = 1):
+    """{points: Fraction} by a dynamic programme over (sum so far, saw a one)."""
+    states = {(0, False): Fraction(1)}
+    for _ in range(num_dice):
+        nxt = {}
+        for (total, one), p in states.items():
+            for face in range(1, sides + 1):
+                key = (total + face, one or face == 1)
+                nxt[key] = nxt.get(key, 0) + p / sides
+        states = nxt
+    out = {}
+    for (total, one), p in states.items():
+        pts = pig_out if one else total
+        out[pts] = out.get(pts, 0) + p
+    return out
+
+
+def brute_force_distribution(num_dice: int, sides: int, pig_out: int = 1):
+    """{points: count} by listing every roll."""
+    out = {}
+    for roll in itertools.product(range(1, sides + 1), repeat=num_dice):
+        pts = pig_out if 1 in roll else sum(roll)
+        out[pts] = out.get(pts, 0) + 1
+    return out
+
+
+def turn_outcome(rules, score, opp, points):
+    """('win'|'loss'|(next mover's score, next opponent's score)) from the rules text."""
+    new = score + points
+    if rules.swaps(new, opp):
+        new, opp = opp, new
+    if new >= rules.goal:
+        return "win"
+    if opp >= rules.goal:
+        return "loss"
+    return (opp, new)
+
+
+def outcome_distribution(rules, score, opp, num_dice, exact=False):
+    """{outcome: probability} of one action."""
+    if num_dice == 0:
+        return {turn_outcome(rules, score, opp, int(rules.free_bacon(opp))): 1}
+    sides = int(rules.dice_sides(score, opp))
+    out = {}
+    for pts, p in roll_distribution(num_dice, sides, rules.pig_out).items():
+        key = turn_outcome(rules, score, opp, pts)
+        out[key] = out.get(key, 0) + (p if exact else float(p))
+    return out
+
+
+def recursive_values(rules, exact=False):
+    """Optimal values by memoised recursion (needs every turn to score)."""
+    @lru_cache(maxsize=None)
+    def action_value(s, o, n):
+        total = 0
+        for key, p in outcome_distribution(rules, s, o, n, exact).items():
+            v = 1 if key == "win" else 0 if key == "loss" else 1 - value(*key)
+            total += p * v
+        return total
+
+    @lru_cache(maxsize=None)
+    def value(s, o):
+        return max(action_value(s, o, n) for n in range(rules.max_dice + 1))
+
+    # warm the cache from the end to keep the recursion shallow
+    for k in range(2 * rules.goal - 2, -1, -1):
+        for s in range(max(0, k - rules.goal + 1), min(k, rules.goal - 1) + 1):
+            value(s, k - s)
+    return value, action_value
+
+
+def iterated_values(rules, sweeps=2000, tol=1e-15):
+    """Optimal values by plain Gauss-Seidel value iteration over a dict."""
+    g = rules.goal
+    dists = {(s, o, n): outcome_distribution(rules, s, o, n)
+             for s in range(g) for o in range(g) for n in range(rules.max_dice + 1)}
+    v = {(s, o): 0.0 for s in range(g) for o in range(g)}
+    for _ in range(sweeps):
+        change = 0.0
+        for (s, o) in v:
+            best = max(sum(p * (1 if k == "win" else 0 if k == "loss" else 1 - v[k])
+                           for k, p in dists[s, o, n].items())
+                       for n in range(rules.max_dice + 1))
+            change = max(change, abs(best - v[s, o]))
+            v[s, o] = best
+        if change < tol:
+            break
+    return v

@@ -1,0 +1,59 @@
+"""The command line as a user meets it."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from hogsolve.cli import main
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "hogsolve.cli", *args],
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_rules_lists_every_ruleset(capsys):
+    assert main(["rules"]) == 0
+    out = capsys.readouterr().out
+    for name in ("su18", "fa18", "fa13", "fa14"):
+        assert out.count(name) >= 1
+
+
+def test_solve_prints_and_writes(tmp_path, capsys):
+    assert main(["solve", "--rules", "su18", "--goal", "30", "--out", str(tmp_path), "--exact"]) == 0
+    out = capsys.readouterr().out
+    assert "P(first player wins) = 0.544447663257" in out
+    assert "float policy confirmed in every state" in out
+    assert (tmp_path / "su18" / "policy.csv").exists()
+
+
+def test_solve_json(capsys):
+    assert main(["solve", "--rules", "fa13", "--goal", "20", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data[0]["rules"]["name"] == "fa13" and 0 < data[0]["first_player_win_probability"] < 1
+    assert data[0]["certificate"]["proven"] is True
+
+
+@pytest.mark.parametrize("args, message", [
+    (["solve", "--rules", "sp99"], "unknown ruleset 'sp99'"),
+    (["solve"], "--all"),
+    (["solve", "--rules", "su18", "--goal", "0"], "goal must be at least 1"),
+    (["solve", "--rules", "su18", "--goal", "x"], "invalid int value"),
+    (["frobnicate"], "invalid choice"),
+])
+def test_bad_input_is_one_line_exit_2(args, message):
+    result = run(*args)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.stderr
+
+
+def test_unwritable_out_writes_nothing(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    result = run("solve", "--all", "--out", str(blocker / "sub"))
+    assert result.returncode == 2 and "cannot write" in result.stderr
+    assert blocker.read_text() == "not a directory"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]

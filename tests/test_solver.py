@@ -1,0 +1,105 @@
+"""The solver against independent slow implementations."""
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from hogsolve import Ruleset, compile_model, get_rules, solve
+from hogsolve.evaluate import deviation_gains, play_values
+from reference import iterated_values, recursive_values
+
+NAMES = ["su18", "fa18", "fa13", "fa14"]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_matches_plain_recursion_at_goal_30(name):
+    rules = get_rules(name, goal=30)
+    solution = solve(rules)
+    value, action_value = recursive_values(rules)
+    for s in range(30):
+        for o in range(30):
+            assert solution.win_probability[s, o] == pytest.approx(value(s, o), abs=1e-13)
+            q = [action_value(s, o, n) for n in range(11)]
+            assert solution.action_values[s, o] == pytest.approx(q, abs=1e-13)
+            best = max(q)
+            if sorted(q)[-2] < best - 1e-9:  # a clear decision: the same dice count
+                assert solution.policy[s, o] == q.index(best)
+
+
+@pytest.mark.parametrize("name", ["su18", "fa13"])
+def test_exact_mode_matches_fraction_recursion(name):
+    rules = get_rules(name, goal=15)
+    solution = solve(rules, exact=True)
+    value, action_value = recursive_values(rules, exact=True)
+    assert solution.exact.win_probability_start == value(0, 0)
+    assert isinstance(value(0, 0), Fraction)
+    # exact policy: fewest dice among the exactly optimal counts
+    for s in range(15):
+        for o in range(15):
+            q = [action_value(s, o, n) for n in range(11)]
+            assert solution.policy[s, o] == q.index(max(q))
+    assert solution.exact.max_value_error <= solution.certificate.error_bound
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_no_single_state_deviation_improves(name):
+    rules = get_rules(name)
+    solution = solve(rules)
+    model = compile_model(rules)
+    gains = deviation_gains(model, solution.policy)
+    assert gains.max() <= solution.certificate.error_bound
+    # and the policy's own value is the optimal value
+    values, _ = play_values(model, solution.policy, solution.policy)
+    assert np.abs(values - solution.win_probability).max() <= solution.certificate.error_bound
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_certificate_is_sound(name):
+    c = solve(get_rules(name)).certificate
+    assert c.proven and 0 < c.error_bound < 1e-11
+    assert c.max_bellman_residual <= c.backup_error
+    assert c.min_decision_margin > c.tie_threshold
+    assert c.tie_states.shape[1] == 2
+
+
+def test_ties_break_to_fewest_dice():
+    # At 99 against 0 (su18), 1 to 10 dice... every count that cannot swap wins;
+    # rolling 0 dice scores 1 -> 100 and wins too: all tie at 1, so 0 dice.
+    solution = solve(get_rules("fa13"))
+    s, o = 98, 3
+    q = solution.action_values[s, o]
+    winners = np.flatnonzero(q == q.max())
+    assert solution.policy[s, o] == winners.min()
+
+
+def pig_out_zero(goal):
+    return get_rules("su18", goal=goal).replace(name="su18-pig0", pig_out=0)
+
+
+def test_pig_out_zero_iterates_to_the_right_answer():
+    rules = pig_out_zero(12)
+    solution = solve(rules)
+    ref = iterated_values(rules)
+    for (s, o), v in ref.items():
+        assert solution.win_probability[s, o] == pytest.approx(v, abs=1e-12)
+    c = solution.certificate
+    assert c.method.startswith("iterated") and c.sweeps > 2 * 12 - 1
+    assert 0 < c.stay_probability < 1 and c.proven
+    # the converged values leave no profitable deviation
+    gains = deviation_gains(compile_model(rules), solution.policy)
+    assert gains.max() <= c.error_bound
+    with pytest.raises(ValueError, match="exact mode"):
+        solve(rules, exact=True)
+
+
+def test_user_ruleset_from_own_functions():
+    def bacon(opp):  # ints only: no numpy
+        return 2 if opp % 2 else 3
+
+    rules = Ruleset("mine", "own rules", free_bacon=bacon, swaps=lambda s, o: s == o + 1,
+                    dice_sides=lambda s, o: 8 if s > o else 6, goal=25, max_dice=5)
+    solution = solve(rules)
+    value, _ = recursive_values(rules)
+    for s in range(25):
+        for o in range(25):
+            assert solution.win_probability[s, o] == pytest.approx(value(s, o), abs=1e-13)
