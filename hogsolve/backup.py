@@ -14,7 +14,7 @@ integers scaled by a common denominator (see :class:`Arithmetic`).
 from __future__ import annotations
 
 import dataclasses
-from typing import Tuple
+from typing import Callable, Tuple
 
 import numpy as np
 
@@ -122,3 +122,21 @@ class OutcomeTable:
     def chosen_values(self, k: int, actions: np.ndarray) -> np.ndarray:
         """Mover's value of the given action at each state of diagonal ``k``, (m,)."""
         return self.arith.finish(self._sums(k, actions))
+
+
+def sweep(model: Model, update: Callable[[int], float], *, tol: float = 1e-15,
+          max_iterations: int = 1_000_000) -> int:
+    """Run ``update(k) -> change`` for every score sum k from the largest down.
+
+    When every turn scores, each sum needs one update (its values depend
+    only on larger sums); otherwise a sum repeats until its change is at most
+    ``tol``.  Returns the number of updates.
+    """
+    iterations = 0
+    for k in range(2 * model.goal - 2, -1, -1):
+        while True:
+            iterations += 1
+            change = update(k)
+            if model.progressive or change <= tol or iterations >= max_iterations:
+                break
+    return iterations

@@ -149,6 +149,219 @@ def format_solution(solution, written_to: Optional[str]) -> str:
     return "\n".join(lines)
 
 
+# ------------------------------------------------------------- strategies --
+
+def load_strategy(spec: str, rules):
+    from .strategies import StrategySpecError, parse_strategy
+    try:
+        return parse_strategy(spec, rules)
+    except StrategySpecError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def strategy_table(strategy, rules):
+    from .strategies import StrategyError, tabulate
+    try:
+        return tabulate(strategy, rules)
+    except StrategyError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+# ------------------------------------------------------------------- play --
+
+@verb("play", "play the optimal bot in the terminal")
+def _play(p):
+    add_rules_option(p)
+    p.add_argument("--first", choices=["you", "bot"], default="you", help="who moves first (default you)")
+    p.add_argument("--seed", type=int, default=None, help="seed for the dice")
+    p.add_argument("--json", action="store_true",
+                   help="print the game record as JSON at the end (the play itself goes to stderr)")
+
+    def run(args):
+        from .terminal import play_terminal
+        rules = load_rules(args.rules, args.goal)
+        if args.json:
+            def write(line):
+                print(line, file=sys.stderr)
+
+            def read(prompt):
+                sys.stderr.write(prompt)
+                sys.stderr.flush()
+                return input()
+            emit_json(play_terminal(rules, you_first=args.first == "you", seed=args.seed,
+                                    read=read, write=write))
+        else:
+            play_terminal(rules, you_first=args.first == "you", seed=args.seed)
+        return 0
+    return run
+
+
+# ---------------------------------------------------------------- compare --
+
+@verb("compare", "exact win rates of strategy A against strategy B")
+def _compare(p):
+    p.add_argument("a", metavar="A", help="strategy spec, e.g. optimal, always_roll:4, file.py:final_strategy")
+    p.add_argument("b", metavar="B", help="strategy spec")
+    add_rules_option(p)
+    p.add_argument("--simulate", type=positive, metavar="N", help="also simulate N games")
+    p.add_argument("--seed", type=int, default=0, help="seed for --simulate (default 0)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+    def run(args):
+        from .evaluate import win_rate
+        from .simulate import simulate
+        rules = load_rules(args.rules, args.goal)
+        a, b = load_strategy(args.a, rules), load_strategy(args.b, rules)
+        ta, tb = strategy_table(a, rules), strategy_table(b, rules)
+        exact = win_rate(ta, tb, rules)
+        record = {"rules": rules.name, "a": args.a, "b": args.b, "exact": exact.to_dict()}
+        record["exact"].update(a=args.a, b=args.b)
+        sim = None
+        if args.simulate:
+            if args.simulate < 2:
+                raise UsageError("--simulate needs at least 2 games")
+            sim = simulate(ta, tb, rules, games=args.simulate, seed=args.seed)
+            record["simulated"] = {**sim.to_dict(), "a": args.a, "b": args.b}
+        if args.json:
+            emit_json(record)
+            return 0
+        width = max(len(args.a), len(args.b)) + 13
+        print(f"{args.a} vs {args.b} ({rules.name}), exact probability that {args.a} wins:")
+        print(f"  {(args.a + ' moves first:'):{width}} {exact.first:.12f}")
+        print(f"  {(args.b + ' moves first:'):{width}} {exact.second:.12f}")
+        print(f"  {'average:':{width}} {exact.average:.12f}  (the CS 61A win rate)")
+        if sim is not None:
+            lo, hi = sim.interval
+            print(f"  simulated, {args.simulate} games (seed {args.seed}): {sim.average:.6f} "
+                  f"(95% interval {lo:.6f} to {hi:.6f})")
+        return 0
+    return run
+
+
+# ---------------------------------------------------------- best-response --
+
+@verb("best-response", "the strategy that beats SPEC by the most, exactly")
+def _best_response(p):
+    p.add_argument("spec", metavar="SPEC", help="the fixed opponent's strategy spec")
+    add_rules_option(p)
+    p.add_argument("--out", type=Path, metavar="FILE.csv", help="write the best response's policy table")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+    def run(args):
+        from .evaluate import best_response
+        from .tables import atomic_write, grid_csv
+        rules = load_rules(args.rules, args.goal)
+        table = strategy_table(load_strategy(args.spec, rules), rules)
+        if args.out is not None:
+            writable_dir(args.out.parent if str(args.out.parent) else Path("."))
+        br = best_response(table, rules)
+        if args.out is not None:
+            atomic_write(args.out, grid_csv(br.policy, str))
+        record = {"rules": rules.name, **br.to_dict(), "opponent": args.spec}
+        record["win_rate"].update(b=args.spec)
+        if args.out is not None:
+            record["written_to"] = str(args.out)
+        if args.json:
+            emit_json(record)
+            return 0
+        r = br.win_rate
+        print(f"Best response to {args.spec} ({rules.name}), exact win probability:")
+        print(f"  moving first:  {r.first:.12f}")
+        print(f"  moving second: {r.second:.12f}")
+        print(f"  average:       {r.average:.12f}")
+        print(f"  exploitability of {args.spec}: {br.exploitability:.12f}")
+        print(f"  opening move: {int(br.policy[0, 0])} dice")
+        if args.out is not None:
+            print(f"  wrote {args.out}")
+        return 0
+    return run
+
+
+# ----------------------------------------------------------------- regret --
+
+@verb("regret", "where a strategy loses against optimal play")
+def _regret(p):
+    p.add_argument("spec", metavar="SPEC", help="strategy spec")
+    add_rules_option(p)
+    p.add_argument("--top", type=positive, default=10, metavar="K", help="states to list (default 10)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+    def run(args):
+        from .evaluate import regret
+        rules = load_rules(args.rules, args.goal)
+        table = strategy_table(load_strategy(args.spec, rules), rules)
+        report = regret(table, rules)
+        record = {"rules": rules.name, **report.to_dict(args.top), "strategy": args.spec}
+        if args.json:
+            emit_json(record)
+            return 0
+        r = report.win_rate
+        print(f"{args.spec} against the optimal strategy ({rules.name}):")
+        print(f"  win rate {r.average:.12f} (first {r.first:.12f}, second {r.second:.12f})")
+        print(f"  total expected loss {report.total_expected_loss:.12f} = 1/2 - win rate")
+        print(f"  states where it loses most (expected loss = loss x reach):")
+        print(f"  {'score':>5} {'opp':>4} {'rolls':>5} {'best':>4} {'loss':>9} {'reach':>9} {'expected':>10}")
+        for row in report.worst(args.top):
+            print(f"  {row['score']:>5} {row['opponent_score']:>4} {row['choice']:>5} {row['optimal']:>4} "
+                  f"{row['loss']:>9.6f} {row['reach']:>9.6f} {row['expected_loss']:>10.3e}")
+        return 0
+    return run
+
+
+# ------------------------------------------------------------- tournament --
+
+def _pair_rate(i, j, ti, tj, rules):
+    from .evaluate import win_rate
+    return i, j, win_rate(ti, tj, rules)
+
+
+@verb("tournament", "round robin of strategies with exact win rates")
+def _tournament(p):
+    p.add_argument("specs", nargs="+", metavar="SPEC", help="two or more strategy specs")
+    add_rules_option(p)
+    p.add_argument("--jobs", type=positive, default=1, metavar="N", help="parallel workers (default 1)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+    def run(args):
+        import numpy as np
+        from joblib import Parallel, delayed
+        from .progress import progress
+        if len(args.specs) < 2:
+            raise UsageError("hogsolve tournament: name at least two strategies")
+        rules = load_rules(args.rules, args.goal)
+        tables = [strategy_table(load_strategy(s, rules), rules) for s in args.specs]
+        n = len(tables)
+        pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+        jobs = Parallel(n_jobs=args.jobs, return_as="generator")(
+            delayed(_pair_rate)(i, j, tables[i], tables[j], rules) for i, j in pairs)
+        rate = np.full((n, n), np.nan)
+        for i, j, r in progress(jobs, len(pairs), "tournament"):
+            rate[i, j], rate[j, i] = r.average, 1 - r.average
+        mean = np.nanmean(rate, axis=1)
+        order = sorted(range(n), key=lambda i: -mean[i])
+        ranking = [{"rank": k + 1, "strategy": args.specs[i], "mean_win_rate": float(mean[i]),
+                    "win_rates": {args.specs[j]: float(rate[i, j]) for j in range(n) if j != i}}
+                   for k, i in enumerate(order)]
+        if args.json:
+            emit_json({"rules": rules.name, "ranking": ranking})
+            return 0
+        width = max(len(s) for s in args.specs)
+        print(f"Round robin ({rules.name}), exact CS 61A win rates (row against column):")
+        print(f"{'rank':>4}  {'strategy':{width}}  {'mean':>8}  " + "  ".join(f"{k + 1:>8}" for k in range(n)))
+        for k, i in enumerate(order):
+            cells = "  ".join(f"{'-':>8}" if j == i else f"{rate[i, j]:8.6f}" for j in order)
+            print(f"{k + 1:>4}  {args.specs[i]:{width}}  {mean[i]:8.6f}  {cells}")
+        return 0
+    return run
+
+
 # ------------------------------------------------------------------- main --
 
 def build_parser() -> Parser:

@@ -1,22 +1,40 @@
-"""Exact evaluation of fixed strategies over the compiled model.
+"""Exact comparison of strategies over the compiled model: no simulation.
 
 Strategies are tabulated once into policy tables ``policy[score,
-opponent_score] -> dice``; then the win probabilities of two tables playing
-each other come from one sweep in decreasing score-sum order (iterated per
-sum when turns can score 0), with no simulation.
+opponent_score] -> dice`` (:func:`hogsolve.strategies.tabulate`); win
+probabilities then come from one sweep in decreasing score-sum order.
+
+* :func:`win_rate`: P(a wins) when a moves first, when b moves first, and
+  their average, the CS 61A contest definition.
+* :func:`best_response`: the policy that maximises the win rate against a
+  fixed opponent; :func:`exploitability`: what it gains over one half.
+* :func:`regret`: per state, the win probability a strategy's choice loses
+  against the optimal choice, how often play against the optimal opponent
+  reaches the state, and their product, the expected loss.  The expected
+  losses add up exactly to the strategy's shortfall from one half against
+  the optimal opponent (the performance-difference identity).
 """
 from __future__ import annotations
 
-from typing import Tuple
+import dataclasses
+from typing import Optional, Tuple
 
 import numpy as np
 
-from .backup import OutcomeTable
-from .model import Model
+from .backup import OutcomeTable, sweep
+from .certificate import gamma, tie_broken_policy
+from .model import Model, compile_model
+from .rules import Ruleset
+from .strategies import strategy_name, tabulate
 
 
-def play_values(model: Model, policy_a: np.ndarray, policy_b: np.ndarray, *,
-                tol: float = 1e-15, max_iterations: int = 100_000) -> Tuple[np.ndarray, np.ndarray]:
+def _policy(strategy_or_table, rules: Ruleset) -> np.ndarray:
+    if isinstance(strategy_or_table, np.ndarray):
+        return strategy_or_table.astype(np.intp).reshape(rules.goal, rules.goal)
+    return tabulate(strategy_or_table, rules).astype(np.intp)
+
+
+def play_values(model: Model, policy_a: np.ndarray, policy_b: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
     """Win probabilities of two policy tables playing each other.
 
     Returns ``(value_a, value_b)``: ``value_a[s, o]`` is the chance that the
@@ -27,20 +45,191 @@ def play_values(model: Model, policy_a: np.ndarray, policy_b: np.ndarray, *,
     policy_a, policy_b = (np.asarray(p, dtype=np.intp).reshape(g, g) for p in (policy_a, policy_b))
     moves_a, moves_b = OutcomeTable(model), OutcomeTable(model)
     value_a, value_b = np.zeros((g, g)), np.zeros((g, g))
-    iterations = 0
-    for k in range(2 * g - 2, -1, -1):
-        s, o = moves_a.states(k)
-        while True:
-            iterations += 1
-            qa = moves_a.chosen_values(k, policy_a[s, o])
-            qb = moves_b.chosen_values(k, policy_b[s, o])
-            change = max(float(np.abs(qa - value_a[s, o]).max()), float(np.abs(qb - value_b[s, o]).max()))
-            value_a[s, o], value_b[s, o] = qa, qb
-            moves_a.fill(k, value_b)  # after a's move, b is to move
-            moves_b.fill(k, value_a)
-            if model.progressive or change <= tol or iterations >= max_iterations:
-                break
+
+    def update(k: int) -> float:
+        d = model.diagonals[k]
+        qa = moves_a.chosen_values(k, policy_a[d.s, d.o])
+        qb = moves_b.chosen_values(k, policy_b[d.s, d.o])
+        change = max(float(np.abs(qa - value_a[d.s, d.o]).max()),
+                     float(np.abs(qb - value_b[d.s, d.o]).max()))
+        value_a[d.s, d.o], value_b[d.s, d.o] = qa, qb
+        moves_a.fill(k, value_b)  # after a's move, b is to move
+        moves_b.fill(k, value_a)
+        return change
+
+    sweep(model, update)
     return value_a, value_b
+
+
+@dataclasses.dataclass(frozen=True)
+class WinRate:
+    """P(a wins) with a moving first, with b moving first, and their average."""
+
+    a: str
+    b: str
+    first: float
+    second: float
+
+    @property
+    def average(self) -> float:
+        return (self.first + self.second) / 2
+
+    def to_dict(self) -> dict:
+        return {"a": self.a, "b": self.b, "a_first": self.first, "b_first": self.second,
+                "average": self.average}
+
+
+def win_rate(a, b, rules: Ruleset, *, model: Optional[Model] = None) -> WinRate:
+    """Exact win rate of strategy (or policy table) ``a`` against ``b``."""
+    model = model if model is not None else compile_model(rules)
+    va, vb = play_values(model, _policy(a, rules), _policy(b, rules))
+    return WinRate(_name(a), _name(b), float(va[0, 0]), float(1 - vb[0, 0]))
+
+
+def _name(strategy) -> str:
+    return "table" if isinstance(strategy, np.ndarray) else strategy_name(strategy)
+
+
+@dataclasses.dataclass(frozen=True)
+class BestResponse:
+    """The best response to ``opponent``: its policy, values and win rate."""
+
+    opponent: str
+    policy: np.ndarray        # [score, opponent_score], fewest dice on ties
+    win_probability: np.ndarray  # [score, opponent_score]: best responder to move
+    win_rate: WinRate
+
+    @property
+    def exploitability(self) -> float:
+        return self.win_rate.average - 0.5
+
+    def to_dict(self) -> dict:
+        return {"opponent": self.opponent, "win_rate": self.win_rate.to_dict(),
+                "exploitability": self.exploitability}
+
+
+def best_response(strategy, rules: Ruleset, *, model: Optional[Model] = None) -> BestResponse:
+    """The strategy that maximises the win rate against the fixed ``strategy``."""
+    model = model if model is not None else compile_model(rules)
+    g = model.goal
+    opponent = _policy(strategy, rules)
+    mine, theirs = OutcomeTable(model), OutcomeTable(model)
+    value_me, value_opp = np.zeros((g, g)), np.zeros((g, g))
+    action_values = np.zeros((g, g, model.num_actions))
+
+    def update(k: int) -> float:
+        d = model.diagonals[k]
+        q = mine.action_values(k)
+        best = q.max(axis=1)
+        q_opp = theirs.chosen_values(k, opponent[d.s, d.o])
+        change = max(float(np.abs(best - value_me[d.s, d.o]).max()),
+                     float(np.abs(q_opp - value_opp[d.s, d.o]).max()))
+        value_me[d.s, d.o], value_opp[d.s, d.o], action_values[d.s, d.o] = best, q_opp, q
+        mine.fill(k, value_opp)
+        theirs.fill(k, value_me)
+        return change
+
+    sweep(model, update)
+    step = gamma(model.max_outcomes_per_action + 3)
+    policy = tie_broken_policy(action_values, 2 * (2 * g) * step)
+    rate = WinRate(f"best response to {_name(strategy)}", _name(strategy),
+                   float(value_me[0, 0]), float(1 - value_opp[0, 0]))
+    return BestResponse(_name(strategy), policy, value_me, rate)
+
+
+def exploitability(strategy, rules: Ruleset) -> float:
+    """How much the best response's win rate exceeds one half."""
+    return best_response(strategy, rules).exploitability
+
+
+def occupancy(model: Model, policy_me: np.ndarray, policy_opp: np.ndarray) -> np.ndarray:
+    """Expected visits of each state with "me" to move, averaged over both seats.
+
+    Play starts at (0, 0) with me first or the opponent first, half each;
+    ``visits[s, o]`` is the expected number of times I am to move at (s, o).
+    """
+    g, S = model.goal, model.num_states
+    visits = np.zeros(S)
+    pending = [np.zeros(S + 2), np.zeros(S + 2)]  # [me to move, opponent to move]
+    pending[0][0] = pending[1][0] = 0.5
+    policies = (policy_me.reshape(-1), policy_opp.reshape(-1))
+    points = np.arange(model.counts.shape[2])
+    for k in range(2 * g - 1):
+        d = model.diagonals[k]
+        while True:
+            mass = [pending[i][d.flat].copy() for i in (0, 1)]
+            if not (mass[0].any() or mass[1].any()):
+                break
+            for i in (0, 1):
+                pending[i][d.flat] = 0.0
+            visits[d.flat] += mass[0]
+            for i in (0, 1):
+                actions = policies[i][d.flat]
+                w = model.probability[d.kinds, actions]  # (m, P); zero for Free Bacon
+                targets = model.after[d.s[:, None] + points, d.o[:, None]]
+                np.add.at(pending[1 - i], targets, mass[i][:, None] * w)
+                bacon = actions == 0
+                np.add.at(pending[1 - i], model.after[d.s[bacon] + model.free_bacon_points[d.o[bacon]],
+                                                      d.o[bacon]], mass[i][bacon])
+            if model.progressive:
+                break
+            if mass[0].sum() + mass[1].sum() < 1e-17:
+                break
+    return visits.reshape(g, g)
+
+
+@dataclasses.dataclass(frozen=True)
+class Regret:
+    """Where a strategy loses against optimal play (see :func:`regret`).
+
+    Arrays are ``[score, opponent_score]`` with the strategy to move.
+    """
+
+    strategy: str
+    policy: np.ndarray
+    optimal_policy: np.ndarray
+    loss: np.ndarray           # win probability lost by the strategy's choice here
+    reach: np.ndarray          # expected visits against the optimal opponent
+    win_rate: WinRate          # the strategy against the optimal strategy
+
+    @property
+    def expected_loss(self) -> np.ndarray:
+        return self.loss * self.reach
+
+    @property
+    def total_expected_loss(self) -> float:
+        return float(self.expected_loss.sum())
+
+    def worst(self, top: int = 10) -> list:
+        """The ``top`` states by expected loss, as dicts."""
+        flat = np.argsort(-self.expected_loss, axis=None, kind="stable")[:top]
+        out = []
+        for index in flat:
+            s, o = divmod(int(index), self.loss.shape[1])
+            if self.expected_loss[s, o] <= 0:
+                break
+            out.append({"score": s, "opponent_score": o, "choice": int(self.policy[s, o]),
+                        "optimal": int(self.optimal_policy[s, o]), "loss": float(self.loss[s, o]),
+                        "reach": float(self.reach[s, o]), "expected_loss": float(self.expected_loss[s, o])})
+        return out
+
+    def to_dict(self, top: int = 10) -> dict:
+        return {"strategy": self.strategy, "win_rate_vs_optimal": self.win_rate.to_dict(),
+                "total_expected_loss": self.total_expected_loss, "worst_states": self.worst(top)}
+
+
+def regret(strategy, rules: Ruleset, *, solution=None) -> Regret:
+    """Per-state loss of ``strategy`` against optimal choices, weighted by reach."""
+    from .solver import solve
+    model = compile_model(rules)
+    solution = solution if solution is not None else solve(rules, model=model)
+    policy = _policy(strategy, rules)
+    chosen = np.take_along_axis(solution.action_values, policy[..., None], axis=2)[..., 0]
+    loss = np.maximum(solution.win_probability - chosen, 0.0)
+    reach = occupancy(model, policy, solution.policy.astype(np.intp))
+    rate = win_rate(policy, solution.policy, rules, model=model)
+    rate = dataclasses.replace(rate, a=_name(strategy), b="optimal")
+    return Regret(_name(strategy), policy, solution.policy, loss, reach, rate)
 
 
 def deviation_gains(model: Model, policy: np.ndarray) -> np.ndarray:
@@ -49,8 +238,4 @@ def deviation_gains(model: Model, policy: np.ndarray) -> np.ndarray:
     values, _ = play_values(model, policy, policy)
     table = OutcomeTable(model)
     table.fill_all(values)
-    gains = np.empty(values.shape + (model.num_actions,))
-    for k in range(2 * model.goal - 1):
-        s, o = table.states(k)
-        gains[s, o] = table.action_values(k) - values[s, o][:, None]
-    return gains
+    return table.all_action_values() - values[..., None]

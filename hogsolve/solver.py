@@ -22,7 +22,7 @@ from typing import Optional
 
 import numpy as np
 
-from .backup import OutcomeTable
+from .backup import OutcomeTable, sweep
 from .certificate import Certificate, certify, tie_broken_policy
 from .model import Model, compile_model
 from .rules import Ruleset
@@ -88,33 +88,29 @@ class Solution:
         return "\n".join(lines)
 
 
-def optimal_values(model: Model, *, tol: float = 1e-15, max_iterations: int = 100_000):
-    """Value iteration in decreasing score-sum order.
+def optimal_values(model: Model):
+    """Value iteration in decreasing score-sum order (see :func:`backup.sweep`).
 
-    Each diagonal (score sum) depends only on itself and larger sums; it is
-    computed once when every turn scores, else iterated until it settles.
-    Returns ``(values[g, g], action_values[g, g, A], iterations)``.
+    Returns ``(values[g, g], action_values[g, g, A], updates)``.
     """
     g = model.goal
     table = OutcomeTable(model)
     values = np.zeros((g, g))
     action_values = np.empty((g, g, model.num_actions))
-    iterations = 0
     flat_values = values.reshape(-1)
     flat_actions = action_values.reshape(g * g, -1)
-    for k in range(2 * g - 2, -1, -1):
+
+    def update(k: int) -> float:
         states = model.diagonals[k].flat
-        while True:
-            iterations += 1
-            q = table.action_values(k)
-            best = q.max(axis=1)
-            settled = model.progressive or float(np.abs(best - flat_values[states]).max()) <= tol
-            flat_values[states] = best
-            flat_actions[states] = q
-            table.fill(k, values)
-            if settled or iterations >= max_iterations:
-                break
-    return values, action_values, iterations
+        q = table.action_values(k)
+        best = q.max(axis=1)
+        change = 0.0 if model.progressive else float(np.abs(best - flat_values[states]).max())
+        flat_values[states] = best
+        flat_actions[states] = q
+        table.fill(k, values)
+        return change
+
+    return values, action_values, sweep(model, update)
 
 
 def solve(rules: Ruleset, exact: bool = False, *, model: Optional[Model] = None) -> Solution:

@@ -99,3 +99,50 @@ def iterated_values(rules, sweeps=2000, tol=1e-15):
         if change < tol:
             break
     return v
+
+
+def recursive_win_rate(rules, policy_a, policy_b):
+    """P(a wins | a first), P(a wins | b first) by plain recursion (exact fractions)."""
+    @lru_cache(maxsize=None)
+    def value(s, o, a_moves):
+        policy = policy_a if a_moves else policy_b
+        total = Fraction(0)
+        for key, p in outcome_distribution(rules, s, o, int(policy[s][o]), exact=True).items():
+            if key == "win":
+                mover_wins = 1
+            elif key == "loss":
+                mover_wins = 0
+            else:
+                mover_wins = 1 - value(key[0], key[1], not a_moves)
+            total += p * mover_wins
+        return total
+
+    for k in range(2 * rules.goal - 2, -1, -1):
+        for s in range(max(0, k - rules.goal + 1), min(k, rules.goal - 1) + 1):
+            value(s, k - s, True), value(s, k - s, False)
+    return value(0, 0, True), 1 - value(0, 0, False)
+
+
+def recursive_best_response(rules, opponent):
+    """Best response win rate against a fixed policy table, by plain recursion (floats)."""
+    @lru_cache(maxsize=None)
+    def mine(s, o):
+        return max(action(s, o, n) for n in range(rules.max_dice + 1))
+
+    def action(s, o, n):
+        total = 0.0
+        for key, p in outcome_distribution(rules, s, o, n).items():
+            total += p * (1 if key == "win" else 0 if key == "loss" else 1 - theirs(*key))
+        return total
+
+    @lru_cache(maxsize=None)
+    def theirs(s, o):
+        total = 0.0
+        for key, p in outcome_distribution(rules, s, o, int(opponent[s][o])).items():
+            total += p * (1 if key == "win" else 0 if key == "loss" else 1 - mine(*key))
+        return total
+
+    for k in range(2 * rules.goal - 2, -1, -1):
+        for s in range(max(0, k - rules.goal + 1), min(k, rules.goal - 1) + 1):
+            mine(s, k - s), theirs(s, k - s)
+    return mine(0, 0), 1 - theirs(0, 0)

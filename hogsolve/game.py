@@ -1,0 +1,138 @@
+"""Turn-by-turn Hog engine for people, scripts and tests.
+
+The engine applies the ruleset's own rule functions in the order every
+ruleset shares: ask the strategy once; roll (every die is rolled, as in
+CS 61A) or take Free Bacon; add the points; apply the swap; end the game if a
+score reached the goal.  Dice are a zero-argument callable returning one
+outcome, shared by both players and consumed once per die rolled, like CS
+61A's ``make_test_dice(4, 1, 2)``; for rulesets with Hog Wild it may be a
+mapping ``{sides: callable}``.  Without dice, seeded random dice of the right
+sides are used.
+"""
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Callable, List, Mapping, Optional, Tuple, Union
+
+from .rules import Ruleset, end_of_turn, roll_points
+from .strategies import checked_choice
+
+Dice = Union[Callable[[], int], Mapping[int, Callable[[], int]]]
+
+
+@dataclasses.dataclass(frozen=True)
+class Turn:
+    """One turn: who moved, the scores before and after, and what happened."""
+
+    mover: int                    # 0 or 1
+    score: int                    # mover's score before the turn
+    opponent_score: int
+    num_dice: int
+    sides: int
+    outcomes: Tuple[int, ...]
+    points: int
+    new_score: int                # mover's score after the turn
+    new_opponent_score: int
+    swapped: bool                 # the swap rule fired (even if the scores were equal)
+
+    @property
+    def free_bacon(self) -> bool:
+        return self.num_dice == 0
+
+    @property
+    def pig_out(self) -> bool:
+        return 1 in self.outcomes
+
+    def events(self, normal_sides: int = 6) -> List[str]:
+        """Rule events of the turn, in the order they happen."""
+        out = []
+        if self.num_dice and self.sides != normal_sides:
+            out.append(f"Hog Wild: {self.sides}-sided dice")
+        if self.free_bacon:
+            out.append(f"Free Bacon: {self.points} points")
+        if self.pig_out:
+            out.append(f"Pig Out: {self.points} point{'s' if self.points != 1 else ''}")
+        if self.swapped:
+            out.append("Swine Swap")
+        return out
+
+    def to_dict(self) -> dict:
+        return {**dataclasses.asdict(self), "free_bacon": self.free_bacon, "pig_out": self.pig_out}
+
+
+@dataclasses.dataclass(frozen=True)
+class GameResult:
+    """Final scores (player 0, player 1), the winner, and every turn."""
+
+    scores: Tuple[int, int]
+    winner: int
+    turns: List[Turn]
+
+    def to_dict(self) -> dict:
+        return {"scores": list(self.scores), "winner": self.winner,
+                "turns": [t.to_dict() for t in self.turns]}
+
+
+def random_dice(seed: Optional[int]) -> Callable[[int], int]:
+    """``roll(sides)`` from a seeded generator."""
+    rng = random.Random(seed)
+    return lambda sides: rng.randint(1, sides)
+
+
+def _die_roller(dice: Optional[Dice], seed: Optional[int]) -> Callable[[int], int]:
+    if dice is None:
+        return random_dice(seed)
+    if isinstance(dice, Mapping):
+        def roll(sides):
+            if sides not in dice:
+                raise ValueError(f"no dice given for {sides}-sided rolls")
+            return dice[sides]()
+        return roll
+    return lambda sides: dice()
+
+
+def take_turn(rules: Ruleset, mover: int, score: int, opponent_score: int,
+              num_dice: int, roll: Callable[[int], int]) -> Turn:
+    """Play one turn of ``num_dice`` dice with ``roll(sides) -> outcome``."""
+    sides = int(rules.dice_sides(score, opponent_score))
+    if num_dice == 0:
+        outcomes: Tuple[int, ...] = ()
+        points = int(rules.free_bacon(opponent_score))
+    else:
+        outcomes = tuple(roll(sides) for _ in range(num_dice))
+        for face in outcomes:
+            if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= sides:
+                raise ValueError(f"dice gave {face!r} for a {sides}-sided die")
+        points = roll_points(outcomes, rules.pig_out)
+    new, opp = end_of_turn(rules, score, opponent_score, points)
+    swapped = bool(rules.swaps(score + points, opponent_score))
+    return Turn(mover, score, opponent_score, num_dice, sides, outcomes, points, int(new), int(opp), swapped)
+
+
+def play(strategy0, strategy1, rules: Ruleset, *, dice: Optional[Dice] = None,
+         score0: int = 0, score1: int = 0, goal: Optional[int] = None,
+         seed: Optional[int] = None, first: int = 0, max_turns: int = 100_000) -> GameResult:
+    """Play one game; player ``first`` (0 by default) moves first.
+
+    ``goal`` overrides the ruleset's goal.  A strategy answering anything but
+    an int from 0 to max_dice raises :class:`hogsolve.strategies.StrategyError`.
+    """
+    if goal is not None:
+        rules = rules.replace(goal=goal)
+    roll = _die_roller(dice, seed)
+    strategies = (strategy0, strategy1)
+    scores = [score0, score1]
+    turns: List[Turn] = []
+    mover = first
+    while max(scores) < rules.goal:
+        if len(turns) >= max_turns:
+            raise RuntimeError(f"no winner after {max_turns} turns")
+        me, other = scores[mover], scores[1 - mover]
+        n = checked_choice(strategies[mover], me, other, rules.max_dice)
+        turn = take_turn(rules, mover, me, other, n, roll)
+        scores[mover], scores[1 - mover] = turn.new_score, turn.new_opponent_score
+        turns.append(turn)
+        mover = 1 - mover
+    winner = 0 if scores[0] >= rules.goal else 1
+    return GameResult((scores[0], scores[1]), winner, turns)

@@ -1,0 +1,124 @@
+"""The optimal bot, read from the shipped solution tables.
+
+Thin on purpose: it imports numpy and the rules, never the solver, scipy or
+joblib, so a cold interpreter answers its first move quickly.  Tables are
+checksum-verified against meta.json and never unpickled.  If a table is
+missing or fails verification the player says so (a ``PlayerWarning``),
+solves the ruleset, and caches the result in ``$HOGSOLVE_CACHE`` (default
+``~/.cache/hogsolve``) when it may write there.
+"""
+from __future__ import annotations
+
+import os
+import warnings
+from pathlib import Path
+from typing import Optional, Union
+
+import numpy as np
+
+from .rules import Ruleset, get_rules, rulesets
+from .tables import TableError, load_arrays
+
+__all__ = ["optimal_strategy", "OptimalStrategy", "PlayerWarning", "shipped_tables"]
+
+
+class PlayerWarning(UserWarning):
+    """A shipped table could not be used; the player solved instead."""
+
+
+def shipped_tables() -> Path:
+    """The folder of solution tables that ships with the package."""
+    from importlib.resources import files
+    return Path(str(files("hogsolve.solutions")))
+
+
+def cache_root() -> Path:
+    return Path(os.environ.get("HOGSOLVE_CACHE", Path.home() / ".cache" / "hogsolve"))
+
+
+class OptimalStrategy:
+    """``strategy(score, opponent_score) -> dice`` from an optimal table.
+
+    ``table``, ``win_probability`` and (loaded on first use)
+    ``action_values`` are indexed ``[score, opponent_score]`` with the player
+    to move first.
+    """
+
+    def __init__(self, rules: Ruleset, directory: Optional[Path], arrays: dict):
+        self.rules = rules
+        self.name = "optimal"
+        self.directory = directory
+        self.table = arrays["policy.npy"]
+        self.win_probability = arrays["win_probability.npy"]
+        self._action_values = arrays.get("action_values.npy")
+
+    def __call__(self, score: int, opponent_score: int) -> int:
+        return int(self.table[score, opponent_score])
+
+    @property
+    def action_values(self) -> np.ndarray:
+        if self._action_values is None:
+            _, arrays = load_arrays(self.directory, ("action_values.npy",))
+            self._action_values = arrays["action_values.npy"]
+        return self._action_values
+
+    def __repr__(self) -> str:
+        return f"OptimalStrategy({self.rules.name}, goal={self.rules.goal})"
+
+
+def _matches(meta: dict, rules: Ruleset) -> bool:
+    return (meta.get("rules", {}).get("name") == rules.name and meta.get("goal") == rules.goal
+            and meta.get("max_dice") == rules.max_dice
+            and meta.get("rules", {}).get("pig_out", 1) == rules.pig_out)
+
+
+def _load(directory: Path, rules: Ruleset) -> Optional[OptimalStrategy]:
+    meta, arrays = load_arrays(directory, ("policy.npy", "win_probability.npy"))
+    if not _matches(meta, rules):
+        raise TableError(f"{directory} holds {meta.get('rules', {}).get('name')} at goal "
+                         f"{meta.get('goal')}, not {rules.name} at goal {rules.goal}")
+    return OptimalStrategy(rules, directory, arrays)
+
+
+def _is_builtin(rules: Ruleset) -> bool:
+    known = rulesets().get(rules.name)
+    return known is not None and known.replace(goal=rules.goal) == rules
+
+
+def optimal_strategy(rules: Union[str, Ruleset] = "su18") -> OptimalStrategy:
+    """The optimal strategy of a ruleset (a name or a Ruleset)."""
+    if isinstance(rules, str):
+        rules = get_rules(rules)
+    builtin = _is_builtin(rules)
+    cached = cache_root() / f"{rules.name}-goal{rules.goal}"
+    candidates = []
+    if builtin and rules.goal == rulesets()[rules.name].goal:
+        candidates.append(shipped_tables() / rules.name)
+    if builtin:
+        candidates.append(cached)
+    for directory in candidates:
+        try:
+            return _load(directory, rules)
+        except TableError as exc:
+            if directory != cached:
+                warnings.warn(f"cannot use the shipped {rules.name} table: {exc}; "
+                              "using a cached or fresh solution instead", PlayerWarning, stacklevel=2)
+    return _solve_and_cache(rules, cached if builtin else None)
+
+
+def _solve_and_cache(rules: Ruleset, directory: Optional[Path]) -> OptimalStrategy:
+    from . import __version__
+    from .solver import solve  # only when no table can be used
+    from .tables import write_solution
+
+    solution = solve(rules)
+    arrays = {"policy.npy": solution.policy, "win_probability.npy": solution.win_probability,
+              "action_values.npy": solution.action_values}
+    if directory is not None:
+        try:
+            write_solution(solution, directory, __version__)
+        except OSError as exc:
+            warnings.warn(f"could not cache the {rules.name} table in {directory}: {exc}",
+                          PlayerWarning, stacklevel=3)
+            directory = None
+    return OptimalStrategy(rules, directory, arrays)

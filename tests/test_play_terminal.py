@@ -1,0 +1,67 @@
+"""hogsolve play: a person against the bot, scripted."""
+import subprocess
+import sys
+
+from hogsolve import get_rules
+from hogsolve.terminal import play_terminal
+
+
+def scripted(answers):
+    answers = iter(answers)
+    prompts, lines = [], []
+
+    def read(prompt):
+        prompts.append(prompt)
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError
+    return read, prompts, lines
+
+
+def test_bad_input_reprompts_and_hint_shows():
+    read, prompts, lines = scripted(["abc", "11", "-1", "", "h", "3"])
+    play_terminal(get_rules("su18"), seed=4, read=read, write=lines.append)
+    text = "\n".join(lines)
+    assert text.count("Please enter a whole number from 0 to 10") == 4
+    assert "Hint: the optimal move is 10 dice" in text
+    assert "   0 dice: " in text and " 10 dice: " in text
+    assert "You rolled 3 dice" in text
+    assert "Quit. Score so far: You" in text  # answers ran out: Ctrl-D
+
+
+def test_whole_game_to_the_end():
+    read, prompts, lines = scripted(["5"] * 200)
+    record = play_terminal(get_rules("fa13"), you_first=False, seed=2, read=read, write=lines.append)
+    assert record["winner"] in ("You", "Bot") and max(record["scores"].values()) >= 100
+    assert record["turns"][0]["mover"] == 1 and record["turns"][1]["num_dice"] == 5
+    text = "\n".join(lines)
+    assert "Bot rolls" in text and "its win probability" in text
+    assert lines[-1].startswith(("\nYou win", "\nThe bot wins"))
+    assert "Hog Wild: 4-sided dice" in text  # 0 + 0 is a multiple of 7
+
+
+def test_ctrl_c_quits_cleanly():
+    lines = []
+
+    def read(prompt):
+        raise KeyboardInterrupt
+    assert play_terminal(get_rules("su18"), read=read, write=lines.append)["winner"] is None
+    assert "Quit. Score so far: You 0, Bot 0." in lines[-1]
+
+
+def test_command_line_session():
+    out = subprocess.run([sys.executable, "-m", "hogsolve.cli", "play", "--seed", "1", "--rules", "fa18"],
+                         input="h\n4\n", capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stderr == ""
+    assert "Hint: the optimal move is 9 dice" in out.stdout
+    assert "You rolled 4 dice" in out.stdout and "Quit. Score so far" in out.stdout
+
+
+def test_json_record():
+    out = subprocess.run([sys.executable, "-m", "hogsolve.cli", "play", "--seed", "1", "--json"],
+                         input="2\n", capture_output=True, text=True, timeout=120)
+    import json
+    record = json.loads(out.stdout)
+    assert out.returncode == 0 and record["turns"][0]["num_dice"] == 2 and record["winner"] is None
+    assert "You rolled 2 dice" in out.stderr
