@@ -17,6 +17,15 @@ _EXPORTS = {
     "Model": "model", "compile_model": "model",
     "solve": "solver", "Solution": "solver", "Certificate": "certificate",
     "ExactResult": "exact",
+    # playing and comparing
+    "play": "game", "GameResult": "game", "Turn": "game",
+    "optimal_strategy": "player",
+    "Strategy": "strategies", "always_roll": "strategies", "bacon_strategy": "strategies",
+    "swap_strategy": "strategies", "random_strategy": "strategies", "table_strategy": "strategies",
+    "parse_strategy": "strategies", "tabulate": "strategies",
+    "win_rate": "evaluate", "WinRate": "evaluate", "best_response": "evaluate",
+    "exploitability": "evaluate", "regret": "evaluate",
+    "simulate": "simulate",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]

@@ -93,27 +93,28 @@ class OutcomeTable:
                 (d.kinds == t)[:, None] if actions is None else d.kinds == t, part, out)
         return out if actions is None else np.where(actions == 0, bacon, out)
 
-    def all_action_values(self, block: int = 1 << 16) -> np.ndarray:
+    def all_action_values(self) -> np.ndarray:
         """Mover's value of every action at every state, (goal, goal, A), all at once.
 
-        Needs every diagonal filled; used to check a finished table.
+        Needs every diagonal filled; used to check a finished table.  A
+        strided view ``outcomes[o, s, p] = table[s + o + p, o]`` avoids copies.
         """
         model, w = self.model, self.arith.weights
-        g, points = model.goal, np.arange(w.shape[2])
-        out = np.empty((g * g, model.num_actions), dtype=self.arith.dtype)
-        for start in range(0, g * g, block):
-            s, o = np.divmod(np.arange(start, min(start + block, g * g)), g)
-            flat = ((s + o)[:, None] + points) * g + o[:, None]
-            outcomes = self.table.reshape(-1)[flat]  # (m, P)
-            kinds = model.dice_kind[s, o]
-            present = np.unique(kinds)
-            sums = outcomes @ w[present[0]].T
-            for t in present[1:]:
-                rows = kinds == t
-                sums[rows] = outcomes[rows] @ w[t].T
-            sums[:, 0] = self.arith.total * self.table[s + o + model.free_bacon_points[o], o]
-            out[start: start + len(s)] = self.arith.finish(sums)
-        return out.reshape(g, g, -1)
+        g, P = model.goal, w.shape[2]
+        step = self.table.strides[0] // g
+        outcomes = np.lib.stride_tricks.as_strided(
+            self.table, shape=(g, g, P), strides=((g + 1) * step, g * step, g * step), writeable=False)
+        kinds = model.dice_kind.T  # [o, s]
+        present, count = np.unique(kinds, return_counts=True)
+        common = present[np.argmax(count)]
+        sums = outcomes @ w[common].T  # (o, s, A)
+        for t in present[present != common]:
+            o_, s_ = np.nonzero(kinds == t)
+            sums[o_, s_] = outcomes[o_, s_] @ w[t].T
+        sums = sums.transpose(1, 0, 2).copy()  # [s, o, A]
+        s, o = np.meshgrid(np.arange(g), np.arange(g), indexing="ij")
+        sums[..., 0] = self.arith.total * self.table[s + o + model.free_bacon_points[o], o]
+        return self.arith.finish(sums)
 
     def action_values(self, k: int) -> np.ndarray:
         """Mover's value of every action at each state of diagonal ``k``, (m, A)."""

@@ -1,0 +1,23 @@
+"""The README's Python examples run and print what the README says."""
+import doctest
+from pathlib import Path
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def test_readme_examples():
+    text = README.read_text()
+    parser = doctest.DocTestParser()
+    test = parser.get_doctest(text, {}, "README.md", str(README), 0)
+    assert len(test.examples) >= 8
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    runner.run(test)
+    assert runner.failures == 0
+
+
+def test_readme_opens_with_the_two_commands():
+    lines = README.read_text().splitlines()
+    assert lines[0] == "```"
+    assert lines[1].startswith("python3 -m pip install") and "hogsolve solve --all" in lines[1]
+    assert lines[2].startswith("python3 -m pip install") and "pytest" in lines[2]
+    assert lines[3] == "```"
