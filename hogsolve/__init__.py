@@ -25,7 +25,7 @@ _EXPORTS = {
     "parse_strategy": "strategies", "tabulate": "strategies",
     "win_rate": "evaluate", "WinRate": "evaluate", "best_response": "evaluate",
     "exploitability": "evaluate", "regret": "evaluate",
-    "simulate": "simulate",
+    "simulate": "montecarlo",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]

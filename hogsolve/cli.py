@@ -216,7 +216,7 @@ def _compare(p):
 
     def run(args):
         from .evaluate import win_rate
-        from .simulate import simulate
+        from .montecarlo import simulate
         rules = load_rules(args.rules, args.goal)
         a, b = load_strategy(args.a, rules), load_strategy(args.b, rules)
         ta, tb = strategy_table(a, rules), strategy_table(b, rules)

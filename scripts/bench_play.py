@@ -15,7 +15,7 @@ import time
 
 from hogsolve import get_rules
 from hogsolve.player import optimal_strategy
-from hogsolve.simulate import simulate
+from hogsolve.montecarlo import simulate
 from hogsolve.strategies import always_roll, tabulate
 
 COLD = ("import time; t = time.perf_counter(); from hogsolve.player import optimal_strategy; "

@@ -6,7 +6,7 @@ from hogsolve import get_rules, solve
 from hogsolve.evaluate import best_response, exploitability, occupancy, regret, win_rate
 from hogsolve.model import compile_model
 from hogsolve.player import optimal_strategy
-from hogsolve.simulate import simulate
+from hogsolve.montecarlo import simulate
 from hogsolve.strategies import always_roll, baselines, random_strategy, tabulate
 from reference import recursive_best_response, recursive_win_rate
 
