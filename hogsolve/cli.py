@@ -362,6 +362,60 @@ def _tournament(p):
     return run
 
 
+# -------------------------------------------------------------------- gui --
+
+@verb("gui", "play the optimal bot and explore its policy in the browser")
+def _gui(p):
+    from .rules import rulesets
+    p.add_argument("--rules", default="su18", metavar="NAME",
+                   help=f"ruleset selected at first ({', '.join(rulesets())}; default su18)")
+    p.add_argument("--port", type=int, default=8061, help="port on 127.0.0.1 (default 8061; 0: any free port)")
+    p.add_argument("--no-browser", action="store_true", help="do not open a browser")
+
+    def run(args):
+        from .gui.server import serve
+        load_rules(args.rules)
+        if not 0 <= args.port <= 65535:
+            raise UsageError(f"--port must be from 0 to 65535, got {args.port}")
+        try:
+            serve(args.rules, args.port, open_browser=not args.no_browser,
+                  announce=lambda line: print(line, flush=True))
+        except OSError as exc:
+            raise UsageError(f"cannot listen on 127.0.0.1:{args.port}: {exc.strerror or exc}") from None
+        return 0
+    return run
+
+
+# ------------------------------------------------------------------- plot --
+
+@verb("plot", "draw the policy heatmap and win-probability surface (needs matplotlib)")
+def _plot(p):
+    add_rules_option(p)
+    p.add_argument("--out", type=Path, required=True, metavar="FILE.png", help="the picture to write")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+    def run(args):
+        rules = load_rules(args.rules, args.goal)
+        if args.out.suffix.lower() != ".png":
+            raise UsageError(f"--out must name a .png file, got {args.out}")
+        writable_dir(args.out.parent if str(args.out.parent) else Path("."))
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            print("error: hogsolve plot needs matplotlib: pip install 'hogsolve[plot]'", file=sys.stderr)
+            return 1
+        from .player import optimal_strategy
+        from .plot import plot_solution
+        bot = optimal_strategy(rules)
+        plot_solution(bot.table, bot.win_probability, f"{rules.name} (goal {rules.goal})", args.out)
+        if args.json:
+            emit_json({"rules": rules.name, "written_to": str(args.out)})
+        else:
+            print(f"wrote {args.out}")
+        return 0
+    return run
+
+
 # ------------------------------------------------------------------- main --
 
 def build_parser() -> Parser:

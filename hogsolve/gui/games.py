@@ -1,0 +1,126 @@
+"""Games of a person against the optimal bot, kept on the server by id.
+
+Only the rules of the game live here; :mod:`hogsolve.gui.server` speaks
+HTTP.  Every game has its own seeded dice, so games never interfere.
+"""
+from __future__ import annotations
+
+import random
+import secrets
+import threading
+from typing import Dict, Optional
+
+from ..game import random_dice, take_turn
+from ..player import optimal_strategy
+from ..rules import Ruleset, get_rules
+
+PLAYERS = ("you", "bot")
+
+
+class GameError(Exception):
+    """A request that cannot be honoured: carries the HTTP status to answer with."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+
+
+class WebGame:
+    """One game: the person ("you") against the optimal bot."""
+
+    def __init__(self, game_id: str, rules: Ruleset, bot, you_first: bool, seed: int):
+        self.id, self.rules, self.bot, self.seed = game_id, rules, bot, seed
+        self.roll = random_dice(seed)
+        self.scores = {"you": 0, "bot": 0}
+        self.to_move: Optional[str] = "you" if you_first else "bot"
+        self.winner: Optional[str] = None
+        self.turns: list = []
+        self.history = [self.your_win_probability()]
+        self.lock = threading.Lock()
+        self._bot_moves()
+
+    def your_win_probability(self) -> float:
+        """The person's chance of winning from here if both play optimally."""
+        if self.winner is not None:
+            return 1.0 if self.winner == "you" else 0.0
+        you, bot = self.scores["you"], self.scores["bot"]
+        if self.to_move == "you":
+            return float(self.bot.win_probability[you, bot])
+        return 1.0 - float(self.bot.win_probability[bot, you])
+
+    def _turn(self, player: str, num_dice: int) -> None:
+        other = "bot" if player == "you" else "you"
+        turn = take_turn(self.rules, PLAYERS.index(player), self.scores[player], self.scores[other],
+                         num_dice, self.roll)
+        self.scores[player], self.scores[other] = turn.new_score, turn.new_opponent_score
+        if max(self.scores.values()) >= self.rules.goal:
+            self.winner = "you" if self.scores["you"] >= self.rules.goal else "bot"
+            self.to_move = None
+        else:
+            self.to_move = other
+        record = turn.to_dict()
+        record.update(player=player, events=turn.events(), scores=dict(self.scores))
+        self.turns.append(record)
+        self.history.append(self.your_win_probability())
+
+    def _bot_moves(self) -> None:
+        while self.to_move == "bot":
+            self._turn("bot", self.bot(self.scores["bot"], self.scores["you"]))
+
+    def play(self, num_dice: int) -> None:
+        """The person rolls ``num_dice``; the bot answers until it is the person's turn."""
+        with self.lock:
+            if self.winner is not None:
+                raise GameError(409, f"game {self.id} is over: {self.winner} won")
+            if self.to_move != "you":
+                raise GameError(409, "it is not your turn")
+            self._turn("you", num_dice)
+            self._bot_moves()
+
+    def hint(self) -> dict:
+        if self.to_move != "you":
+            raise GameError(409, "a hint is only given on your turn")
+        you, bot = self.scores["you"], self.scores["bot"]
+        values = self.bot.action_values[you, bot]
+        return {"score": you, "opponent_score": bot, "best": self.bot(you, bot),
+                "values": [round(float(v), 6) for v in values]}
+
+    def state(self) -> dict:
+        you, bot = self.scores["you"], self.scores["bot"]
+        sides = int(self.rules.dice_sides(you, bot)) if self.to_move == "you" else None
+        return {"id": self.id, "rules": self.rules.name, "goal": self.rules.goal,
+                "max_dice": self.rules.max_dice, "scores": dict(self.scores),
+                "to_move": self.to_move, "winner": self.winner, "dice_sides": sides,
+                "turns": self.turns, "win_probability": self.history, "seed": self.seed}
+
+
+class GameStore:
+    """Every game of the server, by id; thread-safe."""
+
+    def __init__(self, default_rules: str = "su18"):
+        self.default_rules = default_rules
+        self.games: Dict[str, WebGame] = {}
+        self.bots: Dict[str, object] = {}
+        self.lock = threading.Lock()
+
+    def bot(self, name: str):
+        with self.lock:
+            if name not in self.bots:
+                self.bots[name] = optimal_strategy(get_rules(name))
+            return self.bots[name]
+
+    def create(self, rules_name: str, you_first: bool, seed: Optional[int] = None) -> WebGame:
+        rules = get_rules(rules_name)
+        seed = seed if seed is not None else random.SystemRandom().randrange(2 ** 32)
+        game_id = secrets.token_hex(8)
+        game = WebGame(game_id, rules, self.bot(rules_name), you_first, seed)
+        with self.lock:
+            self.games[game_id] = game
+        return game
+
+    def get(self, game_id: str) -> WebGame:
+        with self.lock:
+            game = self.games.get(game_id)
+        if game is None:
+            raise GameError(404, f"no game {game_id!r}")
+        return game

@@ -1,0 +1,156 @@
+"""The GUI's JSON API through the standard library's HTTP client."""
+import http.client
+import json
+import threading
+
+import numpy as np
+import pytest
+
+from gui_helpers import running_server
+from hogsolve.player import optimal_strategy
+
+
+@pytest.fixture(scope="module")
+def port():
+    with running_server() as (_, port):
+        yield port
+
+
+def request(port, method, path, body=None, raw=None, headers=None):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    payload = raw if raw is not None else (json.dumps(body) if body is not None else None)
+    conn.request(method, path, body=payload, headers=headers or {"Content-Type": "application/json"})
+    response = conn.getresponse()
+    data = response.read()
+    conn.close()
+    kind = response.getheader("Content-Type", "")
+    return response.status, (json.loads(data) if kind.startswith("application/json") else data)
+
+
+def new_game(port, **body):
+    status, state = request(port, "POST", "/api/games", body)
+    assert status == 201, state
+    return state
+
+
+def test_play_a_whole_game_and_the_bot_plays_optimally(port):
+    state = new_game(port, rules="su18", first="you", seed=9)
+    bot = optimal_strategy("su18")
+    while state["winner"] is None:
+        assert state["to_move"] == "you"
+        status, state = request(port, "POST", f"/api/games/{state['id']}/roll", {"dice": 4})
+        assert status == 200
+    scores = {"you": 0, "bot": 0}
+    for turn in state["turns"]:
+        me, other = turn["player"], "bot" if turn["player"] == "you" else "you"
+        assert (turn["score"], turn["opponent_score"]) == (scores[me], scores[other])
+        if me == "bot":
+            assert turn["num_dice"] == bot(scores["bot"], scores["you"])
+        else:
+            assert turn["num_dice"] == 4
+        scores[me], scores[other] = turn["new_score"], turn["new_opponent_score"]
+        assert turn["scores"] == scores
+    assert scores == state["scores"] and max(scores.values()) >= 100
+    assert state["winner"] == ("you" if scores["you"] >= 100 else "bot")
+    assert len(state["win_probability"]) == len(state["turns"]) + 1
+    assert state["win_probability"][-1] == (1.0 if state["winner"] == "you" else 0.0)
+    # after the end: moves are refused, the state stays
+    status, error = request(port, "POST", f"/api/games/{state['id']}/roll", {"dice": 3})
+    assert status == 409 and "over" in error["error"]
+    assert request(port, "GET", f"/api/games/{state['id']}")[1] == state
+
+
+def test_bot_first_and_hint(port):
+    state = new_game(port, rules="fa13", first="bot", seed=1)
+    assert state["turns"][0]["player"] == "bot" and state["to_move"] == "you"
+    assert "Hog Wild: 4-sided dice" in state["turns"][0]["events"]  # 0 + 0 is a multiple of 7
+    status, hint = request(port, "GET", f"/api/games/{state['id']}/hint")
+    assert status == 200 and len(hint["values"]) == 11
+    assert hint["values"][hint["best"]] == max(hint["values"])
+
+
+def test_policy(port):
+    status, data = request(port, "GET", "/api/policy/fa18")
+    assert status == 200
+    assert np.array_equal(np.array(data["policy"]), optimal_strategy("fa18").table)
+    assert request(port, "GET", "/api/policy/nope")[0] == 404
+
+
+@pytest.mark.parametrize("body, raw, status, words", [
+    ({"dice": 11}, None, 400, "integer from 0 to 10"),
+    ({"dice": -1}, None, 400, "integer from 0 to 10"),
+    ({"dice": 2.5}, None, 400, "integer from 0 to 10"),
+    ({"dice": "3"}, None, 400, "integer from 0 to 10"),
+    ({"dice": True}, None, 400, "integer from 0 to 10"),
+    ({}, None, 400, "integer from 0 to 10"),
+    (None, "{not json", 400, "not valid JSON"),
+    (None, "[1, 2]", 400, "JSON object"),
+    (None, b"\xff\xfe", 400, "not valid JSON"),
+])
+def test_bad_moves(port, body, raw, status, words):
+    state = new_game(port, seed=2)
+    got, error = request(port, "POST", f"/api/games/{state['id']}/roll", body=body, raw=raw)
+    assert got == status and words in error["error"]
+    assert request(port, "GET", f"/api/games/{state['id']}")[1] == state  # nothing changed
+
+
+@pytest.mark.parametrize("method, path, body, status", [
+    ("GET", "/api/games/0123456789abcdef", None, 404),
+    ("POST", "/api/games/0123456789abcdef/roll", {"dice": 1}, 404),
+    ("GET", "/api/nothing", None, 404),
+    ("GET", "/nothing.html", None, 404),
+    ("DELETE", "/api/games", None, 405),
+    ("GET", "/api/games", None, 405),
+    ("POST", "/api/games", {"rules": "sp99"}, 400),
+    ("POST", "/api/games", {"first": "both"}, 400),
+    ("POST", "/api/games", {"seed": -4}, 400),
+])
+def test_errors_are_json_4xx(port, method, path, body, status):
+    got, data = request(port, method, path, body)
+    assert got == status and isinstance(data, dict) and data["error"]
+
+
+def test_too_large_body(port):
+    got, data = request(port, "POST", "/api/games", raw="x" * 70000)
+    assert got == 413
+
+
+@pytest.mark.parametrize("path", [
+    "/../hogsolve/gui/server.py", "/static/../server.py", "/static/..%2fserver.py",
+    "/static/%2e%2e/server.py", "/%2e%2e/%2e%2e/README.md", "/static//etc/passwd",
+    "/static/%2fetc%2fpasswd", "//etc/passwd", "/static/..\\server.py", "/static/%00",
+])
+def test_no_file_outside_static(port, path):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    conn.putrequest("GET", path, skip_accept_encoding=True)
+    conn.endheaders()
+    response = conn.getresponse()
+    body = response.read()
+    assert response.status == 404
+    assert b"import" not in body and b"root:" not in body
+
+
+def test_static_files(port):
+    status, body = request(port, "GET", "/")
+    assert status == 200 and b"hogsolve" in body
+    status, body = request(port, "GET", "/static/app.js")
+    assert status == 200 and b"async function" in body
+
+
+def test_games_do_not_interfere(port):
+    a, b = new_game(port, seed=5), new_game(port, seed=5)
+    assert a["id"] != b["id"]
+    results = {}
+
+    def play(state, dice):
+        while state["winner"] is None:
+            state = request(port, "POST", f"/api/games/{state['id']}/roll", {"dice": dice})[1]
+        results[state["id"]] = state
+
+    threads = [threading.Thread(target=play, args=(a, 3)), threading.Thread(target=play, args=(b, 7))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert {t["num_dice"] for t in results[a["id"]]["turns"] if t["player"] == "you"} == {3}
+    assert {t["num_dice"] for t in results[b["id"]]["turns"] if t["player"] == "you"} == {7}
