@@ -1,0 +1,43 @@
+"""hogsolve gui and hogsolve plot as commands."""
+import json
+import re
+import subprocess
+import sys
+import urllib.request
+
+import pytest
+
+from hogsolve.cli import main
+
+
+def test_gui_command_serves_on_loopback():
+    proc = subprocess.Popen([sys.executable, "-m", "hogsolve.cli", "gui", "--no-browser", "--port", "0",
+                             "--rules", "fa18"], stdout=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert match, line
+        with urllib.request.urlopen(f"{match.group(0)}api/rulesets", timeout=30) as response:
+            assert json.load(response)["default"] == "fa18"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["gui", "--rules", "nope", "--no-browser"], "unknown ruleset"),
+    (["gui", "--port", "70000", "--no-browser"], "--port must be from 0 to 65535"),
+    (["plot", "--rules", "su18", "--out", "x.jpg"], "must name a .png"),
+])
+def test_bad_input(args, message):
+    result = subprocess.run([sys.executable, "-m", "hogsolve.cli", *args], capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 2 and message in result.stderr
+
+
+def test_plot_writes_png(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "fa13.png"
+    assert main(["plot", "--rules", "fa13", "--out", str(out)]) == 0
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 20_000
+    assert not list(tmp_path.glob(".*tmp*"))
