@@ -416,6 +416,14 @@ def _plot(p):
     return run
 
 
+# ----------------------------------------------------------------- sibala --
+
+@verb("sibala", "Sibala (十八啦): compare hands, exact odds, play the house")
+def _sibala(p):
+    from .sibala.cli import setup
+    return setup(p, UsageError, emit_json)
+
+
 # ------------------------------------------------------------------- main --
 
 def build_parser() -> Parser:
