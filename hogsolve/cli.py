@@ -424,6 +424,14 @@ def _sibala(p):
     return setup(p, UsageError, emit_json)
 
 
+# ----------------------------------------------------------------- sinbad --
+
+@verb("sinbad", "SinbadHogBot: bot tournaments, play against bots, deal odds")
+def _sinbad(p):
+    from .sinbad.cli import setup
+    return setup(p, UsageError, emit_json)
+
+
 # ------------------------------------------------------------------- main --
 
 def build_parser() -> Parser:

@@ -1,0 +1,258 @@
+"""Bots that play SinbadHogBot seeing only what a player sees.
+
+A bot is told the room's public lines and the private lines addressed to it
+(:meth:`Bot.observe`), and is shown its own hand when asked to act
+(:meth:`Bot.act`), which returns a chat line or None.  Nothing else reaches
+it: not the engine, not another hand.
+
+* :class:`RandomTrader`: random legal offers and acceptances.
+* :class:`GreedyCollector`: collects its most-held item; offers its largest
+  off-target set; accepts any offer it can match with off-target cards.
+* :class:`TrackingBot`: infers the others' hands from offers and trades
+  (every item totals nine cards) and uses the estimate to pick its target
+  and which offers to take.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Dict, Optional, Sequence
+
+from .engine import HAND_SIZE, MAX_OFFER
+
+
+def positions_of(hand: Sequence[str], item: str, count: int) -> str:
+    """Digits of the first ``count`` positions holding ``item``."""
+    found = [str(i) for i, card in enumerate(hand, 1) if card == item]
+    return "".join(found[:count])
+
+
+class Bot:
+    """What every bot knows: its name, the open offers, its own offer, the items."""
+
+    kind = "bot"
+
+    def __init__(self, name: str, rng: random.Random):
+        self.name, self.rng = name, rng
+        self.offers: Dict[str, int] = {}   # other players' open offers: player -> count
+        self.my_offer: Optional[tuple] = None
+        self.values: Dict[str, int] = {}
+        self.away: set = set()
+        self.idle = 0
+
+    def observe(self, message) -> None:
+        event = message.event
+        if not event:
+            return
+        kind = event[0]
+        if kind == "round":
+            self.offers.clear()
+            self.my_offer = None
+            self.values = dict(event[2])
+            self.new_round()
+        elif kind == "offer" and event[1] != self.name:
+            self.offers[event[1]] = event[2]
+        elif kind == "my_offer":
+            self.my_offer = (event[1], event[2])
+        elif kind == "trade":
+            for p in event[1:3]:
+                self.offers.pop(p, None)
+                if p == self.name:
+                    self.my_offer = None
+            self.seen_trade(event[1], event[2], event[3])
+        elif kind == "received":
+            self.received(event[1], event[2], event[3])
+        elif kind == "status":
+            (self.away.discard if event[2] == "here" else self.away.add)(event[1])
+
+    # hooks for subclasses
+    def new_round(self) -> None:
+        pass
+
+    def seen_trade(self, a: str, b: str, count: int) -> None:
+        pass
+
+    def received(self, giver: str, item: str, count: int) -> None:
+        pass
+
+    def act(self, hand: Sequence[str]) -> Optional[str]:
+        raise NotImplementedError
+
+    @staticmethod
+    def hog_ready(hand: Sequence[str]) -> bool:
+        return Counter(hand).most_common(1)[0][1] == HAND_SIZE
+
+
+class RandomTrader(Bot):
+    """Random legal offers and acceptances."""
+
+    kind = "random"
+
+    def act(self, hand):
+        if self.hog_ready(hand):
+            return "hog"
+        held = Counter(hand)
+        r = self.rng.random()
+        if r < 0.4 and self.offers:
+            other = self.rng.choice(sorted(self.offers))
+            k = self.offers[other]
+            enough = sorted(i for i, c in held.items() if c >= k)
+            if enough:
+                return f"/b {positions_of(hand, self.rng.choice(enough), k)} {other}"
+        if r < 0.8:
+            item = self.rng.choice(sorted(held))
+            k = self.rng.randint(1, min(MAX_OFFER, held[item]))
+            return f"/b {positions_of(hand, item, k)}"
+        return None
+
+
+class GreedyCollector(Bot):
+    """Collect the most-held item; trade away everything else."""
+
+    kind = "greedy"
+
+    def target(self, held: Counter) -> str:
+        return max(held, key=lambda i: held[i])
+
+    def choose_offer_to_take(self, hand, held: Counter, target: str):
+        """(player, item, count) of the best offer to accept, or None."""
+        best = None
+        for other, k in self.offers.items():
+            junk = [i for i, c in held.items() if i != target and c >= k]
+            if junk and (best is None or k > best[2]):
+                best = (other, min(junk, key=lambda i: held[i]), k)
+        return best
+
+    def act(self, hand):
+        if self.hog_ready(hand):
+            return "hog"
+        held = Counter(hand)
+        target = self.target(held)
+        take = self.choose_offer_to_take(hand, held, target)
+        if take is not None:
+            other, item, k = take
+            return f"/b {positions_of(hand, item, k)} {other}"
+        self.idle += 1
+        if self.my_offer is None or self.idle > 3:
+            junk = [i for i in held if i != target]
+            if junk:
+                self.idle = 0
+                item = max(junk, key=lambda i: (held[i], self.rng.random()))
+                k = min(MAX_OFFER, held[item])
+                return f"/b {positions_of(hand, item, k)}"
+        return None
+
+
+class TrackingBot(GreedyCollector):
+    """Infer the others' hands and trade on the estimate.
+
+    ``estimate[player][item]`` is the expected number of ``item`` cards that
+    ``player`` holds.  It starts from card counting (the nine of each item
+    that are not in my hand are spread evenly over the others) and is updated
+    by what the room shows: a trade with me moves known cards; a trade between
+    others moves ``count`` cards of an unknown item each way; an item a player
+    gives me is one that player is not collecting.
+    """
+
+    kind = "tracker"
+
+    def new_round(self) -> None:
+        self.estimate: Dict[str, Counter] = {}
+        self.discards: Dict[str, set] = {}
+        self.gave: Dict[str, str] = {}
+        self.players: set = set()
+        self.pending: Optional[str] = None   # the item of my last acceptance
+        self.offered: Optional[tuple] = None  # my open offer, kept past the trade line
+
+    def _init(self, hand) -> None:
+        if self.estimate or not self.values:
+            return
+        others = sorted(self.players - {self.name})
+        if not others:
+            return
+        held = Counter(hand)
+        for p in others:
+            self.estimate[p] = Counter({i: (9 - held[i]) / len(others) for i in self.values})
+            self.discards[p] = set()
+
+    def observe(self, message) -> None:
+        event = message.event
+        if event and event[0] in ("offer", "trade", "status"):
+            self.players.update(x for x in event[1:3] if isinstance(x, str))
+        if event and event[0] == "scores":
+            self.players.update(event[1])
+        if event and event[0] == "my_offer":
+            self.offered = (event[1], event[2])
+        super().observe(message)
+
+    def seen_trade(self, a, b, count):
+        if self.name in (a, b):
+            other = b if a == self.name else a
+            given = self.pending if a == self.name else (self.offered or (None,))[0]
+            if given is not None and other in self.estimate:
+                self.estimate[other][given] += count  # the cards I gave are theirs now
+                self.gave[other] = given
+            return
+        if a not in self.estimate or b not in self.estimate:
+            return
+        # each side gave `count` cards of its likely discard item
+        for giver, taker in ((a, b), (b, a)):
+            item = self.likely_discard(giver, count)
+            if item is not None:
+                moved = min(count, self.estimate[giver][item])
+                self.estimate[giver][item] -= moved
+                self.estimate[taker][item] += moved
+
+    def received(self, giver, item, count):
+        if giver in self.estimate:
+            self.estimate[giver][item] = max(0.0, self.estimate[giver][item] - count)
+            self.discards[giver].add(item)
+        self._gave_pending = (giver, count)
+
+    def likely_discard(self, player: str, count: int) -> Optional[str]:
+        """The item ``player`` most likely gives for ``count`` cards."""
+        est, known_junk = self.estimate[player], self.discards.get(player, set())
+        target = max(est, key=lambda i: est[i])
+        candidates = [i for i in est if i != target and est[i] >= count - 0.5]
+        if not candidates:
+            return None
+        return max(candidates, key=lambda i: (i in known_junk, est[i]))
+
+    def target(self, held: Counter) -> str:
+        """My most-held item, discounted when another player seems to collect it, valuing points."""
+        def score(item):
+            rival = max((est[item] for p, est in self.estimate.items()
+                         if item not in self.discards.get(p, set())), default=0.0)
+            return held[item] - 0.5 * max(0.0, rival - held[item]) + self.values.get(item, 0) / 100
+        return max(held, key=score)
+
+    def choose_offer_to_take(self, hand, held, target):
+        best, best_score = None, 0.0
+        for other, k in self.offers.items():
+            junk = [i for i, c in held.items() if i != target and c >= k]
+            if not junk:
+                continue
+            if other in self.estimate:
+                likely = self.likely_discard(other, k)
+                if likely == target:
+                    gain = k
+                elif likely is not None and likely == self.gave.get(other):
+                    gain = 0.01 * k  # most likely my own cards coming back
+                else:
+                    gain = 0.1 * k
+            else:
+                gain = 0.3 * k
+            if gain > best_score:
+                best, best_score = (other, min(junk, key=lambda i: held[i]), k), gain
+        return best
+
+    def act(self, hand):
+        if not self.estimate:
+            self._init(hand)
+        line = super().act(hand)
+        if line and line.startswith("/b") and len(line.split()) == 3:
+            self.pending = hand[int(line.split()[1][0]) - 1]
+        return line
+
+
+BOTS = {cls.kind: cls for cls in (RandomTrader, GreedyCollector, TrackingBot)}

@@ -1,0 +1,107 @@
+"""Seeded simulated games between bots, and their statistics.
+
+Each game seats ``players`` bots, cycling through the lineup of bot kinds in
+a seeded random seat order.  Bots act one at a time, in a seeded random
+order; a round in which a whole cycle of turns passes with no trade and no
+new offer stalls (no hog).  A bot kind's win rate is its wins per seat it
+occupied, with a 95% normal-approximation confidence interval.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+from typing import Dict, List, Optional, Sequence
+
+from .bots import BOTS
+from .room import Room
+
+Z95 = 1.959963984540054
+
+
+def play_game(kinds: Sequence[str], seed: int, *, max_turns_per_round: int = 5000,
+              observer=None) -> dict:
+    """One game between bots of ``kinds``; returns winners and totals by seat name."""
+    rng = random.Random(seed)
+    names = [f"{k}{i}" for i, k in enumerate(kinds)]
+    bots = {n: BOTS[k](n, random.Random(rng.random())) for n, k in zip(names, kinds)}
+    room = Room(names, seed=rng.randrange(2 ** 32))
+
+    def deliver(messages):
+        for m in messages:
+            if observer is not None:
+                observer(m)
+            for n, bot in bots.items():
+                if m.to is None or m.to == n:
+                    bot.observe(m)
+
+    deliver(room.start())
+    rounds_seen, quiet, turns = room.game.rounds, 0, 0
+    while not room.game.over:
+        name = rng.choice(names)
+        hand = tuple(room.round.hands[name])
+        line = bots[name].act(hand)
+        turns += 1
+        out = room.handle(name, line) if line else []
+        progress = any(m.event and m.event[0] in ("trade", "hog") for m in out)
+        deliver(out)
+        if room.game.rounds != rounds_seen or room.game.over:
+            rounds_seen, quiet, turns = room.game.rounds, 0, 0
+            continue
+        quiet = 0 if progress else quiet + 1
+        if quiet > 20 * len(names) or turns > max_turns_per_round:
+            deliver(room.stall())
+            rounds_seen, quiet, turns = room.game.rounds, 0, 0
+    return {"names": names, "kinds": list(kinds), "winners": list(room.game.winners),
+            "totals": dict(room.game.totals), "rounds": room.game.rounds}
+
+
+@dataclasses.dataclass(frozen=True)
+class Standing:
+    kind: str
+    seats: int
+    wins: float
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.seats
+
+    @property
+    def half_width(self) -> float:
+        p = self.win_rate
+        return Z95 * math.sqrt(p * (1 - p) / self.seats)
+
+    def to_dict(self) -> dict:
+        return {"bot": self.kind, "seats": self.seats, "wins": self.wins, "win_rate": self.win_rate,
+                "ci95": [self.win_rate - self.half_width, self.win_rate + self.half_width]}
+
+
+def lineup_for(game: int, lineup: Sequence[str], players: int, seed: int) -> List[str]:
+    seats = [lineup[i % len(lineup)] for i in range(players)]
+    random.Random(f"{seed}-{game}").shuffle(seats)
+    return seats
+
+
+def standings(results: Sequence[dict]) -> List[Standing]:
+    """Win rate per bot kind; a shared win counts as a fraction."""
+    seats: Dict[str, int] = {}
+    wins: Dict[str, float] = {}
+    for r in results:
+        for name, kind in zip(r["names"], r["kinds"]):
+            seats[kind] = seats.get(kind, 0) + 1
+            if name in r["winners"]:
+                wins[kind] = wins.get(kind, 0.0) + 1 / len(r["winners"])
+    table = [Standing(k, seats[k], wins.get(k, 0.0)) for k in seats]
+    return sorted(table, key=lambda s: -s.win_rate)
+
+
+def run_tournament(lineup: Sequence[str], players: int, games: int, seed: int, jobs: int = 1,
+                   progress=None) -> List[dict]:
+    """Play ``games`` seeded games (in parallel with joblib when jobs > 1)."""
+    from joblib import Parallel, delayed
+    tasks = (delayed(play_game)(lineup_for(g, lineup, players, seed), seed * 1_000_003 + g)
+             for g in range(games))
+    results = Parallel(n_jobs=jobs, return_as="generator", batch_size=8)(tasks)
+    if progress is not None:
+        results = progress(results, games)
+    return list(results)

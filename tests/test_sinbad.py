@@ -1,0 +1,309 @@
+"""SinbadHogBot: rules, chat protocol, invariants under seeded games, odds, CLI."""
+import copy
+import itertools
+import json
+import random
+import subprocess
+import sys
+from collections import Counter
+from fractions import Fraction
+from math import comb
+
+import pytest
+
+from hogsolve.cli import main
+from hogsolve.sinbad.bots import BOTS, Bot
+from hogsolve.sinbad.engine import DEFAULT_ITEMS, Game, Round, RuleError
+from hogsolve.sinbad.odds import deal_odds, largest_collection, player_dealt_hog, someone_dealt_hog
+from hogsolve.sinbad.room import Room
+from hogsolve.sinbad.tournament import play_game, run_tournament, standings
+
+ITEMS3 = [("bacon", 10), ("ham", 15), ("ribs", 30)]
+
+
+def fixed_round(hands):
+    """A round with chosen hands (sorted by the item order)."""
+    r = Round(list(hands), ITEMS3[:len(hands)], random.Random(0))
+    for p, h in hands.items():
+        r.hands[p] = r._sorted(h)
+    return r
+
+
+def three_hands():
+    return fixed_round({
+        "ann": ["bacon"] * 5 + ["ham"] * 2 + ["ribs"] * 2,
+        "bob": ["bacon"] * 2 + ["ham"] * 6 + ["ribs"] * 1,
+        "cy": ["bacon"] * 2 + ["ham"] * 1 + ["ribs"] * 6,
+    })
+
+
+def test_deal():
+    r = Round(["a", "b", "c", "d"], DEFAULT_ITEMS[:4], random.Random(3))
+    assert all(len(h) == 9 for h in r.hands.values())
+    assert r.card_totals() == Counter({i: 9 for i, _ in DEFAULT_ITEMS[:4]})
+
+
+def test_offer_and_accept_trade_atomically():
+    r = three_hands()
+    r.offer("bob", [1, 2])          # bob's two bacon
+    trade = r.accept("ann", [6, 7], "bob")  # ann's two ham
+    assert (trade.a_item, trade.b_item, trade.count) == ("ham", "bacon", 2)
+    assert Counter(r.hands["ann"]) == Counter(bacon=7, ribs=2)
+    assert Counter(r.hands["bob"]) == Counter(ham=8, ribs=1)
+    assert r.offers == {}
+
+
+def test_accepting_withdraws_own_offer_and_offer_replaces():
+    r = three_hands()
+    r.offer("ann", [8])
+    r.offer("ann", [8, 9])
+    assert r.offers["ann"].count == 2
+    r.offer("cy", [3])
+    r.accept("ann", [6], "cy")
+    assert "ann" not in r.offers and "cy" not in r.offers
+
+
+@pytest.mark.parametrize("positions, other, message", [
+    ([0], "bob", "run from 1 to 9"),
+    ([10], "bob", "run from 1 to 9"),
+    ([1, 6], "bob", "not all one item"),
+    ([1, 2, 3], "bob", "bob offers 2 cards"),
+    ([1, 1], "bob", "once"),
+    ([1, 2, 3, 4, 5], "bob", "1 to 4"),
+    ([1, 2], "zed", "no player named"),
+    ([1, 2], "ann", "your own offer"),
+    ([1, 2], "cy", "cy has no open offer"),
+])
+def test_refused_trades_change_nothing(positions, other, message):
+    r = three_hands()
+    r.offer("bob", [1, 2])
+    before = copy.deepcopy((r.hands, r.offers))
+    with pytest.raises(RuleError, match=message):
+        r.accept("ann", positions, other)
+    assert (r.hands, r.offers) == before
+
+
+def test_away_player_gives_fewest_held_item():
+    r = three_hands()
+    r.status["cy"] = "away"
+    # cy holds bacon 2, ham 1, ribs 6: for one card, the fewest held is ham
+    trade = r.accept("ann", [1], "cy")
+    assert trade.b_item == "ham"
+    # for two cards: only bacon (2) and ribs (6) have enough; bacon is fewer
+    trade = r.accept("ann", [1, 2], "cy")
+    assert trade.b_item == "bacon"
+    with pytest.raises(RuleError, match="holds no 4 cards of one item|not all one item"):
+        r.accept("bob", [1, 2, 3, 4], "cy")
+    r.offer("bob", [9])  # an away player's matching open offer is used first
+    r.status["bob"] = "gone"
+    assert r.accept("cy", [2], "bob").b_item == "ribs"
+
+
+def test_hog_and_scores():
+    r = fixed_round({"ann": ["ham"] * 9, "bob": ["bacon"] * 7 + ["ribs"] * 2, "cy": ["bacon"] * 2 + ["ribs"] * 7})
+    with pytest.raises(RuleError, match="largest collection is 7"):
+        r.hog("bob")
+    assert r.hog("ann") == "ham"
+    assert r.scores() == {"ann": 15, "bob": 7, "cy": 7}
+    with pytest.raises(RuleError, match="round is over"):
+        r.hog("ann")  # only the first hog counts
+
+
+def test_game_end_and_ties():
+    g = Game(["a", "b"], random.Random(1), ITEMS3[:2], target=60)
+    g.new_round()
+    g.totals = {"a": 50, "b": 55}
+    g.round.hands = {"a": ["ham"] * 9, "b": ["bacon"] * 9}
+    g.round.hog("a")  # a scores 15 -> 65; b scores 9 -> 64
+    g.finish_round()
+    assert g.winners == ["a"]
+    g2 = Game(["a", "b"], random.Random(1), ITEMS3[:2], target=60)
+    g2.new_round()
+    g2.totals = {"a": 50, "b": 51}
+    g2.round.hands = {"a": ["bacon"] * 9, "b": ["ham"] * 9}
+    g2.round.end_without_hog()  # both score 9: 59 and 60
+    g2.finish_round()
+    assert g2.winners == ["b"]
+    with pytest.raises(RuleError):
+        Game(["a", "a"], random.Random(1))
+    with pytest.raises(RuleError):
+        Game(["a"], random.Random(1))
+
+
+def state(room):
+    r = room.round
+    return copy.deepcopy((r.hands, r.offers, r.status, room.game.totals, r.over))
+
+
+@pytest.mark.parametrize("line, words", [
+    ("/b 0", "run from 1 to 9"), ("/b 19", "not all one item"), ("/b 12345", "1 to 4"),
+    ("/b 1 nobody", "no player named"), ("/b 1 p0", "your own offer"), ("/b 1 p1", "no open offer"),
+    ("/b", "usage"), ("/bx 1", "usage"), ("hog", "no hog"), ("/frob", "unknown command"),
+])
+def test_room_refusals_are_private_and_change_nothing(line, words):
+    room = Room(["p0", "p1", "p2"], seed=4)
+    room.start()
+    before = state(room)
+    out = room.handle("p0", line)
+    assert len(out) == 1 and out[0].to == "p0" and out[0].text.startswith("error:")
+    assert words in out[0].text
+    assert state(room) == before
+
+
+def test_room_lines():
+    room = Room(["p0", "p1"], seed=5)
+    start = room.start()
+    assert start[0].to is None and "nine cards of each" in start[0].text
+    assert [m.to for m in start[1:]] == ["p0", "p1"]
+    item = room.round.hands["p1"][0]
+    count = room.round.hands["p1"].count(item)
+    out = room.handle("p1", "/b 1")
+    assert out[0].text == "p1 offers 1 card" and item not in out[0].text  # the room never sees items
+    p0_item = room.round.hands["p0"][0]
+    out = room.handle("p0", "/b 1 p1")
+    public = [m for m in out if m.to is None]
+    assert [m.text for m in public] == ["p0 trades 1 card with p1"]
+    got = {m.to: m.event for m in out if m.event[0] == "received"}
+    assert got["p0"][2] == item and got["p1"][2] == p0_item
+    assert room.handle("p1", "hello")[0].text == "p1: hello"
+    assert count >= 1
+
+
+class Spy(Bot):
+    """Wraps a bot and records every message it was given."""
+
+    def __init__(self, inner):
+        self.inner, self.name, self.seen = inner, inner.name, []
+
+    def observe(self, m):
+        self.seen.append(m)
+        self.inner.observe(m)
+
+    def act(self, hand):
+        return self.inner.act(hand)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_invariants_under_seeded_games(seed, monkeypatch):
+    kinds = ["tracker", "greedy", "random", "greedy", "random"][: 2 + seed % 4]
+    rng = random.Random(seed)
+    spies = {}
+    real = dict(BOTS)
+
+    def spy_factory(kind):
+        def make(name, r):
+            spies[name] = Spy(real[kind](name, r))
+            return spies[name]
+        return make
+
+    monkeypatch.setattr("hogsolve.sinbad.tournament.BOTS", {k: spy_factory(k) for k in real})
+    checked = {"trades": 0}
+
+    def observer(m):
+        if m.event and m.event[0] == "received":
+            checked["trades"] += 1
+            assert 1 <= m.event[3] <= 4
+
+    result = play_game(kinds, seed, observer=observer)
+    assert result["winners"] and max(result["totals"].values()) >= 60
+    assert all(result["totals"][w] == max(result["totals"].values()) for w in result["winners"])
+    for name, spy in spies.items():
+        for m in spy.seen:
+            assert m.to in (None, name)  # a bot never sees another's private lines
+    # refused commands change nothing; conservation after random garbage
+    room = Room([f"p{i}" for i in range(len(kinds))], seed=seed)
+    room.start()
+    for _ in range(300):
+        who = rng.choice(room.game.players)
+        line = rng.choice(["/b " + "".join(rng.choice("0123456789") for _ in range(rng.randint(1, 5))),
+                           f"/b {rng.randint(1, 9)}{rng.randint(1, 9)} {rng.choice(room.game.players)}",
+                           "hog", "/away", "/back", "/b 1 " + rng.choice(room.game.players)])
+        before = state(room)
+        out = room.handle(who, line)
+        if out and out[0].event[0] == "error":
+            assert state(room) == before
+        trades = [m for m in out if m.event and m.event[0] == "received"]
+        if trades:
+            a, b = trades
+            assert a.event[3] == b.event[3]
+        if not room.round.over:
+            assert room.round.card_totals() == Counter({i: 9 for i in room.round.items})
+            assert all(len(h) == 9 for h in room.round.hands.values())
+
+
+def test_tournament_is_seeded_and_tracker_beats_greedy():
+    a = run_tournament(["tracker", "greedy", "random"], 3, 30, seed=9)
+    b = run_tournament(["tracker", "greedy", "random"], 3, 30, seed=9)
+    assert a == b
+    table = {s.kind: s for s in standings(run_tournament(["tracker", "greedy"], 4, 1000, seed=1, jobs=2))}
+    tracker, greedy = table["tracker"], table["greedy"]
+    assert tracker.seats == greedy.seats == 2000
+    assert tracker.win_rate - tracker.half_width > greedy.win_rate + greedy.half_width
+
+
+def test_deal_odds_by_enumeration_for_two_players():
+    # all C(18, 9) hands of player one, cards 0..8 bacon and 9..17 ham
+    counts = Counter()
+    for hand in itertools.combinations(range(18), 9):
+        bacon = sum(c < 9 for c in hand)
+        counts[max(bacon, 9 - bacon)] += 1
+    total = comb(18, 9)
+    assert largest_collection(2) == {m: Fraction(c, total) for m, c in counts.items()}
+    assert player_dealt_hog(2) == Fraction(counts[9], total)
+    assert someone_dealt_hog(2) == player_dealt_hog(2)  # the other player then holds a hog too
+
+
+def test_deal_odds_against_simulation():
+    rng = random.Random(1)
+    n, trials = 4, 40_000
+    deck = [i for i in range(n) for _ in range(9)]
+    hits = Counter()
+    for _ in range(trials):
+        rng.shuffle(deck)
+        hits[Counter(deck[:9]).most_common(1)[0][1]] += 1
+    for m, p in largest_collection(n).items():
+        se = (float(p) * (1 - float(p)) / trials) ** 0.5
+        assert abs(hits[m] / trials - float(p)) <= 3.3 * se + 1e-9
+    for players in range(2, 9):
+        d = deal_odds(players)
+        assert sum(d["largest_collection"].values()) == 1
+        assert d["player_dealt_hog"] <= d["someone_dealt_hog"] <= players * d["player_dealt_hog"]
+
+
+def run(*args, stdin=None):
+    return subprocess.run([sys.executable, "-m", "hogsolve.cli", "sinbad", *args], capture_output=True,
+                          text=True, timeout=300, input=stdin)
+
+
+def test_cli_tournament_and_odds(capsys):
+    assert main(["sinbad", "tournament", "--players", "3", "--games", "20", "--seed", "2",
+                 "--bots", "tracker,greedy,random", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {s["bot"] for s in data["standings"]} == {"tracker", "greedy", "random"}
+    assert sum(s["wins"] for s in data["standings"]) == pytest.approx(20)
+    assert main(["sinbad", "odds"]) == 0
+    assert "1/24310" in capsys.readouterr().out
+
+
+def test_cli_play_scripted():
+    result = run("play", "--seed", "2", "--bots", "2", stdin="/hand\n/b 1\n\n/b 99\nhog\n")
+    assert result.returncode == 0
+    out = result.stdout
+    assert "> your hand: 1 " in out and "you offers 1 card" in out
+    assert "> error: no hog" in out and "Final scores: you" in out
+    for line in out.splitlines():  # only my own private lines
+        if line.startswith("> your hand"):
+            assert line.count(",") == 8
+
+
+@pytest.mark.parametrize("args, message", [
+    (["tournament", "--bots", "foo"], "unknown bot"),
+    (["tournament", "--players", "9"], "from 2 to 8"),
+    (["tournament", "--games", "0"], "at least 1"),
+    (["play", "--bots", "8"], "from 2 to 8"),
+    ([], "name a command"),
+])
+def test_cli_bad_input(args, message):
+    result = run(*args)
+    assert result.returncode == 2 and message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
