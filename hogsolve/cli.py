@@ -167,6 +167,17 @@ def strategy_table(strategy, rules):
         raise UsageError(str(exc)) from None
 
 
+def add_spec_options(p, help: str) -> None:
+    p.add_argument("spec", metavar="SPEC", help=help)
+    add_rules_option(p)
+
+
+def rules_and_table(args):
+    """The ruleset of --rules/--goal and the validated policy table of args.spec."""
+    rules = load_rules(args.rules, args.goal)
+    return rules, strategy_table(load_strategy(args.spec, rules), rules)
+
+
 def positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -249,16 +260,14 @@ def _compare(p):
 
 @verb("best-response", "the strategy that beats SPEC by the most, exactly")
 def _best_response(p):
-    p.add_argument("spec", metavar="SPEC", help="the fixed opponent's strategy spec")
-    add_rules_option(p)
+    add_spec_options(p, "the fixed opponent's strategy spec")
     p.add_argument("--out", type=Path, metavar="FILE.csv", help="write the best response's policy table")
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
     def run(args):
         from .evaluate import best_response
         from .tables import atomic_write, grid_csv
-        rules = load_rules(args.rules, args.goal)
-        table = strategy_table(load_strategy(args.spec, rules), rules)
+        rules, table = rules_and_table(args)
         if args.out is not None:
             writable_dir(args.out.parent if str(args.out.parent) else Path("."))
         br = best_response(table, rules)
@@ -288,15 +297,13 @@ def _best_response(p):
 
 @verb("regret", "where a strategy loses against optimal play")
 def _regret(p):
-    p.add_argument("spec", metavar="SPEC", help="strategy spec")
-    add_rules_option(p)
+    add_spec_options(p, "strategy spec")
     p.add_argument("--top", type=positive, default=10, metavar="K", help="states to list (default 10)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
     def run(args):
         from .evaluate import regret
-        rules = load_rules(args.rules, args.goal)
-        table = strategy_table(load_strategy(args.spec, rules), rules)
+        rules, table = rules_and_table(args)
         report = regret(table, rules)
         record = {"rules": rules.name, **report.to_dict(args.top), "strategy": args.spec}
         if args.json:

@@ -18,9 +18,8 @@ import numpy as np
 
 from .model import Model, compile_model
 from .rules import Ruleset
+from .stats import Z95, standard_error
 from .strategies import strategy_name, tabulate
-
-Z95 = 1.959963984540054
 
 
 @dataclasses.dataclass(frozen=True)
@@ -51,9 +50,8 @@ class SimulationResult:
     @property
     def standard_error(self) -> float:
         """Standard error of the average (normal approximation)."""
-        var = (self.first * (1 - self.first) / self.games_first
-               + self.second * (1 - self.second) / self.games_second) / 4
-        return math.sqrt(var)
+        return math.hypot(standard_error(self.first, self.games_first),
+                          standard_error(self.second, self.games_second)) / 2
 
     @property
     def half_width(self) -> float:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 from fractions import Fraction
 
+from ..cli import positive
 from .bots import BOTS
 
 
@@ -20,13 +21,6 @@ def players(text: str) -> int:
     n = int(text)
     if not 2 <= n <= 8:
         raise argparse.ArgumentTypeError(f"players must be from 2 to 8, got {n}")
-    return n
-
-
-def positive(text: str) -> int:
-    n = int(text)
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
     return n
 
 

@@ -9,14 +9,12 @@ occupied, with a 95% normal-approximation confidence interval.
 from __future__ import annotations
 
 import dataclasses
-import math
 import random
 from typing import Dict, List, Optional, Sequence
 
+from ..stats import Z95, standard_error
 from .bots import BOTS
 from .room import Room
-
-Z95 = 1.959963984540054
 
 
 def play_game(kinds: Sequence[str], seed: int, *, max_turns_per_round: int = 5000,
@@ -68,8 +66,7 @@ class Standing:
 
     @property
     def half_width(self) -> float:
-        p = self.win_rate
-        return Z95 * math.sqrt(p * (1 - p) / self.seats)
+        return Z95 * standard_error(self.win_rate, self.seats)
 
     def to_dict(self) -> dict:
         return {"bot": self.kind, "seats": self.seats, "wins": self.wins, "win_rate": self.win_rate,
