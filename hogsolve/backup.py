@@ -38,7 +38,7 @@ class Arithmetic:
         """Mover's value from the weighted sums of the next mover's values."""
         if self.dtype is object:
             return (self.total * self.one - sums) // self.total  # exact division
-        return self.one - sums / self.total
+        return np.subtract(self.one, sums, out=sums) if self.total == 1 else self.one - sums / self.total
 
 
 def float_arithmetic(model: Model) -> Arithmetic:

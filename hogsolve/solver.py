@@ -91,26 +91,29 @@ class Solution:
 def optimal_values(model: Model):
     """Value iteration in decreasing score-sum order (see :func:`backup.sweep`).
 
-    Returns ``(values[g, g], action_values[g, g, A], updates)``.
+    Returns ``(values[g, g], updates)``.
     """
     g = model.goal
     table = OutcomeTable(model)
     values = np.zeros((g, g))
-    action_values = np.empty((g, g, model.num_actions))
     flat_values = values.reshape(-1)
-    flat_actions = action_values.reshape(g * g, -1)
 
     def update(k: int) -> float:
         states = model.diagonals[k].flat
-        q = table.action_values(k)
-        best = q.max(axis=1)
+        best = table.action_values(k).max(axis=1)
         change = 0.0 if model.progressive else float(np.abs(best - flat_values[states]).max())
         flat_values[states] = best
-        flat_actions[states] = q
         table.fill(k, values)
         return change
 
-    return values, action_values, sweep(model, update)
+    return values, sweep(model, update)
+
+
+def action_values_of(model: Model, values: np.ndarray) -> np.ndarray:
+    """One fresh backup of every state and action from finished ``values``."""
+    table = OutcomeTable(model)
+    table.fill_all(values)
+    return table.all_action_values()
 
 
 def solve(rules: Ruleset, exact: bool = False, *, model: Optional[Model] = None) -> Solution:
@@ -123,7 +126,8 @@ def solve(rules: Ruleset, exact: bool = False, *, model: Optional[Model] = None)
     """
     start = time.perf_counter()
     model = model if model is not None else compile_model(rules)
-    values, action_values, iterations = optimal_values(model)
+    values, iterations = optimal_values(model)
+    action_values = action_values_of(model, values)
     certificate = certify(model, values, action_values, iterations)
     policy = tie_broken_policy(action_values, certificate.tie_threshold)
     solution = Solution(
