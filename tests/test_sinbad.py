@@ -300,7 +300,7 @@ def test_cli_play_scripted():
     (["tournament", "--bots", "foo"], "unknown bot"),
     (["tournament", "--players", "9"], "from 2 to 8"),
     (["tournament", "--games", "0"], "at least 1"),
-    (["play", "--bots", "8"], "from 2 to 8"),
+    (["play", "--bots", "8"], "bots must be from 1 to 7"),
     ([], "name a command"),
 ])
 def test_cli_bad_input(args, message):

@@ -24,6 +24,13 @@ def players(text: str) -> int:
     return n
 
 
+def bot_count(text: str) -> int:
+    n = int(text)
+    if not 1 <= n <= 7:
+        raise argparse.ArgumentTypeError(f"bots must be from 1 to 7, got {n}")
+    return n
+
+
 def setup(parser, usage_error, emit_json):
     sub = parser.add_subparsers(dest="sinbad_verb", metavar="COMMAND", parser_class=type(parser))
     t = sub.add_parser("tournament", help="seeded bot games with win rates and 95% intervals")
@@ -36,7 +43,7 @@ def setup(parser, usage_error, emit_json):
     t.add_argument("--jobs", type=positive, default=1, help="parallel workers (default 1)")
     t.add_argument("--json", action="store_true", help="machine-readable output")
     p = sub.add_parser("play", help="play against bots in the terminal")
-    p.add_argument("--bots", type=lambda s: players(str(int(s) + 1)) - 1, default=3,
+    p.add_argument("--bots", type=bot_count, default=3,
                    help="number of bots, 1 to 7 (default 3)")
     p.add_argument("--seed", type=int, default=None)
     o = sub.add_parser("odds", help="exact deal statistics for 2 to 8 players")
