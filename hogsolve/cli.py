@@ -313,7 +313,7 @@ def _regret(p):
         print(f"{args.spec} against the optimal strategy ({rules.name}):")
         print(f"  win rate {r.average:.12f} (first {r.first:.12f}, second {r.second:.12f})")
         print(f"  total expected loss {report.total_expected_loss:.12f} = 1/2 - win rate")
-        print(f"  states where it loses most (expected loss = loss x reach):")
+        print("  states where it loses most (expected loss = loss x reach):")
         print(f"  {'score':>5} {'opp':>4} {'rolls':>5} {'best':>4} {'loss':>9} {'reach':>9} {'expected':>10}")
         for row in report.worst(args.top):
             print(f"  {row['score']:>5} {row['opponent_score']:>4} {row['choice']:>5} {row['optimal']:>4} "

@@ -1,7 +1,6 @@
 """End to end in real headless Chromium: play a whole game by clicking."""
 import json
 import os
-import shutil
 import urllib.request
 from pathlib import Path
 

@@ -1,5 +1,4 @@
 """The committed tables in solutions/ are what a fresh solve produces."""
-import json
 from pathlib import Path
 
 import numpy as np

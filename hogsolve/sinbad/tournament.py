@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Sequence
 
 from ..stats import Z95, standard_error
 from .bots import BOTS
