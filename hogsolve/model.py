@@ -91,10 +91,6 @@ class Model:
         """Most distinct point values of one action (terms of one backup sum)."""
         return max(1, int((self.counts > 0).sum(axis=2).max()))
 
-    def state_pair(self, index) -> Tuple:
-        """(score, opponent_score) of flat state index(es)."""
-        return divmod(index, self.goal)
-
     def transitions(self, score: int, opponent_score: int, num_dice: int) -> List[Tuple[int, float]]:
         """``[(next_state, probability), ...]`` of one action, merged by next state.
 
