@@ -193,6 +193,8 @@ class TrackingBot(GreedyCollector):
                 self.estimate[other][given] += count  # the cards I gave are theirs now
                 self.gave[other] = given
             return
+        for p in (a, b):
+            self.gave.pop(p, None)  # my cards may have moved on
         if a not in self.estimate or b not in self.estimate:
             return
         # each side gave `count` cards of its likely discard item
@@ -207,7 +209,6 @@ class TrackingBot(GreedyCollector):
         if giver in self.estimate:
             self.estimate[giver][item] = max(0.0, self.estimate[giver][item] - count)
             self.discards[giver].add(item)
-        self._gave_pending = (giver, count)
 
     def likely_discard(self, player: str, count: int) -> Optional[str]:
         """The item ``player`` most likely gives for ``count`` cards."""
@@ -226,24 +227,29 @@ class TrackingBot(GreedyCollector):
             return held[item] - 0.5 * max(0.0, rival - held[item]) + self.values.get(item, 0) / 100
         return max(held, key=score)
 
+    def target_chance(self, other: str, count: int, target: str) -> float:
+        """Estimated chance that ``other``'s open offer of ``count`` cards is my target.
+
+        What the room showed me: an offer right after I gave that player cards
+        is almost always my own cards coming back; a player who already gave
+        me my target has usually run out of it; a one-card offer means every
+        off-target pile of theirs is a single card, one of which may be mine.
+        The rates are those measured over 200 simulated tracker/greedy games.
+        """
+        if self.gave.get(other) is not None:
+            return 0.03
+        chance = 0.11 if target in self.discards.get(other, set()) else 0.24
+        return chance * (1.4 if count == 1 else 1.0)
+
     def choose_offer_to_take(self, hand, held, target):
-        best, best_score = None, 0.0
+        best, best_gain = None, 0.0
         for other, k in self.offers.items():
             junk = [i for i, c in held.items() if i != target and c >= k]
             if not junk:
                 continue
-            if other in self.estimate:
-                likely = self.likely_discard(other, k)
-                if likely == target:
-                    gain = k
-                elif likely is not None and likely == self.gave.get(other):
-                    gain = 0.01 * k  # most likely my own cards coming back
-                else:
-                    gain = 0.1 * k
-            else:
-                gain = 0.3 * k
-            if gain > best_score:
-                best, best_score = (other, min(junk, key=lambda i: held[i]), k), gain
+            gain = k * self.target_chance(other, k, target)
+            if gain > best_gain:
+                best, best_gain = (other, min(junk, key=lambda i: held[i]), k), gain
         return best
 
     def act(self, hand):
