@@ -14,7 +14,7 @@ integers scaled by a common denominator (see :class:`Arithmetic`).
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable, Tuple
+from typing import Callable
 
 import numpy as np
 
@@ -26,7 +26,8 @@ class Arithmetic:
     """How numbers are stored: value ``x`` is kept as ``x * one``.
 
     ``weights`` are the point probabilities scaled so that each action's
-    weights sum to ``total``; a backup divides by ``total`` again.
+    weights sum to ``total``; a backup divides by ``total`` again.  In floats
+    ``one`` and ``total`` are 1.
     """
 
     dtype: object
@@ -38,7 +39,7 @@ class Arithmetic:
         """Mover's value from the weighted sums of the next mover's values."""
         if self.dtype is object:
             return (self.total * self.one - sums) // self.total  # exact division
-        return np.subtract(self.one, sums, out=sums) if self.total == 1 else self.one - sums / self.total
+        return np.subtract(1.0, sums, out=sums)
 
 
 def float_arithmetic(model: Model) -> Arithmetic:
@@ -60,11 +61,6 @@ class OutcomeTable:
         lost = np.zeros(int(keep.sum()), dtype=self.arith.dtype)
         lost[final[keep] == model.loss] = self.arith.one
         self.table[(new + opp)[keep], opp[keep]] = lost
-
-    def states(self, k: int) -> Tuple[np.ndarray, np.ndarray]:
-        """(scores, opponent scores) on the diagonal s + o = k, by rising o."""
-        d = self.model.diagonals[k]
-        return d.s, d.o
 
     def fill(self, k: int, values: np.ndarray) -> None:
         """Record outcomes landing on sum ``k`` from ``values[s, o]`` (that diagonal known)."""
@@ -123,6 +119,13 @@ class OutcomeTable:
     def chosen_values(self, k: int, actions: np.ndarray) -> np.ndarray:
         """Mover's value of the given action at each state of diagonal ``k``, (m,)."""
         return self.arith.finish(self._sums(k, actions))
+
+
+def backup_all(model: Model, values: np.ndarray, arithmetic: Arithmetic | None = None) -> np.ndarray:
+    """One fresh backup of every state and action from finished ``values``, (g, g, A)."""
+    table = OutcomeTable(model, arithmetic)
+    table.fill_all(values)
+    return table.all_action_values()
 
 
 def sweep(model: Model, update: Callable[[int], float], *, tol: float = 1e-15,

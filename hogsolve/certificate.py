@@ -38,7 +38,7 @@ class Certificate:
     """Evidence of optimality of a float solution (see the module docstring)."""
 
     method: str
-    sweeps: int  # diagonal backups performed
+    updates: int  # score-sum updates: 2 goal - 1 for one sweep
     max_bellman_residual: float
     backup_error: float
     stay_probability: float
@@ -55,7 +55,7 @@ class Certificate:
     def to_dict(self) -> dict:
         return {
             "method": self.method,
-            "sweeps": self.sweeps,
+            "updates": self.updates,
             "max_bellman_residual": self.max_bellman_residual,
             "backup_error": self.backup_error,
             "stay_probability": self.stay_probability,
@@ -68,7 +68,7 @@ class Certificate:
 
     def __repr__(self) -> str:
         return (
-            f"Certificate({self.method}, {self.sweeps} sweep(s))\n"
+            f"Certificate({self.method}, {self.updates} score-sum updates)\n"
             f"  max Bellman residual = {self.max_bellman_residual:.3g}\n"
             f"  error bound on values = {self.error_bound:.3g}\n"
             f"  smallest decision margin = {self.min_decision_margin:.3g}\n"
@@ -83,7 +83,7 @@ def stay_probability(model: Model) -> float:
     return float(model.probability[:, 1:, 0].max())
 
 
-def certify(model: Model, values: np.ndarray, action_values: np.ndarray, sweeps: int) -> Certificate:
+def certify(model: Model, values: np.ndarray, action_values: np.ndarray, updates: int) -> Certificate:
     """Certificate of ``values[s, o]`` given ``action_values[s, o, n]``, one fresh
     backup of every state from ``values`` (see the module docstring)."""
     step = gamma(model.max_outcomes_per_action + 3)
@@ -100,7 +100,7 @@ def certify(model: Model, values: np.ndarray, action_values: np.ndarray, sweeps:
     return Certificate(
         method="one sweep: every turn raises the score sum" if model.progressive
         else "iterated each score sum to convergence",
-        sweeps=sweeps,
+        updates=updates,
         max_bellman_residual=residual,
         backup_error=step,
         stay_probability=rho,

@@ -21,7 +21,7 @@ from typing import Optional, Tuple
 
 import numpy as np
 
-from .backup import OutcomeTable, sweep
+from .backup import OutcomeTable, backup_all, sweep
 from .certificate import gamma, tie_broken_policy
 from .model import Model, compile_model
 from .rules import Ruleset
@@ -83,11 +83,7 @@ def win_rate(a, b, rules: Ruleset, *, model: Optional[Model] = None) -> WinRate:
     """Exact win rate of strategy (or policy table) ``a`` against ``b``."""
     model = model if model is not None else compile_model(rules)
     va, vb = play_values(model, _policy(a, rules), _policy(b, rules))
-    return WinRate(_name(a), _name(b), float(va[0, 0]), float(1 - vb[0, 0]))
-
-
-def _name(strategy) -> str:
-    return "table" if isinstance(strategy, np.ndarray) else strategy_name(strategy)
+    return WinRate(strategy_name(a), strategy_name(b), float(va[0, 0]), float(1 - vb[0, 0]))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -132,9 +128,9 @@ def best_response(strategy, rules: Ruleset, *, model: Optional[Model] = None) ->
     sweep(model, update)
     step = gamma(model.max_outcomes_per_action + 3)
     policy = tie_broken_policy(action_values, 2 * (2 * g) * step)
-    rate = WinRate(f"best response to {_name(strategy)}", _name(strategy),
+    rate = WinRate(f"best response to {strategy_name(strategy)}", strategy_name(strategy),
                    float(value_me[0, 0]), float(1 - value_opp[0, 0]))
-    return BestResponse(_name(strategy), policy, value_me, rate)
+    return BestResponse(strategy_name(strategy), policy, value_me, rate)
 
 
 def exploitability(strategy, rules: Ruleset) -> float:
@@ -228,14 +224,12 @@ def regret(strategy, rules: Ruleset, *, solution=None) -> Regret:
     loss = np.maximum(solution.win_probability - chosen, 0.0)
     reach = occupancy(model, policy, solution.policy.astype(np.intp))
     rate = win_rate(policy, solution.policy, rules, model=model)
-    rate = dataclasses.replace(rate, a=_name(strategy), b="optimal")
-    return Regret(_name(strategy), policy, solution.policy, loss, reach, rate)
+    rate = dataclasses.replace(rate, a=strategy_name(strategy), b="optimal")
+    return Regret(strategy_name(strategy), policy, solution.policy, loss, reach, rate)
 
 
 def deviation_gains(model: Model, policy: np.ndarray) -> np.ndarray:
     """``gain[s, o, n]``: win probability gained by rolling ``n`` once at (s, o)
     instead of following ``policy``, both players following it otherwise."""
     values, _ = play_values(model, policy, policy)
-    table = OutcomeTable(model)
-    table.fill_all(values)
-    return table.all_action_values() - values[..., None]
+    return backup_all(model, values) - values[..., None]

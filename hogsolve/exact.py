@@ -21,7 +21,7 @@ from math import lcm
 
 import numpy as np
 
-from .backup import Arithmetic, OutcomeTable
+from .backup import Arithmetic
 from .model import Model
 
 
@@ -85,17 +85,9 @@ def exact_arithmetic(model: Model) -> Arithmetic:
 
 def exact_values(model: Model):
     """Exact ``(numerators[g, g], action_numerators[g, g, A], one)``: value = numerator / one."""
+    from .solver import optimal_values
     arith = exact_arithmetic(model)
-    g = model.goal
-    table = OutcomeTable(model, arith)
-    values = np.zeros((g, g), dtype=object)
-    action_values = np.zeros((g, g, model.num_actions), dtype=object)
-    for k in range(2 * g - 2, -1, -1):
-        s, o = table.states(k)
-        q = table.action_values(k)
-        values[s, o] = q.max(axis=1)
-        action_values[s, o] = q
-        table.fill(k, values)
+    values, action_values, _ = optimal_values(model, arith, keep_action_values=True)
     return values, action_values, arith.one
 
 

@@ -21,7 +21,8 @@ spells that out for one state.
 from __future__ import annotations
 
 import dataclasses
-from functools import cached_property, lru_cache
+from fractions import Fraction
+from functools import cached_property
 from typing import List, Optional, Tuple
 
 import numpy as np
@@ -44,7 +45,6 @@ class Model:
     free_bacon_points: np.ndarray  # (goal,) points of zero dice by opponent score
     after: np.ndarray              # (goal + P, goal) int32 next state, see module doc
     score_sum_gain: int            # least points of any turn: least rise of the score sum
-    uniform_dice: np.ndarray       # (2 goal - 1,) bool: all states of score sum k roll alike
 
     @property
     def num_states(self) -> int:
@@ -61,15 +61,19 @@ class Model:
 
     @cached_property
     def diagonals(self) -> List[Diagonal]:
-        """Every score sum k = 0 .. 2 goal - 2 as a :class:`Diagonal`."""
-        out = []
-        for k in range(2 * self.goal - 1):
-            s, o = diagonal_states(self.goal, k)
-            kinds = self.dice_kind[s, o]
-            out.append(Diagonal(k, s, o, s * self.goal + o, self.after[s, o],
-                                k + self.free_bacon_points[o], kinds,
-                                int(kinds[0]) if self.uniform_dice[k] else None))
-        return out
+        """Every score sum k = 0 .. 2 goal - 2 as a :class:`Diagonal` (views into shared arrays)."""
+        g = self.goal
+        s, o = np.divmod(np.arange(g * g), g)
+        order = np.lexsort((o, s + o))  # by score sum, then rising opponent score
+        s, o = s[order], o[order]
+        kinds = self.dice_kind[s, o]
+        lands, bacon_rows = self.after[s, o], s + o + self.free_bacon_points[o]
+        bounds = np.searchsorted((s + o), np.arange(2 * g))
+        low = np.minimum.reduceat(kinds, bounds[:-1])
+        high = np.maximum.reduceat(kinds, bounds[:-1])
+        return [Diagonal(k, s[a:b], o[a:b], order[a:b], lands[a:b], bacon_rows[a:b], kinds[a:b],
+                         int(low[k]) if low[k] == high[k] else None)
+                for k, (a, b) in enumerate(zip(bounds[:-1], bounds[1:]))]
 
     @property
     def win(self) -> int:
@@ -91,14 +95,12 @@ class Model:
         """Most distinct point values of one action (terms of one backup sum)."""
         return max(1, int((self.counts > 0).sum(axis=2).max()))
 
-    def transitions(self, score: int, opponent_score: int, num_dice: int) -> List[Tuple[int, float]]:
+    def transitions(self, score: int, opponent_score: int, num_dice: int) -> List[Tuple[int, Fraction]]:
         """``[(next_state, probability), ...]`` of one action, merged by next state.
 
         ``next_state`` is a flat index seen from the next mover, or ``win`` /
         ``loss``; probabilities are exact :class:`fractions.Fraction`.
         """
-        from fractions import Fraction
-
         s, o = score, opponent_score
         if num_dice == 0:
             return [(int(self.after[s + self.free_bacon_points[o], o]), Fraction(1))]
@@ -127,20 +129,6 @@ class Diagonal:
     @property
     def opponents(self) -> slice:
         return slice(int(self.o[0]), int(self.o[-1]) + 1)
-
-
-@lru_cache(maxsize=8)
-def _all_diagonals(goal: int):
-    out = []
-    for k in range(2 * goal - 1):
-        o = np.arange(max(0, k - goal + 1), min(k, goal - 1) + 1)
-        out.append((k - o, o))
-    return out
-
-
-def diagonal_states(goal: int, k: int) -> Tuple[np.ndarray, np.ndarray]:
-    """(scores, opponent scores) of the states with s + o = k, by rising o."""
-    return _all_diagonals(goal)[k]
 
 
 def _points_counts(kinds: np.ndarray, max_dice: int, pig_out: int) -> np.ndarray:
@@ -183,9 +171,6 @@ def compile_model(rules: Ruleset) -> Model:
     after = np.where(mover >= goal, win, np.where(opponent >= goal, loss, opponent * goal + mover))
 
     dice_kind = dice_kind.reshape(goal, goal).astype(np.int8)
-    kinds_on_sum = sum(np.bincount((s + o).ravel(), weights=(dice_kind == t).ravel()) > 0
-                       for t in range(len(kinds)))
-    uniform = kinds_on_sum == 1
 
     # A swap only exchanges the two scores, so the score sum rises by the points.
     gain = min(int(bacon.min()), int(rules.pig_out), 2)
@@ -193,7 +178,7 @@ def compile_model(rules: Ruleset) -> Model:
     counts = np.pad(counts, ((0, 0), (0, 0), (0, pad)))
     return Model(
         rules=rules, goal=goal,
-        dice_kind=dice_kind, uniform_dice=uniform,
+        dice_kind=dice_kind,
         dice_sides_values=kinds, counts=counts, denominators=denominators,
         probability=counts / denominators[:, None, None],
         free_bacon_points=bacon, after=after.astype(np.int32),

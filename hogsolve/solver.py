@@ -22,7 +22,7 @@ from typing import Optional
 
 import numpy as np
 
-from .backup import OutcomeTable, sweep
+from .backup import Arithmetic, OutcomeTable, backup_all, sweep
 from .certificate import Certificate, certify, tie_broken_policy
 from .model import Model, compile_model
 from .rules import Ruleset
@@ -88,32 +88,34 @@ class Solution:
         return "\n".join(lines)
 
 
-def optimal_values(model: Model):
+def optimal_values(model: Model, arithmetic: Optional[Arithmetic] = None, *,
+                   keep_action_values: bool = False):
     """Value iteration in decreasing score-sum order (see :func:`backup.sweep`).
 
-    Returns ``(values[g, g], updates)``.
+    Returns ``(values[g, g], action_values[g, g, A] or None, updates)``, in
+    floats unless ``arithmetic`` says otherwise (:mod:`hogsolve.exact` passes
+    exact integers).  The float solver leaves the action values to one fresh
+    backup of the finished table, which also measures the Bellman residual.
     """
     g = model.goal
-    table = OutcomeTable(model)
-    values = np.zeros((g, g))
+    table = OutcomeTable(model, arithmetic)
+    values = np.zeros((g, g), dtype=table.arith.dtype)
     flat_values = values.reshape(-1)
+    kept = np.zeros((g * g, model.num_actions), dtype=table.arith.dtype) if keep_action_values else None
 
     def update(k: int) -> float:
         states = model.diagonals[k].flat
-        best = table.action_values(k).max(axis=1)
+        q = table.action_values(k)
+        best = q.max(axis=1)
         change = 0.0 if model.progressive else float(np.abs(best - flat_values[states]).max())
         flat_values[states] = best
+        if kept is not None:
+            kept[states] = q
         table.fill(k, values)
         return change
 
-    return values, sweep(model, update)
-
-
-def action_values_of(model: Model, values: np.ndarray) -> np.ndarray:
-    """One fresh backup of every state and action from finished ``values``."""
-    table = OutcomeTable(model)
-    table.fill_all(values)
-    return table.all_action_values()
+    updates = sweep(model, update)
+    return values, None if kept is None else kept.reshape(g, g, -1), updates
 
 
 def solve(rules: Ruleset, exact: bool = False, *, model: Optional[Model] = None) -> Solution:
@@ -126,9 +128,9 @@ def solve(rules: Ruleset, exact: bool = False, *, model: Optional[Model] = None)
     """
     start = time.perf_counter()
     model = model if model is not None else compile_model(rules)
-    values, iterations = optimal_values(model)
-    action_values = action_values_of(model, values)
-    certificate = certify(model, values, action_values, iterations)
+    values, _, updates = optimal_values(model)
+    action_values = backup_all(model, values)
+    certificate = certify(model, values, action_values, updates)
     policy = tie_broken_policy(action_values, certificate.tie_threshold)
     solution = Solution(
         rules=rules,
