@@ -110,6 +110,42 @@ def take_turn(rules: Ruleset, mover: int, score: int, opponent_score: int,
     return Turn(mover, score, opponent_score, num_dice, sides, outcomes, points, int(new), int(opp), swapped)
 
 
+class Match:
+    """A game in progress between players 0 and 1: scores, whose move, the log.
+
+    The one place that applies turns to scores and checks the goal; the
+    engine, the terminal game and the browser game all play through it.
+    """
+
+    def __init__(self, rules: Ruleset, score0: int = 0, score1: int = 0, first: int = 0):
+        self.rules = rules
+        self.scores = [score0, score1]
+        self.mover = first
+        self.turns: List[Turn] = []
+
+    @property
+    def winner(self) -> Optional[int]:
+        """0 or 1 once a score reached the goal, else None."""
+        for player in (0, 1):
+            if self.scores[player] >= self.rules.goal:
+                return player
+        return None
+
+    def state(self) -> Tuple[int, int]:
+        """(mover's score, opponent's score)."""
+        return self.scores[self.mover], self.scores[1 - self.mover]
+
+    def move(self, num_dice: int, roll: Callable[[int], int]) -> Turn:
+        """The mover rolls ``num_dice``; the move passes to the other player."""
+        if self.winner is not None:
+            raise ValueError("the game is over")
+        turn = take_turn(self.rules, self.mover, *self.state(), num_dice, roll)
+        self.scores[self.mover], self.scores[1 - self.mover] = turn.new_score, turn.new_opponent_score
+        self.turns.append(turn)
+        self.mover = 1 - self.mover
+        return turn
+
+
 def play(strategy0, strategy1, rules: Ruleset, *, dice: Optional[Dice] = None,
          score0: int = 0, score1: int = 0, goal: Optional[int] = None,
          seed: Optional[int] = None, first: int = 0, max_turns: int = 100_000) -> GameResult:
@@ -122,17 +158,9 @@ def play(strategy0, strategy1, rules: Ruleset, *, dice: Optional[Dice] = None,
         rules = rules.replace(goal=goal)
     roll = _die_roller(dice, seed)
     strategies = (strategy0, strategy1)
-    scores = [score0, score1]
-    turns: List[Turn] = []
-    mover = first
-    while max(scores) < rules.goal:
-        if len(turns) >= max_turns:
+    match = Match(rules, score0, score1, first)
+    while match.winner is None:
+        if len(match.turns) >= max_turns:
             raise RuntimeError(f"no winner after {max_turns} turns")
-        me, other = scores[mover], scores[1 - mover]
-        n = checked_choice(strategies[mover], me, other, rules.max_dice)
-        turn = take_turn(rules, mover, me, other, n, roll)
-        scores[mover], scores[1 - mover] = turn.new_score, turn.new_opponent_score
-        turns.append(turn)
-        mover = 1 - mover
-    winner = 0 if scores[0] >= rules.goal else 1
-    return GameResult((scores[0], scores[1]), winner, turns)
+        match.move(checked_choice(strategies[match.mover], *match.state(), rules.max_dice), roll)
+    return GameResult(tuple(match.scores), match.winner, match.turns)

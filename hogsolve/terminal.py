@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from .game import Turn, random_dice, take_turn
+from .game import Match, Turn, random_dice
 from .player import optimal_strategy
 from .rules import Ruleset
 
+NAMES = ("You", "Bot")  # players 0 and 1
 PROMPT = "Your move: how many dice (0-{max}), h for a hint, q to quit? "
 
 
@@ -43,31 +44,32 @@ def play_terminal(rules: Ruleset, *, you_first: bool = True, seed: Optional[int]
     """
     bot = optimal_strategy(rules)
     roll = random_dice(seed)
-    scores = {"You": 0, "Bot": 0}
-    log = []
-    mover = "You" if you_first else "Bot"
+    match = Match(rules, first=0 if you_first else 1)
+
+    def record(winner):
+        return {"rules": rules.name, "scores": dict(zip(NAMES, match.scores)), "winner": winner,
+                "turns": [t.to_dict() for t in match.turns]}
+
+    def score_line():
+        return f"You {match.scores[0]}, Bot {match.scores[1]}"
+
     write(f"Hog ({rules.name}), first to {rules.goal}. {rules.description}")
     try:
-        while max(scores.values()) < rules.goal:
-            other = "Bot" if mover == "You" else "You"
-            me, opp = scores[mover], scores[other]
-            write(f"\nScore: You {scores['You']}, Bot {scores['Bot']}. {mover} to move.")
-            if mover == "You":
+        while match.winner is None:
+            who, (me, opp) = NAMES[match.mover], match.state()
+            write(f"\nScore: {score_line()}. {who} to move.")
+            if who == "You":
                 n = ask_dice(rules, bot, me, opp, read, write)
             else:
                 n = bot(me, opp)
                 write(f"Bot rolls {n} dice (its win probability {bot.action_values[me, opp][n]:.4f})")
-            turn = take_turn(rules, 0 if mover == "You" else 1, me, opp, n, roll)
-            log.append(turn.to_dict())
-            scores[mover], scores[other] = turn.new_score, turn.new_opponent_score
-            write(describe_turn(turn, mover))
-            mover = other
+            write(describe_turn(match.move(n, roll), who))
     except (EOFError, KeyboardInterrupt):
-        write(f"\nQuit. Score so far: You {scores['You']}, Bot {scores['Bot']}.")
-        return {"rules": rules.name, "scores": scores, "winner": None, "turns": log}
-    winner = "You" if scores["You"] >= rules.goal else "Bot"
-    write(f"\n{'You win' if winner == 'You' else 'The bot wins'}: You {scores['You']}, Bot {scores['Bot']}.")
-    return {"rules": rules.name, "scores": scores, "winner": winner, "turns": log}
+        write(f"\nQuit. Score so far: {score_line()}.")
+        return record(None)
+    winner = NAMES[match.winner]
+    write(f"\n{'You win' if winner == 'You' else 'The bot wins'}: {score_line()}.")
+    return record(winner)
 
 
 def ask_dice(rules: Ruleset, bot, score: int, opponent_score: int, read, write) -> int:

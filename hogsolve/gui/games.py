@@ -10,7 +10,7 @@ import secrets
 import threading
 from typing import Dict, Optional
 
-from ..game import random_dice, take_turn
+from ..game import Match, random_dice
 from ..player import optimal_strategy
 from ..rules import Ruleset, get_rules
 
@@ -26,46 +26,47 @@ class GameError(Exception):
 
 
 class WebGame:
-    """One game: the person ("you") against the optimal bot."""
+    """One game: the person ("you", player 0) against the optimal bot (player 1)."""
 
     def __init__(self, game_id: str, rules: Ruleset, bot, you_first: bool, seed: int):
         self.id, self.rules, self.bot, self.seed = game_id, rules, bot, seed
         self.roll = random_dice(seed)
-        self.scores = {"you": 0, "bot": 0}
-        self.to_move: Optional[str] = "you" if you_first else "bot"
-        self.winner: Optional[str] = None
+        self.match = Match(rules, first=0 if you_first else 1)
         self.turns: list = []
         self.history = [self.your_win_probability()]
         self.lock = threading.Lock()
         self._bot_moves()
 
+    @property
+    def scores(self) -> Dict[str, int]:
+        return dict(zip(PLAYERS, self.match.scores))
+
+    @property
+    def winner(self) -> Optional[str]:
+        return None if self.match.winner is None else PLAYERS[self.match.winner]
+
+    @property
+    def to_move(self) -> Optional[str]:
+        return None if self.winner is not None else PLAYERS[self.match.mover]
+
     def your_win_probability(self) -> float:
         """The person's chance of winning from here if both play optimally."""
         if self.winner is not None:
             return 1.0 if self.winner == "you" else 0.0
-        you, bot = self.scores["you"], self.scores["bot"]
-        if self.to_move == "you":
-            return float(self.bot.win_probability[you, bot])
-        return 1.0 - float(self.bot.win_probability[bot, you])
+        p = float(self.bot.win_probability[self.match.state()])
+        return p if self.to_move == "you" else 1.0 - p
 
-    def _turn(self, player: str, num_dice: int) -> None:
-        other = "bot" if player == "you" else "you"
-        turn = take_turn(self.rules, PLAYERS.index(player), self.scores[player], self.scores[other],
-                         num_dice, self.roll)
-        self.scores[player], self.scores[other] = turn.new_score, turn.new_opponent_score
-        if max(self.scores.values()) >= self.rules.goal:
-            self.winner = "you" if self.scores["you"] >= self.rules.goal else "bot"
-            self.to_move = None
-        else:
-            self.to_move = other
+    def _turn(self, num_dice: int) -> None:
+        player = self.to_move
+        turn = self.match.move(num_dice, self.roll)
         record = turn.to_dict()
-        record.update(player=player, events=turn.events(), scores=dict(self.scores))
+        record.update(player=player, events=turn.events(), scores=self.scores)
         self.turns.append(record)
         self.history.append(self.your_win_probability())
 
     def _bot_moves(self) -> None:
         while self.to_move == "bot":
-            self._turn("bot", self.bot(self.scores["bot"], self.scores["you"]))
+            self._turn(self.bot(*self.match.state()))
 
     def play(self, num_dice: int) -> None:
         """The person rolls ``num_dice``; the bot answers until it is the person's turn."""
@@ -74,22 +75,22 @@ class WebGame:
                 raise GameError(409, f"game {self.id} is over: {self.winner} won")
             if self.to_move != "you":
                 raise GameError(409, "it is not your turn")
-            self._turn("you", num_dice)
+            self._turn(num_dice)
             self._bot_moves()
 
     def hint(self) -> dict:
         if self.to_move != "you":
             raise GameError(409, "a hint is only given on your turn")
-        you, bot = self.scores["you"], self.scores["bot"]
+        you, bot = self.match.state()
         values = self.bot.action_values[you, bot]
         return {"score": you, "opponent_score": bot, "best": self.bot(you, bot),
                 "values": [round(float(v), 6) for v in values]}
 
     def state(self) -> dict:
-        you, bot = self.scores["you"], self.scores["bot"]
+        you, bot = self.match.scores
         sides = int(self.rules.dice_sides(you, bot)) if self.to_move == "you" else None
         return {"id": self.id, "rules": self.rules.name, "goal": self.rules.goal,
-                "max_dice": self.rules.max_dice, "scores": dict(self.scores),
+                "max_dice": self.rules.max_dice, "scores": self.scores,
                 "to_move": self.to_move, "winner": self.winner, "dice_sides": sides,
                 "turns": self.turns, "win_probability": self.history, "seed": self.seed}
 
