@@ -124,8 +124,7 @@ def simulate(a, b, rules: Ruleset, games: int = 100_000, seed: Optional[int] = 0
         state, a_moves, game = nxt[keep], ~a_moves[keep], game[keep]
 
     return SimulationResult(
-        a=a if isinstance(a, str) else ("table" if isinstance(a, np.ndarray) else strategy_name(a)),
-        b=b if isinstance(b, str) else ("table" if isinstance(b, np.ndarray) else strategy_name(b)),
+        a=strategy_name(a), b=strategy_name(b),
         games_first=n_first, wins_first=int(a_won[a_first].sum()),
         games_second=games - n_first, wins_second=int(a_won[~a_first].sum()),
         seed=seed, seconds=time.perf_counter() - start,

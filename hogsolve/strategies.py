@@ -49,6 +49,9 @@ class Strategy:
 
 
 def strategy_name(strategy) -> str:
+    """A strategy's name; "table" for a bare policy array."""
+    if isinstance(strategy, np.ndarray):
+        return "table"
     return getattr(strategy, "name", None) or getattr(strategy, "__name__", None) or repr(strategy)
 
 
