@@ -33,8 +33,16 @@ def verb(name: str, help: str):
     return register
 
 
+def json_value(x):
+    """JSON for values json does not know: exact fractions keep both forms."""
+    from fractions import Fraction
+    if isinstance(x, Fraction):
+        return {"fraction": f"{x.numerator}/{x.denominator}", "decimal": float(x)}
+    return str(x)
+
+
 def emit_json(data) -> None:
-    print(json.dumps(data, indent=2, default=str))
+    print(json.dumps(data, indent=2, default=json_value))
 
 
 def add_rules_option(p, *, many: bool = False) -> None:

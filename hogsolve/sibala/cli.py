@@ -29,19 +29,6 @@ def variant_of(args) -> Variant:
     return Variant(triple_scores="triple-scores" in chosen, face_rank="face-rank" in chosen)
 
 
-def fraction(x: Fraction) -> dict:
-    return {"fraction": f"{x.numerator}/{x.denominator}", "decimal": float(x)}
-
-
-def plain(value):
-    """Odds tables with exact fractions as {"fraction", "decimal"} for --json."""
-    if isinstance(value, Fraction):
-        return fraction(value)
-    if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items()}
-    return value
-
-
 def setup(parser, usage_error, emit_json):
     sub = parser.add_subparsers(dest="sibala_verb", metavar="COMMAND", parser_class=type(parser))
 
@@ -107,7 +94,7 @@ def dispatch(args, usage_error, emit_json) -> int:
     if verb == "odds":
         table = odds(variant, args.reroll)
         if args.json:
-            emit_json(plain(table))
+            emit_json(table)
         else:
             print_odds(table)
         return 0
@@ -116,7 +103,7 @@ def dispatch(args, usage_error, emit_json) -> int:
         hand = evaluate(dice, variant)
         win, tie, lose = hand_odds(dice, variant, args.reroll)
         if args.json:
-            emit_json({"hand": describe(hand), "beats": fraction(win), "ties": fraction(tie), "loses": fraction(lose)})
+            emit_json({"hand": describe(hand), "beats": win, "ties": tie, "loses": lose})
             return 0
         print(hand.describe())
         against = "a random scoring roll (re-rolled)" if args.reroll else "a random roll"

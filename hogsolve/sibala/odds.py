@@ -53,15 +53,22 @@ def hand_odds(dice: Sequence[int], variant: Variant = KATA, reroll: bool = False
     return versus({key: Fraction(1)}, strength_distribution(variant, reroll))
 
 
+def banker_instant(strength: tuple) -> int:
+    """+1 if the banker's hand wins at once (all of a kind, 12), -1 if it loses
+    at once (3), 0 if the player must roll."""
+    if strength[0] == 2 or strength[:2] == (1, 12):
+        return 1
+    return -1 if strength[:2] == (1, 3) else 0
+
+
 def banker_value(variant: Variant = KATA, ties_to_banker: bool = False) -> Fraction:
     """The banker's expected gain per unit bet (re-roll house rule for both sides)."""
     dist = strength_distribution(variant, reroll=True)
     value = Fraction(0)
     for banker, pb in dist.items():
-        if banker[0] == 2 or banker[:2] == (1, 12):
-            value += pb
-        elif banker[:2] == (1, 3):
-            value -= pb
+        instant = banker_instant(banker)
+        if instant:
+            value += instant * pb
         else:
             for player, pp in dist.items():
                 if player < banker:

@@ -10,6 +10,7 @@ import random
 from typing import Callable, Optional
 
 from .hands import KATA, NO_POINT, Hand, Variant, evaluate
+from .odds import banker_instant
 
 
 def roll_scoring(rng: random.Random, variant: Variant, write: Callable[[str], None], who: str) -> Hand:
@@ -24,13 +25,9 @@ def roll_scoring(rng: random.Random, variant: Variant, write: Callable[[str], No
 def settle(banker: Hand, player: Optional[Hand], variant: Variant) -> int:
     """+1 the player wins the unit bet, -1 the banker does, 0 a push."""
     if player is None:  # the banker's roll decided at once
-        return -1 if banker.strength(variant)[0] == 2 or banker.points == 12 else 1
+        return -banker_instant(banker.strength(variant))
     a, b = player.strength(variant), banker.strength(variant)
     return (a > b) - (a < b)
-
-
-def instant(banker: Hand) -> bool:
-    return banker.category != NO_POINT and (banker.strength()[0] == 2 or banker.points in (3, 12))
 
 
 def play_house(*, seed: Optional[int] = None, variant: Variant = KATA,
@@ -46,7 +43,7 @@ def play_house(*, seed: Optional[int] = None, variant: Variant = KATA,
             rounds += 1
             banker = roll_scoring(rng, variant, write, "Banker")
             player = None
-            if instant(banker):
+            if banker_instant(banker.strength(variant)):
                 write("The banker's roll decides at once.")
             else:
                 player = roll_scoring(rng, variant, write, "You")

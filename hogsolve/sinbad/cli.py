@@ -87,12 +87,7 @@ def odds(args, emit_json) -> int:
     from .odds import deal_odds
     rows = [deal_odds(n) for n in range(2, 9)]
     if args.json:
-        def plain(x):
-            return {"fraction": f"{x.numerator}/{x.denominator}", "decimal": float(x)}
-        emit_json([{"players": r["players"], "player_dealt_hog": plain(r["player_dealt_hog"]),
-                    "someone_dealt_hog": plain(r["someone_dealt_hog"]),
-                    "largest_collection": {str(m): plain(p) for m, p in r["largest_collection"].items()}}
-                   for r in rows])
+        emit_json(rows)
         return 0
     print("Exact deal statistics (nine cards each from N items of nine cards)")
     print(f"{'N':>2} {'P(you are dealt a hog)':>24} {'P(someone is)':>14}   P(your largest collection = 1..9)")

@@ -12,6 +12,7 @@ from typing import Callable, Optional
 
 from .bots import BOTS
 from .room import Room
+from .seats import Seats
 
 YOU = "you"
 
@@ -20,41 +21,32 @@ def play_room(*, bots: int = 3, kinds=("tracker", "greedy"), seed: Optional[int]
               read: Callable[[str], str] = input, write: Callable[[str], None] = print,
               steps_per_line: int = 2) -> dict:
     rng = random.Random(seed)
-    names = [YOU] + [f"{kinds[i % len(kinds)]}{i + 1}" for i in range(bots)]
-    players = {n: BOTS[n.rstrip("0123456789")](n, random.Random(rng.random())) for n in names[1:]}
+    seated = [kinds[i % len(kinds)] for i in range(bots)]
+    names = [YOU] + [f"{kind}{i + 1}" for i, kind in enumerate(seated)]
+    players = {n: BOTS[kind](n, random.Random(rng.random())) for n, kind in zip(names[1:], seated)}
     room = Room(names, seed=rng.randrange(2 ** 32))
     write(f"SinbadHogBot: you against {', '.join(names[1:])}. Collect nine of one item, then say hog.")
     write("Commands: /b NNN (offer), /b NNN PLAYER (accept), hog, /hand; Enter waits; /quit leaves.")
 
-    def deliver(messages):
-        for m in messages:
-            if m.to in (None, YOU):
-                write(("  " if m.to is None else "> ") + m.text)
-            for n, bot in players.items():
-                if m.to is None or m.to == n:
-                    bot.observe(m)
+    def show(m):
+        if m.to in (None, YOU):
+            write(("  " if m.to is None else "> ") + m.text)
 
-    deliver(room.start())
-    quiet = 0
+    seats = Seats(room, players, patience=40, observer=show)
+    seats.deliver(room.start())
+    seats.new_round()
     try:
         while not room.game.over:
             line = read(f"[{room.game.totals[YOU]} points] you: ").strip()
             if line == "/quit":
                 break
             if line:
-                deliver(room.handle(YOU, line))
-                quiet = 0
+                seats.deliver(room.handle(YOU, line))
+                seats.quiet = 0
             for _ in range(steps_per_line * len(players)):
                 if room.game.over:
                     break
-                name = rng.choice(sorted(players))
-                act = players[name].act(tuple(room.round.hands[name]))
-                out = room.handle(name, act) if act else []
-                quiet = 0 if any(m.event and m.event[0] in ("trade", "hog") for m in out) else quiet + 1
-                deliver(out)
-            if quiet > 40 * len(names):
-                deliver(room.stall())
-                quiet = 0
+                seats.step(rng.choice(sorted(players)))
     except (EOFError, KeyboardInterrupt):
         write("")
     totals = room.game.totals

@@ -2,8 +2,8 @@
 
 Each game seats ``players`` bots, cycling through the lineup of bot kinds in
 a seeded random seat order.  Bots act one at a time, in a seeded random
-order; a round in which a whole cycle of turns passes with no trade and no
-new offer stalls (no hog).  A bot kind's win rate is its wins per seat it
+order; a round where 20 turns per player pass with no trade and no hog
+stalls (see :mod:`.seats`).  A bot kind's win rate is its wins per seat it
 occupied, with a 95% normal-approximation confidence interval.
 """
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Dict, List, Sequence
 from ..stats import Z95, standard_error
 from .bots import BOTS
 from .room import Room
+from .seats import Seats
 
 
 def play_game(kinds: Sequence[str], seed: int, *, max_turns_per_round: int = 5000,
@@ -24,32 +25,11 @@ def play_game(kinds: Sequence[str], seed: int, *, max_turns_per_round: int = 500
     names = [f"{k}{i}" for i, k in enumerate(kinds)]
     bots = {n: BOTS[k](n, random.Random(rng.random())) for n, k in zip(names, kinds)}
     room = Room(names, seed=rng.randrange(2 ** 32))
-
-    def deliver(messages):
-        for m in messages:
-            if observer is not None:
-                observer(m)
-            for n, bot in bots.items():
-                if m.to is None or m.to == n:
-                    bot.observe(m)
-
-    deliver(room.start())
-    rounds_seen, quiet, turns = room.game.rounds, 0, 0
+    seats = Seats(room, bots, max_turns=max_turns_per_round, observer=observer)
+    seats.deliver(room.start())
+    seats.new_round()
     while not room.game.over:
-        name = rng.choice(names)
-        hand = tuple(room.round.hands[name])
-        line = bots[name].act(hand)
-        turns += 1
-        out = room.handle(name, line) if line else []
-        progress = any(m.event and m.event[0] in ("trade", "hog") for m in out)
-        deliver(out)
-        if room.game.rounds != rounds_seen or room.game.over:
-            rounds_seen, quiet, turns = room.game.rounds, 0, 0
-            continue
-        quiet = 0 if progress else quiet + 1
-        if quiet > 20 * len(names) or turns > max_turns_per_round:
-            deliver(room.stall())
-            rounds_seen, quiet, turns = room.game.rounds, 0, 0
+        seats.step(rng.choice(names))
     return {"names": names, "kinds": list(kinds), "winners": list(room.game.winners),
             "totals": dict(room.game.totals), "rounds": room.game.rounds}
 
