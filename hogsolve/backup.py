@@ -14,7 +14,6 @@ integers scaled by a common denominator (see :class:`Arithmetic`).
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable
 
 import numpy as np
 
@@ -126,21 +125,3 @@ def backup_all(model: Model, values: np.ndarray, arithmetic: Arithmetic | None =
     table = OutcomeTable(model, arithmetic)
     table.fill_all(values)
     return table.all_action_values()
-
-
-def sweep(model: Model, update: Callable[[int], float], *, tol: float = 1e-15,
-          max_iterations: int = 1_000_000) -> int:
-    """Run ``update(k) -> change`` for every score sum k from the largest down.
-
-    When every turn scores, each sum needs one update (its values depend
-    only on larger sums); otherwise a sum repeats until its change is at most
-    ``tol``.  Returns the number of updates.
-    """
-    iterations = 0
-    for k in range(2 * model.goal - 2, -1, -1):
-        while True:
-            iterations += 1
-            change = update(k)
-            if model.progressive or change <= tol or iterations >= max_iterations:
-                break
-    return iterations

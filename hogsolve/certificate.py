@@ -7,25 +7,37 @@ bound on the distance to the true optimal values:
 * one backup (a sum of at most ``n`` products of a float probability and
   ``1 - value``) is off by at most ``step = gamma(n + 3)``, where
   ``gamma(k) = k u / (1 - k u)`` and ``u = 2**-53``;
-* the score sum never falls, and a turn stays on the same sum with
-  probability at most ``rho`` (0 when every turn scores), so the error grows
-  by at most ``(residual + step) / (1 - rho)`` per score sum, and
-  ``error_bound = (2 goal - 1) (residual + step) / (1 - rho)``.
+* the score sum never falls.  On score sum ``k`` a turn stays on ``k`` (scores
+  0 points) with probability at most ``rho_k`` over every state and action
+  (0 when every turn scores).  With ``r_k`` the largest measured residual on
+  ``k`` and ``E_k`` the largest error on sums ``k`` and above, the Bellman
+  equation gives ``e <= r_k + step + rho_k e + (1 - rho_k) E_{k+1}``, so
+  ``E_k <= E_{k+1} + (r_k + step) / (1 - rho_k)``; summed over every sum,
+  that is ``error_bound``.  This covers games with cycles (a turn that
+  leaves the scores unchanged) as long as every ``rho_k < 1``.
 
 A dice count is proven optimal at a state when it beats every other count by
 more than ``tie_threshold = 2 (error_bound + step)``; the other states are
 listed as ties within the bound (exact ties included) and are settled by the
 exact verification in :mod:`hogsolve.exact`.
+
+``proven`` is true only when the iteration converged on every score sum,
+the bound is finite and at most :data:`PROOF_TOLERANCE`, every residual lies
+within it, and it is below half the smallest decision margin outside the
+ties; otherwise ``reason`` says in words what is missing.
 """
 from __future__ import annotations
 
 import dataclasses
+from typing import Tuple
 
 import numpy as np
 
+from .iteration import UNIT_ROUNDOFF, SweepResult
 from .model import Model
 
-UNIT_ROUNDOFF = 2.0 ** -53
+#: Largest error bound on values that still counts as a proof.
+PROOF_TOLERANCE = 1e-9
 
 
 def gamma(k: int) -> float:
@@ -41,21 +53,30 @@ class Certificate:
     updates: int  # score-sum updates: 2 goal - 1 for one sweep
     max_bellman_residual: float
     backup_error: float
-    stay_probability: float
+    stay_probability: float  # largest rho_k
     error_bound: float
     tie_threshold: float
     min_decision_margin: float
     tie_states: np.ndarray  # (n, 2) [score, opponent_score]
+    stuck_stages: Tuple[int, ...] = ()  # score sums whose iteration hit its cap
+    reason: str = ""  # why not proven ('' when proven)
+
+    @property
+    def converged(self) -> bool:
+        """True when the iteration settled on every score sum."""
+        return not self.stuck_stages
 
     @property
     def proven(self) -> bool:
-        """True when the error bound is finite (a rigorous certificate)."""
-        return bool(np.isfinite(self.error_bound))
+        """True when the certificate proves the values and the policy (module docstring)."""
+        return not self.reason
 
     def to_dict(self) -> dict:
         return {
             "method": self.method,
             "updates": self.updates,
+            "converged": self.converged,
+            "stuck_stages": list(self.stuck_stages),
             "max_bellman_residual": self.max_bellman_residual,
             "backup_error": self.backup_error,
             "stay_probability": self.stay_probability,
@@ -64,50 +85,90 @@ class Certificate:
             "min_decision_margin": self.min_decision_margin,
             "num_tie_states": int(len(self.tie_states)),
             "proven": self.proven,
+            "reason": self.reason,
         }
 
     def __repr__(self) -> str:
+        status = "proven" if self.proven else f"NOT proven: {self.reason}"
         return (
             f"Certificate({self.method}, {self.updates} score-sum updates)\n"
             f"  max Bellman residual = {self.max_bellman_residual:.3g}\n"
             f"  error bound on values = {self.error_bound:.3g}\n"
             f"  smallest decision margin = {self.min_decision_margin:.3g}\n"
-            f"  ties within the bound = {len(self.tie_states)} states"
+            f"  ties within the bound = {len(self.tie_states)} states\n"
+            f"  {status}"
         )
+
+
+def stay_probabilities(model: Model) -> np.ndarray:
+    """``rho[s, o]``: the largest chance, over actions, that a turn from (s, o) scores 0."""
+    by_kind = model.probability[:, 1:, 0].max(axis=1)  # (T,) rolling dice scores 0
+    rho = by_kind[model.dice_kind]
+    return np.where((model.free_bacon_points == 0)[None, :], 1.0, rho)
 
 
 def stay_probability(model: Model) -> float:
     """Largest chance, over states and actions, that a turn scores 0 points."""
-    if (model.free_bacon_points == 0).any():
-        return 1.0
-    return float(model.probability[:, 1:, 0].max())
+    return float(stay_probabilities(model).max())
 
 
-def certify(model: Model, values: np.ndarray, action_values: np.ndarray, updates: int) -> Certificate:
+def _by_score_sum(model: Model, grid: np.ndarray) -> np.ndarray:
+    """Largest entry of ``grid[s, o]`` on each score sum ``s + o``."""
+    g = model.goal
+    s, o = np.meshgrid(np.arange(g), np.arange(g), indexing="ij")
+    out = np.zeros(2 * g - 1)
+    np.maximum.at(out, (s + o).ravel(), grid.ravel())
+    return out
+
+
+def certify(model: Model, values: np.ndarray, action_values: np.ndarray,
+            sweep: SweepResult) -> Certificate:
     """Certificate of ``values[s, o]`` given ``action_values[s, o, n]``, one fresh
     backup of every state from ``values`` (see the module docstring)."""
     step = gamma(model.max_outcomes_per_action + 3)
-    residual = float(np.abs(action_values.max(axis=2) - values).max())
-    rho = 0.0 if model.progressive else stay_probability(model)
-    diagonals = 2 * model.goal - 1
-    bound = diagonals * (residual + step) / (1 - rho) if rho < 1 else float("inf")
+    residuals = np.abs(action_values.max(axis=2) - values)
+    residual = float(residuals.max())
+    rho_grid = np.zeros(values.shape) if model.progressive else stay_probabilities(model)
+    rho = _by_score_sum(model, rho_grid)
+    r = _by_score_sum(model, residuals)
+    if (rho >= 1).any():
+        bound = float("inf")
+    else:
+        bound = float(np.sum((r + step) / (1 - rho)))
     threshold = 2 * (bound + step)
 
     ranked = np.sort(action_values, axis=2)
     margin = ranked[..., -1] - ranked[..., -2]
     tied = margin <= threshold
     decided = margin[~tied]
+    min_margin = float(decided.min()) if decided.size else float("inf")
+
+    if not sweep.converged:
+        reason = sweep.describe_stuck()
+    elif not np.isfinite(bound):
+        k = int(np.argmax(rho >= 1))
+        reason = (f"a turn can stay on score sum {k} for sure (rolling zero dice scores 0), "
+                  f"so no error bound follows from the residual {residual:.3g}")
+    elif bound > PROOF_TOLERANCE:
+        reason = (f"the error bound {bound:.3g} (Bellman residual {residual:.3g}) exceeds "
+                  f"{PROOF_TOLERANCE:g}")
+    elif not (residual <= bound and 2 * bound < min_margin):
+        reason = "the error bound does not separate the decisions outside the ties"
+    else:
+        reason = ""
     return Certificate(
         method="one sweep: every turn raises the score sum" if model.progressive
         else "iterated each score sum to convergence",
-        updates=updates,
+        updates=sweep.updates,
         max_bellman_residual=residual,
         backup_error=step,
-        stay_probability=rho,
+        stay_probability=float(rho.max()),
         error_bound=bound,
         tie_threshold=threshold,
-        min_decision_margin=float(decided.min()) if decided.size else float("inf"),
+        min_decision_margin=min_margin,
         tie_states=np.argwhere(tied).astype(np.int32),
+        stuck_stages=sweep.stuck_stages,
+        reason=reason,
     )
 
 

@@ -104,6 +104,7 @@ def _solve(p):
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
     def run(args):
+        from .exact import ExactUnsupported
         from .rules import rulesets
         from .solver import solve
         from .tables import write_solution
@@ -117,18 +118,25 @@ def _solve(p):
         out = args.out if args.out is not None else (Path("solutions") if args.all else None)
         if out is not None:
             writable_dir(out)
-        results = []
+        results, failed = [], False
         for rules in chosen:
-            solution = solve(rules, exact=args.exact)
+            try:
+                solution = solve(rules, exact=args.exact)
+            except ExactUnsupported as exc:
+                raise UsageError(str(exc)) from None
             record = solution.to_dict()
-            if out is not None:
+            if out is not None and solution.converged:
                 record["written_to"] = str(write_solution(solution, out / rules.name, __version__))
             results.append(record)
             if not args.json:
                 print(format_solution(solution, record.get("written_to")))
+            if not solution.converged:
+                failed = True
+                print(f"error: {rules.name}: {solution.certificate.reason}; no table written",
+                      file=sys.stderr)
         if args.json:
             emit_json(results)
-        return 0
+        return 1 if failed else 0
     return run
 
 
@@ -141,6 +149,7 @@ def format_solution(solution, written_to: Optional[str]) -> str:
         f"  certificate: values within {c.error_bound:.2g} of optimal (Bellman residual "
         f"{c.max_bellman_residual:.2g}); smallest decision margin {c.min_decision_margin:.2g}; "
         f"{len(c.tie_states)} states tied within the bound",
+        "  proven optimal" if c.proven else f"  NOT proven: {c.reason}",
     ]
     if solution.exact is not None:
         e = solution.exact

@@ -21,7 +21,8 @@ from typing import Optional, Tuple
 
 import numpy as np
 
-from .backup import OutcomeTable, backup_all, sweep
+from .backup import OutcomeTable, backup_all
+from .iteration import STAGE_CAP, ConvergenceError, sweep
 from .certificate import gamma, tie_broken_policy
 from .model import Model, compile_model
 from .rules import Ruleset
@@ -57,7 +58,7 @@ def play_values(model: Model, policy_a: np.ndarray, policy_b: np.ndarray) -> Tup
         moves_b.fill(k, value_a)
         return change
 
-    sweep(model, update)
+    sweep(model, update).check("exact win rate")
     return value_a, value_b
 
 
@@ -125,7 +126,7 @@ def best_response(strategy, rules: Ruleset, *, model: Optional[Model] = None) ->
         theirs.fill(k, value_me)
         return change
 
-    sweep(model, update)
+    sweep(model, update).check("best response")
     step = gamma(model.max_outcomes_per_action + 3)
     policy = tie_broken_policy(action_values, 2 * (2 * g) * step)
     rate = WinRate(f"best response to {strategy_name(strategy)}", strategy_name(strategy),
@@ -152,7 +153,7 @@ def occupancy(model: Model, policy_me: np.ndarray, policy_opp: np.ndarray) -> np
     points = np.arange(model.counts.shape[2])
     for k in range(2 * g - 1):
         d = model.diagonals[k]
-        while True:
+        for _ in range(STAGE_CAP):
             mass = [pending[i][d.flat].copy() for i in (0, 1)]
             if not (mass[0].any() or mass[1].any()):
                 break
@@ -171,6 +172,8 @@ def occupancy(model: Model, policy_me: np.ndarray, policy_opp: np.ndarray) -> np
                 break
             if mass[0].sum() + mass[1].sum() < 1e-17:
                 break
+        else:
+            raise ConvergenceError(f"occupancy: play stays on score sum {k} after {STAGE_CAP} turns")
     return visits.reshape(g, g)
 
 

@@ -22,6 +22,7 @@ from math import lcm
 import numpy as np
 
 from .backup import Arithmetic
+from .iteration import optimal_values
 from .model import Model
 
 
@@ -71,11 +72,22 @@ def decimal_digits(p: Fraction, digits: int) -> str:
     return f"{whole}.{frac:0{digits}d}"
 
 
+class ExactUnsupported(ValueError):
+    """Exact mode cannot verify this ruleset (a turn can score 0 points)."""
+
+
+def check_exact_supported(model: Model) -> None:
+    """Raise :class:`ExactUnsupported` unless every turn raises the score sum."""
+    if not model.progressive:
+        raise ExactUnsupported(
+            f"{model.rules.name}: exact mode cannot verify this ruleset: a turn can score 0 points, "
+            "so values solve linear systems that exact mode does not handle; "
+            "the float certificate bounds the error instead")
+
+
 def exact_arithmetic(model: Model) -> Arithmetic:
     """Integers scaled by ``B ** L`` (see the module docstring)."""
-    if not model.progressive:
-        raise ValueError(
-            f"{model.rules.name}: exact mode needs every turn to score at least 1 point")
+    check_exact_supported(model)
     base = lcm(*(int(d) for d in model.denominators))
     weights = np.empty(model.counts.shape, dtype=object)
     for t, d in enumerate(model.denominators):
@@ -85,7 +97,6 @@ def exact_arithmetic(model: Model) -> Arithmetic:
 
 def exact_values(model: Model):
     """Exact ``(numerators[g, g], action_numerators[g, g, A], one)``: value = numerator / one."""
-    from .solver import optimal_values
     arith = exact_arithmetic(model)
     values, action_values, _ = optimal_values(model, arith, keep_action_values=True)
     return values, action_values, arith.one

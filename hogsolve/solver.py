@@ -22,8 +22,10 @@ from typing import Optional
 
 import numpy as np
 
-from .backup import Arithmetic, OutcomeTable, backup_all, sweep
+from .backup import backup_all
 from .certificate import Certificate, certify, tie_broken_policy
+from .exact import check_exact_supported, verify
+from .iteration import optimal_values
 from .model import Model, compile_model
 from .rules import Ruleset
 
@@ -52,6 +54,11 @@ class Solution:
     @property
     def goal(self) -> int:
         return self.rules.goal
+
+    @property
+    def converged(self) -> bool:
+        """False when value iteration hit its cap on some score sum (see the certificate)."""
+        return self.certificate.converged
 
     @property
     def first_player_win_probability(self) -> float:
@@ -88,49 +95,22 @@ class Solution:
         return "\n".join(lines)
 
 
-def optimal_values(model: Model, arithmetic: Optional[Arithmetic] = None, *,
-                   keep_action_values: bool = False):
-    """Value iteration in decreasing score-sum order (see :func:`backup.sweep`).
-
-    Returns ``(values[g, g], action_values[g, g, A] or None, updates)``, in
-    floats unless ``arithmetic`` says otherwise (:mod:`hogsolve.exact` passes
-    exact integers).  The float solver leaves the action values to one fresh
-    backup of the finished table, which also measures the Bellman residual.
-    """
-    g = model.goal
-    table = OutcomeTable(model, arithmetic)
-    values = np.zeros((g, g), dtype=table.arith.dtype)
-    flat_values = values.reshape(-1)
-    kept = np.zeros((g * g, model.num_actions), dtype=table.arith.dtype) if keep_action_values else None
-
-    def update(k: int) -> float:
-        states = model.diagonals[k].flat
-        q = table.action_values(k)
-        best = q.max(axis=1)
-        change = 0.0 if model.progressive else float(np.abs(best - flat_values[states]).max())
-        flat_values[states] = best
-        if kept is not None:
-            kept[states] = q
-        table.fill(k, values)
-        return change
-
-    updates = sweep(model, update)
-    return values, None if kept is None else kept.reshape(g, g, -1), updates
-
-
 def solve(rules: Ruleset, exact: bool = False, *, model: Optional[Model] = None) -> Solution:
     """Optimal win probabilities, action values and policy of ``rules``.
 
     With ``exact=True`` the whole table is recomputed in exact rational
     arithmetic, the float policy is checked state by state (the exact policy
     is kept), and ``solution.exact`` reports the exact win probability at
-    (0, 0).
+    (0, 0).  Exact mode needs every turn to score (see :mod:`hogsolve.exact`);
+    otherwise it raises :class:`hogsolve.exact.ExactUnsupported` before solving.
     """
     start = time.perf_counter()
     model = model if model is not None else compile_model(rules)
-    values, _, updates = optimal_values(model)
+    if exact:
+        check_exact_supported(model)
+    values, _, result = optimal_values(model)
     action_values = backup_all(model, values)
-    certificate = certify(model, values, action_values, updates)
+    certificate = certify(model, values, action_values, result)
     policy = tie_broken_policy(action_values, certificate.tie_threshold)
     solution = Solution(
         rules=rules,
@@ -141,7 +121,6 @@ def solve(rules: Ruleset, exact: bool = False, *, model: Optional[Model] = None)
         solve_seconds=time.perf_counter() - start,
     )
     if exact:
-        from .exact import verify
         solution.exact = verify(model, solution)
         solution.policy = solution.exact.policy  # identical unless the float one erred
     return solution

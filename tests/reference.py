@@ -146,3 +146,73 @@ def recursive_best_response(rules, opponent):
         for s in range(max(0, k - rules.goal + 1), min(k, rules.goal - 1) + 1):
             mine(s, k - s), theirs(s, k - s)
     return mine(0, 0), 1 - theirs(0, 0)
+
+
+def stagewise_values(rules, tie=1e-13):
+    """Optimal values for rulesets whose turns may score 0, solved in closed form.
+
+    A turn scoring 0 points keeps the score sum and leads from (s, o) to one
+    fixed state, whatever the dice count: (o, s), or (s, o) itself after a
+    swap.  So within a score sum every state waits on at most one state of
+    the same sum, and the loops are of length 1 or 2.  Each is solved
+    directly: a self-loop ``v = max_a c_a + p_a (1 - v)`` has the largest of
+    the per-action fixed points; a pair is solved for every pair of actions
+    and the pair of mutual best responses kept.  Plain floats, no iteration.
+    """
+    g = rules.goal
+    value = {}
+
+    def split(s, o, n):
+        """(c, p, stay): value from leaving the sum, chance of staying, and where."""
+        c, p, stay = 0.0, 0.0, None
+        for key, q in outcome_distribution(rules, s, o, n).items():
+            if key == "win":
+                c += q
+            elif key == "loss":
+                continue
+            elif key[0] + key[1] == s + o:
+                p, stay = p + q, key
+            else:
+                c += q * (1 - value[key])
+        return c, p, stay
+
+    for k in range(2 * g - 2, -1, -1):
+        states = [(s, k - s) for s in range(max(0, k - g + 1), min(k, g - 1) + 1)]
+        options, succ = {}, {}
+        for x in states:
+            options[x] = []
+            for n in range(rules.max_dice + 1):
+                c, p, stay = split(*x, n)
+                options[x].append((c, p))
+                if stay is not None:
+                    succ[x] = stay
+        todo = list(states)
+        while todo:
+            rest = []
+            for x in todo:
+                y = succ.get(x)
+                if y is None or y == x:   # no loop, or a self-loop
+                    value[x] = max(c if y is None else (c + p) / (1 + p) for c, p in options[x])
+                elif y in value:          # waits on a solved state
+                    value[x] = max(c + p * (1 - value[y]) for c, p in options[x])
+                elif succ.get(y) == x:    # a pair waiting on each other
+                    value[x], value[y] = _solve_pair(options[x], options[y], tie)
+                else:
+                    rest.append(x)
+            if len(rest) == len(todo):
+                raise AssertionError(f"unsolved states on sum {k}: {rest}")
+            todo = [x for x in rest if x not in value]
+    return value
+
+
+def _solve_pair(ox, oy, tie):
+    """Values of x and y where x stays at y and y at x (the other player's view)."""
+    for ca, pa in ox:
+        for cb, pb in oy:
+            # vx = ca + pa (1 - vy), vy = cb + pb (1 - vx)
+            vx = (ca + pa - pa * cb - pa * pb) / (1 - pa * pb)
+            vy = cb + pb * (1 - vx)
+            if (all(c + p * (1 - vy) <= vx + tie for c, p in ox)
+                    and all(c + p * (1 - vx) <= vy + tie for c, p in oy)):
+                return vx, vy
+    raise AssertionError("no pair of mutual best responses")

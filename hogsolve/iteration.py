@@ -1,0 +1,119 @@
+"""Value iteration in decreasing score-sum order, with honest stopping.
+
+A turn never lowers the score sum, so the states of one sum (a stage) depend
+only on themselves and on larger sums.  :func:`sweep` updates the stages from
+the largest sum down; a stage is updated once when every turn scores, and
+otherwise repeatedly until it settles or hits a per-stage cap, which is
+recorded in the :class:`SweepResult` rather than passed over.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable, Optional, Tuple
+
+import numpy as np
+
+from .backup import Arithmetic, OutcomeTable
+from .model import Model
+
+UNIT_ROUNDOFF = 2.0 ** -53
+#: A stage has settled when one update changes no value by more than this:
+#: a few rounding errors of values in [0, 1].
+SETTLED = 64 * UNIT_ROUNDOFF
+#: ... or when the change has not fallen for ``PATIENCE`` updates in a row while
+#: below ``PLATEAU``: rounding, not the iteration, then limits the change.
+PLATEAU = 1e-9
+PATIENCE = 32
+#: Most updates of one score sum before it is reported as not converged.
+STAGE_CAP = 20_000
+
+
+class ConvergenceError(RuntimeError):
+    """An iteration hit its cap: its values are not to be trusted."""
+
+
+@dataclasses.dataclass(frozen=True)
+class SweepResult:
+    """How a sweep went: updates made and the score sums that hit the cap."""
+
+    updates: int
+    stuck_stages: Tuple[int, ...] = ()
+
+    @property
+    def converged(self) -> bool:
+        return not self.stuck_stages
+
+    def describe_stuck(self) -> str:
+        """Words for the stages that did not converge ('' when all did)."""
+        if self.converged:
+            return ""
+        shown = ", ".join(str(k) for k in self.stuck_stages[:5])
+        more = f" and {len(self.stuck_stages) - 5} more" if len(self.stuck_stages) > 5 else ""
+        return (f"the iteration did not converge within its cap of updates on score sum(s) "
+                f"{shown}{more}")
+
+    def check(self, what: str) -> "SweepResult":
+        """Raise :class:`ConvergenceError` unless converged."""
+        if not self.converged:
+            raise ConvergenceError(f"{what}: {self.describe_stuck()}")
+        return self
+
+
+def sweep(model: Model, update: Callable[[int], float], *,
+          stage_cap: Optional[int] = None) -> SweepResult:
+    """Run ``update(k) -> change`` for every score sum k from the largest down.
+
+    When every turn scores, each sum needs one update (its values depend
+    only on larger sums).  Otherwise a sum repeats until it has settled (see
+    :data:`SETTLED` and :data:`PLATEAU`), at most ``stage_cap`` times; a sum
+    that hits the cap is recorded, never silently accepted, and the later
+    sums still get their own full budget.
+    """
+    stage_cap = STAGE_CAP if stage_cap is None else stage_cap
+    updates, stuck = 0, []
+    for k in range(2 * model.goal - 2, -1, -1):
+        lowest, stale = float("inf"), 0
+        for _ in range(stage_cap):
+            updates += 1
+            change = update(k)
+            if model.progressive or change <= SETTLED:
+                break
+            if change < lowest:
+                lowest, stale = change, 0
+            else:
+                stale += 1
+                if stale >= PATIENCE and lowest <= PLATEAU:
+                    break
+        else:
+            stuck.append(k)
+    return SweepResult(updates, tuple(stuck))
+
+
+def optimal_values(model: Model, arithmetic: Optional[Arithmetic] = None, *,
+                   keep_action_values: bool = False):
+    """Value iteration in decreasing score-sum order (see :func:`sweep`).
+
+    Returns ``(values[g, g], action_values[g, g, A] or None, sweep result)``, in
+    floats unless ``arithmetic`` says otherwise (:mod:`hogsolve.exact` passes
+    exact integers).  The float solver leaves the action values to one fresh
+    backup of the finished table, which also measures the Bellman residual.
+    """
+    g = model.goal
+    table = OutcomeTable(model, arithmetic)
+    values = np.zeros((g, g), dtype=table.arith.dtype)
+    flat_values = values.reshape(-1)
+    kept = np.zeros((g * g, model.num_actions), dtype=table.arith.dtype) if keep_action_values else None
+
+    def update(k: int) -> float:
+        states = model.diagonals[k].flat
+        q = table.action_values(k)
+        best = q.max(axis=1)
+        change = 0.0 if model.progressive else float(np.abs(best - flat_values[states]).max())
+        flat_values[states] = best
+        if kept is not None:
+            kept[states] = q
+        table.fill(k, values)
+        return change
+
+    result = sweep(model, update)
+    return values, None if kept is None else kept.reshape(g, g, -1), result

@@ -1,0 +1,154 @@
+"""The certificate claims a proof only when it has one (rulesets with cycles included)."""
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import hogsolve.iteration as iteration
+from hogsolve import best_response, compile_model, get_rules, solve
+from hogsolve.certificate import PROOF_TOLERANCE
+from hogsolve.cli import main
+from hogsolve.exact import ExactUnsupported
+from hogsolve.iteration import ConvergenceError, sweep
+from hogsolve.rules import (Ruleset, bacon_digit_difference, bacon_larger_digit, bacon_product_digit,
+                            bacon_twice_tens_minus_ones, hog_wild, never_swap, six_sided, swap_double,
+                            swap_equal_digit_gaps, swap_ones_equals_tens)
+from reference import stagewise_values
+
+# The reference's own float rounding (closed-form solves, no iteration).
+REFERENCE_ROUNDING = 1e-13
+
+
+def four_sided(score, opponent_score):
+    return 4 + 0 * score
+
+
+def bacon_zero(opponent_score):
+    """Rolling zero dice scores nothing: a free pass, so play can cycle for sure."""
+    return 0 * opponent_score
+
+
+def assert_matches_reference(solution, rules):
+    ref = stagewise_values(rules)
+    bound = solution.certificate.error_bound
+    worst = max(abs(ref[k] - solution.win_probability[k]) for k in ref)
+    assert worst <= bound + REFERENCE_ROUNDING, (worst, bound)
+
+
+def test_fa13_pig_out_zero_regression():
+    """The issue's example: a stage stuck on rounding used to starve every later stage."""
+    rules = get_rules("fa13").replace(name="fa13-pig0", pig_out=0)
+    solution = solve(rules)
+    c = solution.certificate
+    assert c.converged and c.proven and c.reason == ""
+    assert 0 < c.stay_probability < 1  # four-sided dice: 1 - (3/4)**10
+    assert c.max_bellman_residual <= c.error_bound <= PROOF_TOLERANCE
+    # independent closed-form solve of the same game (tests/reference.py)
+    ref = stagewise_values(rules)
+    assert abs(solution.first_player_win_probability - ref[0, 0]) <= c.error_bound + REFERENCE_ROUNDING
+    assert solution.first_player_win_probability == pytest.approx(0.511859863304, abs=1e-12)
+    assert_matches_reference(solution, rules)
+    assert best_response(solution.policy, rules).exploitability <= c.error_bound
+
+
+def test_smallest_case_that_hit_the_cap():
+    rules = Ruleset("x", "issue 9", free_bacon=bacon_larger_digit, dice_sides=hog_wild,
+                    pig_out=0, goal=23, max_dice=8)
+    solution = solve(rules)
+    assert solution.converged and solution.certificate.proven
+    assert solution.certificate.updates < 10 * (2 * 23 - 1) * 100
+    assert_matches_reference(solution, rules)
+
+
+def test_hitting_the_cap_is_reported(monkeypatch):
+    monkeypatch.setattr(iteration, "STAGE_CAP", 3)
+    rules = get_rules("fa13", goal=30).replace(name="fa13-pig0", pig_out=0)
+    c = solve(rules).certificate
+    assert not c.converged and not c.proven
+    assert c.stuck_stages and "did not converge" in c.reason
+    assert c.to_dict()["converged"] is False
+    with pytest.raises(ConvergenceError, match="did not converge"):
+        best_response(np.full((30, 30), 4), rules)
+
+
+def test_one_stuck_stage_does_not_starve_the_others():
+    model = compile_model(get_rules("su18", goal=3).replace(pig_out=0))
+    assert not model.progressive
+    counts = {}
+
+    def update(k):
+        counts[k] = counts.get(k, 0) + 1
+        if k == 3:
+            return 1.0  # never settles
+        return 0.5 ** counts[k]
+
+    result = sweep(model, update, stage_cap=100)
+    assert result.stuck_stages == (3,) and not result.converged
+    assert counts[3] == 100
+    for k in (4, 2, 1, 0):
+        assert 1 < counts[k] < 100  # each stage ran to its own settling point
+
+
+def test_rounding_plateau_ends_a_stage():
+    """A change that hovers at rounding level (never below SETTLED) still ends the stage."""
+    model = compile_model(get_rules("su18", goal=3).replace(pig_out=0))
+    calls = []
+
+    def update(k):
+        calls.append(k)
+        return 1.1e-15 if len(calls) % 2 else 1.2e-15
+
+    result = sweep(model, update, stage_cap=10_000)
+    assert result.converged and result.updates < 5 * (iteration.PATIENCE + 2)
+
+
+def test_a_certain_cycle_is_not_proven():
+    rules = Ruleset("pass", "free pass", free_bacon=bacon_zero, pig_out=0, goal=8, max_dice=3)
+    c = solve(rules).certificate
+    assert c.stay_probability == 1 and not c.proven
+    assert c.error_bound == float("inf") and "for sure" in c.reason
+
+
+def test_exact_mode_says_it_cannot(capsys, monkeypatch):
+    rules = get_rules("su18", goal=12).replace(name="su18-pig0", pig_out=0)
+    with pytest.raises(ExactUnsupported, match="cannot verify"):
+        solve(rules, exact=True)
+    monkeypatch.setattr("hogsolve.cli.load_rules", lambda name, goal=None: rules)
+    assert main(["solve", "--rules", "x", "--exact"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot verify" in err
+
+
+def test_cli_exits_1_when_not_converged(capsys, monkeypatch, tmp_path):
+    monkeypatch.setattr(iteration, "STAGE_CAP", 3)
+    rules = get_rules("fa13", goal=20).replace(name="fa13-pig0", pig_out=0)
+    monkeypatch.setattr("hogsolve.cli.load_rules", lambda name, goal=None: rules)
+    assert main(["solve", "--rules", "x", "--out", str(tmp_path)]) == 1
+    captured = capsys.readouterr()
+    assert "NOT proven" in captured.out and "did not converge" in captured.err
+    assert not (tmp_path / "fa13-pig0").exists()  # no table from an unconverged solve
+
+
+BACONS = [bacon_product_digit, bacon_twice_tens_minus_ones, bacon_larger_digit,
+          bacon_digit_difference, bacon_zero]
+SWAPS = [never_swap, swap_ones_equals_tens, swap_equal_digit_gaps, swap_double]
+SIDES = [six_sided, hog_wild, four_sided]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(bacon=st.sampled_from(BACONS), swaps=st.sampled_from(SWAPS), sides=st.sampled_from(SIDES),
+       pig_out=st.sampled_from([0, 0, 1, 2]), goal=st.integers(2, 40), max_dice=st.integers(1, 10))
+def test_proven_means_proven(bacon, swaps, sides, pig_out, goal, max_dice):
+    rules = Ruleset("random", "hypothesis", free_bacon=bacon, swaps=swaps, dice_sides=sides,
+                    pig_out=pig_out, goal=goal, max_dice=max_dice)
+    solution = solve(rules)
+    c = solution.certificate
+    if not c.converged:
+        assert not c.proven
+    if not c.proven:
+        assert c.reason
+        return
+    assert c.converged and c.max_bellman_residual <= c.error_bound <= PROOF_TOLERANCE
+    assert 2 * c.error_bound < c.min_decision_margin
+    assert_matches_reference(solution, rules)
+    assert best_response(solution.policy, rules).exploitability <= c.error_bound
