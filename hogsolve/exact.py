@@ -33,7 +33,11 @@ class ExactResult:
     ``policy[s, o]`` is the exact optimal dice count (fewest dice on exact
     ties); ``float_policy_mismatches`` lists the states [s, o] where the
     float policy chose differently; ``max_value_error`` is the largest
-    ``|float value - exact value|`` over all states.
+    ``|float value - exact value|`` over all states.  ``win_probability``
+    and ``action_values`` are the exact values correctly rounded to float64:
+    the same bytes on every machine, within ``ROUNDING_BOUND`` of the truth.
+    ``min_decision_margin`` is the smallest exact gap between the best and
+    the second-best dice count, over states without an exact tie.
     """
 
     win_probability_start: Fraction
@@ -42,13 +46,28 @@ class ExactResult:
     float_policy_mismatches: np.ndarray
     max_value_error: float
     seconds: float
+    win_probability: np.ndarray
+    action_values: np.ndarray
+    min_decision_margin: float
 
-    def to_dict(self) -> dict:
+    def table_record(self) -> dict:
+        """What a table written from exact values can state: the same on every machine."""
         p = self.win_probability_start
         return {
+            "method": "exact rational recomputation; stored values are the exact values "
+                      "correctly rounded to float64",
+            "error_bound": ROUNDING_BOUND,
+            "exact_tie_states": self.exact_tie_states,
+            "min_decision_margin": self.min_decision_margin,
             "win_probability_start": f"{p.numerator}/{p.denominator}",
             "win_probability_start_decimal": decimal_digits(p, 30),
-            "exact_tie_states": self.exact_tie_states,
+            "proven": True,
+        }
+
+    def to_dict(self) -> dict:
+        """The table record plus this run's comparison with the float solution."""
+        return {
+            **self.table_record(),
             "float_policy_mismatches": self.float_policy_mismatches.tolist(),
             "max_value_error": self.max_value_error,
             "seconds": self.seconds,
@@ -63,6 +82,15 @@ class ExactResult:
             f"exact ties = {self.exact_tie_states}\n"
             f"  max |float - exact| = {self.max_value_error:.3g}, time = {self.seconds:.1f} s)"
         )
+
+
+#: Largest error of a value in [0, 1] correctly rounded to float64: half an ulp of 1.
+ROUNDING_BOUND = 2.0 ** -54
+
+
+def rounded(numerators: np.ndarray, one: int) -> np.ndarray:
+    """``numerators / one`` correctly rounded to float64 (Python's int division is)."""
+    return np.array([int(x) / one for x in numerators.ravel()], dtype=np.float64).reshape(numerators.shape)
 
 
 def decimal_digits(p: Fraction, digits: int) -> str:
@@ -95,28 +123,34 @@ def exact_arithmetic(model: Model) -> Arithmetic:
     return Arithmetic(object, base ** (2 * model.goal - 1), base, weights)
 
 
-def exact_values(model: Model):
+def exact_values(model: Model, progress=None):
     """Exact ``(numerators[g, g], action_numerators[g, g, A], one)``: value = numerator / one."""
     arith = exact_arithmetic(model)
-    values, action_values, _ = optimal_values(model, arith, keep_action_values=True)
+    values, action_values, _ = optimal_values(model, arith, keep_action_values=True, progress=progress)
     return values, action_values, arith.one
 
 
-def verify(model: Model, solution) -> ExactResult:
+def verify(model: Model, solution, progress=None) -> ExactResult:
     """Recompute ``solution`` exactly and compare it state by state."""
     start = time.perf_counter()
-    values, action_values, one = exact_values(model)
+    values, action_values, one = exact_values(model, progress)
     best = values[..., None]
     is_best = action_values == best
     policy = np.argmax(is_best, axis=2).astype(np.int8)  # first optimum: fewest dice
-    ties = int((is_best.sum(axis=2) > 1).sum())
-    exact_float = np.vectorize(lambda x: x / one, otypes=[float])(values)
+    tied = is_best.sum(axis=2) > 1
+    ranked = np.sort(action_values, axis=2)
+    gaps = (ranked[..., -1] - ranked[..., -2])[~tied]
+    margin = int(gaps.min()) / one if gaps.size else float("inf")
+    exact_float = rounded(values, one)
     error = float(np.abs(exact_float - solution.win_probability).max())
     mismatches = np.argwhere(policy != solution.policy).astype(np.int32)
     return ExactResult(
+        win_probability=exact_float,
+        action_values=rounded(action_values, one),
+        min_decision_margin=margin,
         win_probability_start=Fraction(values[0, 0], one),
         policy=policy,
-        exact_tie_states=ties,
+        exact_tie_states=int(tied.sum()),
         float_policy_mismatches=mismatches,
         max_value_error=error,
         seconds=time.perf_counter() - start,

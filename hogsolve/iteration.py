@@ -9,7 +9,7 @@ recorded in the :class:`SweepResult` rather than passed over.
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable, Optional, Tuple
+from typing import Callable, Iterable, Optional, Tuple
 
 import numpy as np
 
@@ -59,19 +59,23 @@ class SweepResult:
         return self
 
 
-def sweep(model: Model, update: Callable[[int], float], *,
-          stage_cap: Optional[int] = None) -> SweepResult:
+def sweep(model: Model, update: Callable[[int], float], *, stage_cap: Optional[int] = None,
+          progress: Optional[Callable[[Iterable[int], int], Iterable[int]]] = None) -> SweepResult:
     """Run ``update(k) -> change`` for every score sum k from the largest down.
 
     When every turn scores, each sum needs one update (its values depend
     only on larger sums).  Otherwise a sum repeats until it has settled (see
     :data:`SETTLED` and :data:`PLATEAU`), at most ``stage_cap`` times; a sum
     that hits the cap is recorded, never silently accepted, and the later
-    sums still get their own full budget.
+    sums still get their own full budget.  ``progress(stages, total)`` may
+    wrap the stages, e.g. to draw a progress bar.
     """
     stage_cap = STAGE_CAP if stage_cap is None else stage_cap
     updates, stuck = 0, []
-    for k in range(2 * model.goal - 2, -1, -1):
+    stages: Iterable[int] = range(2 * model.goal - 2, -1, -1)
+    if progress is not None:
+        stages = progress(stages, 2 * model.goal - 1)
+    for k in stages:
         lowest, stale = float("inf"), 0
         for _ in range(stage_cap):
             updates += 1
@@ -90,7 +94,7 @@ def sweep(model: Model, update: Callable[[int], float], *,
 
 
 def optimal_values(model: Model, arithmetic: Optional[Arithmetic] = None, *,
-                   keep_action_values: bool = False):
+                   keep_action_values: bool = False, progress=None):
     """Value iteration in decreasing score-sum order (see :func:`sweep`).
 
     Returns ``(values[g, g], action_values[g, g, A] or None, sweep result)``, in
@@ -115,5 +119,5 @@ def optimal_values(model: Model, arithmetic: Optional[Arithmetic] = None, *,
         table.fill(k, values)
         return change
 
-    result = sweep(model, update)
+    result = sweep(model, update, progress=progress)
     return values, None if kept is None else kept.reshape(g, g, -1), result

@@ -12,13 +12,13 @@ import dataclasses
 import math
 import time
 from math import lcm
-from typing import Optional
+from typing import Callable, Iterable, Optional
 
 import numpy as np
 
 from .model import Model, compile_model
 from .rules import Ruleset
-from .stats import Z95, standard_error
+from .stats import standard_error, wilson_interval
 from .strategies import strategy_name, tabulate
 
 
@@ -54,14 +54,19 @@ class SimulationResult:
                           standard_error(self.second, self.games_second)) / 2
 
     @property
-    def half_width(self) -> float:
-        """Half width of the 95% confidence interval of the average."""
-        return Z95 * self.standard_error
+    def effective_games(self) -> float:
+        """Trials of one proportion with the average's variance bound: 4 / (1/n1 + 1/n2)."""
+        return 4 / (1 / self.games_first + 1 / self.games_second)
 
     @property
     def interval(self):
-        """The 95% confidence interval of the average win rate."""
-        return (self.average - self.half_width, self.average + self.half_width)
+        """The 95% Wilson interval of the average win rate.
+
+        The average of two independent proportions has variance at most
+        ``p (1 - p) / effective_games`` (concavity), so the Wilson interval
+        for that many trials covers it; it never leaves [0, 1].
+        """
+        return wilson_interval(self.average, self.effective_games)
 
     def to_dict(self) -> dict:
         return {"a": self.a, "b": self.b, "games": self.games_first + self.games_second,
@@ -89,23 +94,60 @@ class PointSampler:
         return index - row * self.width
 
 
+#: Games advanced together: memory stays constant however many are asked for.
+CHUNK = 500_000
+
+
 def simulate(a, b, rules: Ruleset, games: int = 100_000, seed: Optional[int] = 0,
-             *, model: Optional[Model] = None) -> SimulationResult:
-    """Play ``games`` games between ``a`` and ``b`` (strategies or policy tables)."""
+             *, model: Optional[Model] = None, chunk: int = CHUNK,
+             progress: Optional[Callable] = None,
+             announce: Optional[Callable[[float], None]] = None) -> SimulationResult:
+    """Play ``games`` games between ``a`` and ``b`` (strategies or policy tables).
+
+    Games run in chunks of ``chunk`` with one seeded generator, so memory is
+    constant and the result depends only on ``seed`` and ``chunk``.  Game
+    ``i`` has ``a`` first when ``i`` is odd (half the games, rounded down).
+    ``progress(chunks, total)`` may wrap the chunks; ``announce(seconds)``
+    hears the estimated total time after the first chunk.
+    """
     if games < 2:
         raise ValueError("simulate needs at least 2 games")
+    if seed is not None and seed < 0:
+        raise ValueError(f"seed must be 0 or more, got {seed}")
     start = time.perf_counter()
     model = model if model is not None else compile_model(rules)
-    g = model.goal
     pa, pb = (p.reshape(-1).astype(np.int64) if isinstance(p, np.ndarray)
               else tabulate(p, rules).reshape(-1).astype(np.int64) for p in (a, b))
     rng = np.random.default_rng(seed)
     sampler = PointSampler(model)
+    bounds = list(range(0, games, chunk)) + [games]
+    spans: Iterable = list(zip(bounds[:-1], bounds[1:]))
+    if progress is not None:
+        spans = progress(spans, len(bounds) - 1)
+    wins_first = wins_second = 0
+    for number, (lo, hi) in enumerate(spans):
+        a_first = np.arange(lo, hi) % 2 == 1
+        a_won = _play_chunk(model, sampler, pa, pb, a_first, rng)
+        wins_first += int(a_won[a_first].sum())
+        wins_second += int(a_won[~a_first].sum())
+        if number == 0 and announce is not None and hi < games:
+            announce((time.perf_counter() - start) * games / hi)
+    n_first = games // 2
+    return SimulationResult(
+        a=strategy_name(a), b=strategy_name(b),
+        games_first=n_first, wins_first=wins_first,
+        games_second=games - n_first, wins_second=wins_second,
+        seed=seed, seconds=time.perf_counter() - start,
+    )
+
+
+def _play_chunk(model: Model, sampler: PointSampler, pa: np.ndarray, pb: np.ndarray,
+                a_first: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Play one chunk of games to the end; ``a_won[i]`` for each game."""
+    g = model.goal
     kinds_flat = model.dice_kind.reshape(-1)
     after = model.after.reshape(-1)
-
-    n_first = games // 2
-    a_first = np.arange(games) < n_first
+    games = len(a_first)
     state = np.zeros(games, dtype=np.int64)        # flat (mover score, opponent score)
     a_moves = a_first.copy()
     game = np.arange(games)
@@ -122,10 +164,4 @@ def simulate(a, b, rules: Ruleset, games: int = 100_000, seed: Optional[int] = 0
         a_won[game[over]] = np.where(a_moves[over], mover_won, ~mover_won)
         keep = ~over
         state, a_moves, game = nxt[keep], ~a_moves[keep], game[keep]
-
-    return SimulationResult(
-        a=strategy_name(a), b=strategy_name(b),
-        games_first=n_first, wins_first=int(a_won[a_first].sum()),
-        games_second=games - n_first, wins_second=int(a_won[~a_first].sum()),
-        seed=seed, seconds=time.perf_counter() - start,
-    )
+    return a_won

@@ -95,7 +95,8 @@ class Solution:
         return "\n".join(lines)
 
 
-def solve(rules: Ruleset, exact: bool = False, *, model: Optional[Model] = None) -> Solution:
+def solve(rules: Ruleset, exact: bool = False, *, model: Optional[Model] = None,
+          progress=None) -> Solution:
     """Optimal win probabilities, action values and policy of ``rules``.
 
     With ``exact=True`` the whole table is recomputed in exact rational
@@ -103,12 +104,15 @@ def solve(rules: Ruleset, exact: bool = False, *, model: Optional[Model] = None)
     is kept), and ``solution.exact`` reports the exact win probability at
     (0, 0).  Exact mode needs every turn to score (see :mod:`hogsolve.exact`);
     otherwise it raises :class:`hogsolve.exact.ExactUnsupported` before solving.
+    Then ``win_probability`` and ``action_values`` are the exact values
+    correctly rounded to float64.  ``progress(stages, total)`` may wrap the
+    score sums of each sweep (e.g. a progress bar).
     """
     start = time.perf_counter()
     model = model if model is not None else compile_model(rules)
     if exact:
         check_exact_supported(model)
-    values, _, result = optimal_values(model)
+    values, _, result = optimal_values(model, progress=progress)
     action_values = backup_all(model, values)
     certificate = certify(model, values, action_values, result)
     policy = tie_broken_policy(action_values, certificate.tie_threshold)
@@ -121,6 +125,10 @@ def solve(rules: Ruleset, exact: bool = False, *, model: Optional[Model] = None)
         solve_seconds=time.perf_counter() - start,
     )
     if exact:
-        solution.exact = verify(model, solution)
-        solution.policy = solution.exact.policy  # identical unless the float one erred
+        checked = verify(model, solution, progress=progress)
+        # Keep the exact policy and the exact values, correctly rounded: the
+        # same bytes on every machine (the float ones differ in the last bits).
+        solution = dataclasses.replace(
+            solution, exact=checked, policy=checked.policy, win_probability=checked.win_probability,
+            action_values=checked.action_values, solve_seconds=time.perf_counter() - start)
     return solution

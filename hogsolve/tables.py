@@ -6,8 +6,8 @@ opponent_score]`` with the player to move first):
 * ``policy.csv`` / ``policy.npy``: optimal dice counts;
 * ``win_probability.csv`` (12 significant digits) / ``win_probability.npy``;
 * ``action_values.npy``: ``[score, opponent_score, dice]`` win probabilities;
-* ``meta.json``: ruleset, certificate, exact result, version and the sha256
-  of every data file.
+* ``meta.json``: ruleset, certificate (the exact one for ``--exact`` tables),
+  version and the sha256 of every data file.
 
 Only numpy and the standard library are used here (no pickle, no solver), so
 the player can load a table quickly.
@@ -60,19 +60,73 @@ def npy_bytes(array: np.ndarray) -> bytes:
     return buf.getvalue()
 
 
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write to a temporary name beside ``path``, then rename over it."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+TEMP_SUFFIX = ".tmp"
+
+
+def _pid_alive(pid: int) -> bool:
     try:
-        tmp.write_bytes(data)
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True
+    return True
+
+
+def remove_stray_temporaries(directory: Path) -> None:
+    """Delete temporary files that a killed run left in ``directory`` (``.NAME.PID.tmp``)."""
+    for tmp in Path(directory).glob(f".*.*{TEMP_SUFFIX}"):
+        pid = tmp.name[: -len(TEMP_SUFFIX)].rsplit(".", 1)[-1]
+        if pid.isdecimal() and int(pid) != os.getpid() and not _pid_alive(int(pid)):
+            try:
+                tmp.unlink()
+            except OSError:
+                pass
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write to a temporary name beside ``path``, flush it to disk, then rename over it.
+
+    A crash or power cut leaves either the old file or the new one under
+    ``path``, never a partial one.
+    """
+    path = Path(path)
+    remove_stray_temporaries(path.parent)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}{TEMP_SUFFIX}")
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
         os.replace(tmp, path)
+        _fsync_directory(path.parent)
     finally:
         if tmp.exists():
             tmp.unlink()
 
 
+def _fsync_directory(directory: Path) -> None:
+    """Make a rename durable (where the platform allows opening a directory)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
 def solution_files(solution, version: str) -> Dict[str, bytes]:
-    """Every file of a solution directory, meta.json last."""
+    """Every file of a solution directory, meta.json last.
+
+    Tables solved with ``exact=True`` hold the exact values correctly
+    rounded, and their meta.json only what is true on every machine, so
+    they come out byte-identical everywhere.  Float tables carry the
+    certificate of the run that made them.
+    """
     files = {
         "policy.csv": grid_csv(solution.policy, str),
         "win_probability.csv": grid_csv(solution.win_probability, lambda x: f"{x:.12g}"),
@@ -80,15 +134,17 @@ def solution_files(solution, version: str) -> Dict[str, bytes]:
         "win_probability.npy": npy_bytes(solution.win_probability.astype(np.float64)),
         "action_values.npy": npy_bytes(solution.action_values.astype(np.float64)),
     }
-    summary = solution.to_dict()
-    summary.pop("solve_seconds", None)
-    if "exact" in summary:
-        summary["exact"].pop("seconds", None)
+    certificate = (solution.exact.table_record() if solution.exact is not None
+                   else {**solution.certificate.to_dict(), "note": "measured by the run that wrote this table"})
     meta = {
         "format": FORMAT,
         "layout": LAYOUT,
         "hogsolve_version": version,
-        **summary,
+        "rules": solution.rules.summary(),
+        "first_player_win_probability": solution.first_player_win_probability,
+        "opening_move": solution.opening_move,
+        "tie_break": solution.to_dict()["tie_break"],
+        "certificate": certificate,
         "goal": int(solution.rules.goal),
         "max_dice": int(solution.rules.max_dice),
         "sha256": {name: sha256(data) for name, data in files.items()},

@@ -82,6 +82,6 @@ def ask_dice(rules: Ruleset, bot, score: int, opponent_score: int, read, write) 
             continue
         if answer == "q":
             raise EOFError
-        if answer.isdigit() and int(answer) <= rules.max_dice:
+        if answer.isascii() and answer.isdecimal() and int(answer) <= rules.max_dice:
             return int(answer)
         write(f"Please enter a whole number from 0 to {rules.max_dice}, h or q (got {answer!r}).")

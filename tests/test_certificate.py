@@ -113,7 +113,7 @@ def test_exact_mode_says_it_cannot(capsys, monkeypatch):
     rules = get_rules("su18", goal=12).replace(name="su18-pig0", pig_out=0)
     with pytest.raises(ExactUnsupported, match="cannot verify"):
         solve(rules, exact=True)
-    monkeypatch.setattr("hogsolve.cli.load_rules", lambda name, goal=None: rules)
+    monkeypatch.setattr("hogsolve.cli.solving.load_rules", lambda name, goal=None, **kw: rules)
     assert main(["solve", "--rules", "x", "--exact"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cannot verify" in err
@@ -122,7 +122,7 @@ def test_exact_mode_says_it_cannot(capsys, monkeypatch):
 def test_cli_exits_1_when_not_converged(capsys, monkeypatch, tmp_path):
     monkeypatch.setattr(iteration, "STAGE_CAP", 3)
     rules = get_rules("fa13", goal=20).replace(name="fa13-pig0", pig_out=0)
-    monkeypatch.setattr("hogsolve.cli.load_rules", lambda name, goal=None: rules)
+    monkeypatch.setattr("hogsolve.cli.solving.load_rules", lambda name, goal=None, **kw: rules)
     assert main(["solve", "--rules", "x", "--out", str(tmp_path)]) == 1
     captured = capsys.readouterr()
     assert "NOT proven" in captured.out and "did not converge" in captured.err

@@ -39,7 +39,7 @@ def test_solve_json(capsys):
     (["solve", "--rules", "sp99"], "unknown ruleset 'sp99'"),
     (["solve"], "--all"),
     (["solve", "--rules", "su18", "--goal", "0"], "goal must be at least 1"),
-    (["solve", "--rules", "su18", "--goal", "x"], "invalid int value"),
+    (["solve", "--rules", "su18", "--goal", "x"], "the goal must be a whole number"),
     (["frobnicate"], "invalid choice"),
 ])
 def test_bad_input_is_one_line_exit_2(args, message):

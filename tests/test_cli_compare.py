@@ -62,7 +62,7 @@ def test_cheating_student_strategy_is_one_line(tmp_path):
     (["regret", "optimal", "--top", "0"], "must be at least 1"),
     (["tournament", "optimal"], "at least two"),
     (["best-response", "optimal", "--out", "/proc/nope/x.csv"], "cannot write"),
-    (["compare", "optimal", "always_roll:3", "--simulate", "1"], "at least 2 games"),
+    (["compare", "optimal", "always_roll:3", "--simulate", "1"], "the number of games must be at least 2"),
 ])
 def test_bad_input(args, message):
     result = run(*args)

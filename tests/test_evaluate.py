@@ -61,8 +61,7 @@ def test_monte_carlo_agrees_within_interval(name):
     # The reported interval is 95%; the test uses 99.9% so a correct
     # simulator fails it by chance once in a thousand seeds, not once in twenty.
     assert abs(sim.average - exact.average) <= Z999 * sim.standard_error
-    assert hi - lo == pytest.approx(2 * 1.96 * sim.standard_error, rel=1e-3)
-    assert 0 < sim.half_width < 0.005
+    assert 0 <= lo < sim.average < hi <= 1 and hi - lo < 0.01
     # seeded: the same run again gives the same counts
     again = simulate(opt, base, rules, games=200_000, seed=11)
     assert (again.wins_first, again.wins_second) == (sim.wins_first, sim.wins_second)

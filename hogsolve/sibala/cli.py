@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+from ..cli.common import UsageError, emit_json, seed_value
 from .hands import Variant, SibalaError, compare, evaluate
 
 VARIANTS = ("triple-scores", "face-rank")
@@ -14,7 +15,7 @@ def parse_dice(text: str):
     digits = re.sub(r"[\s,]+", "", text or "")
     if not digits:
         raise SibalaError("no dice given: write four dice like 5354 or '5 3 5 4'")
-    if not digits.isdigit():
+    if not (digits.isascii() and digits.isdecimal()):
         raise SibalaError(f"dice must be digits 1 to 6, got {text!r}")
     dice = [int(d) for d in digits]
     if len(dice) != 4:
@@ -29,7 +30,7 @@ def variant_of(args) -> Variant:
     return Variant(triple_scores="triple-scores" in chosen, face_rank="face-rank" in chosen)
 
 
-def setup(parser, usage_error, emit_json):
+def setup_sibala(parser):
     sub = parser.add_subparsers(dest="sibala_verb", metavar="COMMAND", parser_class=type(parser))
 
     def common(p):
@@ -51,23 +52,23 @@ def setup(parser, usage_error, emit_json):
     h.add_argument("--reroll", action="store_true", help="the random roll re-rolls no point")
     common(h)
     p = sub.add_parser("play", help="roll against the house in the terminal")
-    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--seed", type=seed_value, default=None, help="seed (default: random)")
     p.add_argument("--variant", action="append", choices=VARIANTS)
 
     def run(args):
         try:
-            return dispatch(args, usage_error, emit_json)
+            return dispatch(args)
         except SibalaError as exc:
-            raise usage_error(f"sibala: {exc}") from None
+            raise UsageError(f"sibala: {exc}") from None
 
     return run
 
 
-def dispatch(args, usage_error, emit_json) -> int:
+def dispatch(args) -> int:
     from .odds import hand_odds, odds
     verb = args.sibala_verb
     if verb is None:
-        raise usage_error("sibala: name a command: compare, odds, hand or play")
+        raise UsageError("sibala: name a command: compare, odds, hand or play")
     variant = variant_of(args)
     if verb == "compare":
         black, white = args.black, args.white
@@ -77,9 +78,9 @@ def dispatch(args, usage_error, emit_json) -> int:
         if white is None and positional:
             white = positional.pop(0)
         if positional:
-            raise usage_error(f"sibala compare: unexpected {' '.join(positional)!r} (two hands only)")
+            raise UsageError(f"sibala compare: unexpected {' '.join(positional)!r} (two hands only)")
         if black is None or white is None:
-            raise usage_error("sibala compare: give Black's and White's dice, e.g. 5354 2623")
+            raise UsageError("sibala compare: give Black's and White's dice, e.g. 5354 2623")
         b, w = parse_dice(black), parse_dice(white)
         line = compare(b, w, variant)
         if args.json:
@@ -113,7 +114,7 @@ def dispatch(args, usage_error, emit_json) -> int:
         from .play import play_house
         play_house(seed=args.seed, variant=variant)
         return 0
-    raise usage_error(f"sibala: unknown command {verb!r}")
+    raise UsageError(f"sibala: unknown command {verb!r}")
 
 
 def describe(hand) -> dict:

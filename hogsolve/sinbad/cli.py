@@ -4,69 +4,63 @@ from __future__ import annotations
 import argparse
 from fractions import Fraction
 
-from ..cli import positive
+from ..cli.common import UsageError, add_jobs_option, cap_jobs, emit_json, int_in_range, positive, seed_value
 from .bots import BOTS
+
+players = int_in_range(2, 8, what="the number of players")
+bot_count = int_in_range(1, 7, what="the number of bots")
 
 
 def bot_list(text: str):
-    kinds = [k.strip() for k in text.split(",") if k.strip()]
-    bad = [k for k in kinds if k not in BOTS]
-    if not kinds or bad:
+    """'tracker,greedy' -> ['tracker', 'greedy']; an empty or unknown name is refused."""
+    kinds = [k.strip() for k in text.split(",")]
+    if any(not k for k in kinds):
         raise argparse.ArgumentTypeError(
-            f"unknown bot {', '.join(bad) or text!r}; choose from {', '.join(BOTS)} (comma-separated)")
+            f"empty bot name in {text!r}; write names separated by single commas, e.g. tracker,greedy")
+    bad = [k for k in kinds if k not in BOTS]
+    if bad:
+        raise argparse.ArgumentTypeError(
+            f"unknown bot {', '.join(bad)}; choose from {', '.join(BOTS)} (comma-separated)")
     return kinds
 
 
-def players(text: str) -> int:
-    n = int(text)
-    if not 2 <= n <= 8:
-        raise argparse.ArgumentTypeError(f"players must be from 2 to 8, got {n}")
-    return n
-
-
-def bot_count(text: str) -> int:
-    n = int(text)
-    if not 1 <= n <= 7:
-        raise argparse.ArgumentTypeError(f"bots must be from 1 to 7, got {n}")
-    return n
-
-
-def setup(parser, usage_error, emit_json):
+def setup_sinbad(parser):
     sub = parser.add_subparsers(dest="sinbad_verb", metavar="COMMAND", parser_class=type(parser))
-    t = sub.add_parser("tournament", help="seeded bot games with win rates and 95% intervals")
+    t = sub.add_parser("tournament", help="seeded bot games with win rates and 95%% intervals",
+                       description="seeded bot games with win rates and 95% intervals")
     t.add_argument("--players", type=players, default=4, help="players per game, 2 to 8 (default 4)")
     t.add_argument("--games", type=positive, default=1000, help="games to play (default 1000)")
-    t.add_argument("--seed", type=int, default=1, help="seed (default 1)")
+    t.add_argument("--seed", type=seed_value, default=1, help="seed (default 1)")
     t.add_argument("--bots", type=bot_list, default=["tracker", "greedy"],
                    help=f"comma-separated bot kinds cycled over the seats ({', '.join(BOTS)}; "
                         "default tracker,greedy)")
-    t.add_argument("--jobs", type=positive, default=1, help="parallel workers (default 1)")
+    add_jobs_option(t)
     t.add_argument("--json", action="store_true", help="machine-readable output")
     p = sub.add_parser("play", help="play against bots in the terminal")
     p.add_argument("--bots", type=bot_count, default=3,
                    help="number of bots, 1 to 7 (default 3)")
-    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--seed", type=seed_value, default=None, help="seed (default: random)")
     o = sub.add_parser("odds", help="exact deal statistics for 2 to 8 players")
     o.add_argument("--json", action="store_true", help="machine-readable output")
 
     def run(args):
         verb = args.sinbad_verb
         if verb is None:
-            raise usage_error("sinbad: name a command: tournament, play or odds")
+            raise UsageError("sinbad: name a command: tournament, play or odds")
         if verb == "tournament":
-            return tournament(args, emit_json)
+            return tournament(args)
         if verb == "play":
             from .play import play_room
             play_room(bots=args.bots, seed=args.seed)
             return 0
-        return odds(args, emit_json)
+        return odds(args)
     return run
 
 
-def tournament(args, emit_json) -> int:
+def tournament(args) -> int:
     from ..progress import progress
     from .tournament import run_tournament, standings
-    results = run_tournament(args.bots, args.players, args.games, args.seed, jobs=args.jobs,
+    results = run_tournament(args.bots, args.players, args.games, args.seed, jobs=cap_jobs(args.jobs),
                              progress=lambda it, n: progress(it, n, "games"))
     table = standings(results)
     rounds = sum(r["rounds"] for r in results) / len(results)
@@ -78,12 +72,12 @@ def tournament(args, emit_json) -> int:
           f"(seats: {', '.join(args.bots)} cycled), seed {args.seed}, {rounds:.2f} rounds a game")
     print(f"{'bot':10} {'seats':>6} {'wins':>8} {'win rate':>9}   95% interval")
     for s in table:
-        lo, hi = s.win_rate - s.half_width, s.win_rate + s.half_width
+        lo, hi = s.interval
         print(f"{s.kind:10} {s.seats:>6} {s.wins:>8.1f} {s.win_rate:>9.3f}   {lo:.3f} to {hi:.3f}")
     return 0
 
 
-def odds(args, emit_json) -> int:
+def odds(args) -> int:
     from .odds import deal_odds
     rows = [deal_odds(n) for n in range(2, 9)]
     if args.json:

@@ -4,7 +4,7 @@ Each game seats ``players`` bots, cycling through the lineup of bot kinds in
 a seeded random seat order.  Bots act one at a time, in a seeded random
 order; a round where 20 turns per player pass with no trade and no hog
 stalls (see :mod:`.seats`).  A bot kind's win rate is its wins per seat it
-occupied, with a 95% normal-approximation confidence interval.
+occupied, with a 95% Wilson confidence interval.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import dataclasses
 import random
 from typing import Dict, List, Sequence
 
-from ..stats import Z95, standard_error
+from ..stats import wilson_interval
 from .bots import BOTS
 from .room import Room
 from .seats import Seats
@@ -45,12 +45,13 @@ class Standing:
         return self.wins / self.seats
 
     @property
-    def half_width(self) -> float:
-        return Z95 * standard_error(self.win_rate, self.seats)
+    def interval(self):
+        """95% Wilson interval of the win rate (a shared win counts as a fraction)."""
+        return wilson_interval(self.win_rate, self.seats)
 
     def to_dict(self) -> dict:
         return {"bot": self.kind, "seats": self.seats, "wins": self.wins, "win_rate": self.win_rate,
-                "ci95": [self.win_rate - self.half_width, self.win_rate + self.half_width]}
+                "ci95": list(self.interval)}
 
 
 def lineup_for(game: int, lineup: Sequence[str], players: int, seed: int) -> List[str]:

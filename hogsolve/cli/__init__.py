@@ -1,0 +1,78 @@
+"""Command line: ``hogsolve VERB [options]``.
+
+Exit codes: 0 ok, 1 failure, 2 bad input (one line on stderr, no traceback).
+Each verb lives in its own module, imported only when that verb runs (or
+its ``--help`` is asked for), so one verb's dependencies never break another.
+"""
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Dict, List, Optional, Tuple
+
+from .. import __version__
+from .common import Failure, Parser, UsageError
+
+#: verb -> (module that defines ``setup_<verb>(parser) -> run``, one-line help)
+VERBS: Dict[str, Tuple[str, str]] = {
+    "rules": ("hogsolve.cli.solving", "list the built-in rulesets"),
+    "solve": ("hogsolve.cli.solving", "solve rulesets exactly and write policy tables"),
+    "play": ("hogsolve.cli.play", "play the optimal bot in the terminal"),
+    "compare": ("hogsolve.cli.analysis", "exact win rates of strategy A against strategy B"),
+    "best-response": ("hogsolve.cli.analysis", "the strategy that beats SPEC by the most, exactly"),
+    "regret": ("hogsolve.cli.analysis", "where a strategy loses against optimal play"),
+    "tournament": ("hogsolve.cli.analysis", "round robin of strategies with exact win rates"),
+    "gui": ("hogsolve.cli.gui", "play the optimal bot and explore its policy in the browser"),
+    "plot": ("hogsolve.cli.plot", "draw the policy heatmap and win-probability surface (needs matplotlib)"),
+    "sibala": ("hogsolve.sibala.cli", "Sibala (十八啦): compare hands, exact odds, play the house"),
+    "sinbad": ("hogsolve.sinbad.cli", "SinbadHogBot: bot tournaments, play against bots, deal odds"),
+}
+
+
+def verb_setup(name: str):
+    """The ``setup(parser) -> run`` function of a verb (imports its module)."""
+    module = importlib.import_module(VERBS[name][0])
+    return getattr(module, "setup_" + name.replace("-", "_"))
+
+
+def build_parser(active: Optional[str] = None) -> Parser:
+    """The parser with every verb listed; only ``active`` gets its full options."""
+    parser = Parser(prog="hogsolve", description="Exact solver for Hog and its kin.")
+    parser.add_argument("--version", action="version", version=f"hogsolve {__version__}")
+    sub = parser.add_subparsers(dest="verb", metavar="VERB", parser_class=Parser)
+    for name, (_, help) in VERBS.items():
+        p = sub.add_parser(name, help=help, description=help)
+        if name == active:
+            p.set_defaults(run=verb_setup(name)(p))
+    return parser
+
+
+def chosen_verb(argv: List[str]) -> Optional[str]:
+    """The verb named on the command line, if any (the first word that is not an option)."""
+    for word in argv:
+        if not word.startswith("-"):
+            return word if word in VERBS else None
+    return None
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    """Run the command line; returns the exit code."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        parser = build_parser(chosen_verb(argv))
+        args = parser.parse_args(argv)
+        if not getattr(args, "run", None):
+            parser.print_help()
+            return 2
+        return int(args.run(args) or 0)
+    except UsageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except Failure as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0

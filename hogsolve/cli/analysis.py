@@ -1,0 +1,155 @@
+"""``hogsolve compare | best-response | regret | tournament``: strategies, exactly."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from .common import (Failure, UsageError, add_jobs_option, add_rules_option, add_spec_options, cap_jobs, emit_json,
+                     int_in_range, load_strategy, output_file, positive, rules_and_table, rules_of,
+                     seed_value, strategy_table, write_or_fail)
+
+
+def _converged(call, what: str):
+    """Run an exact evaluation; an iteration that hit its cap is one line, exit 1."""
+    from ..iteration import ConvergenceError
+    try:
+        return call()
+    except ConvergenceError as exc:
+        raise Failure(str(exc)) from None
+
+
+def setup_compare(p):
+    p.add_argument("a", metavar="A", help="strategy spec, e.g. optimal, always_roll:4, file.py:final_strategy")
+    p.add_argument("b", metavar="B", help="strategy spec")
+    add_rules_option(p)
+    p.add_argument("--simulate", type=int_in_range(2, what="the number of games"), metavar="N",
+                   help="also simulate N games (at least 2), in chunks of constant memory")
+    p.add_argument("--seed", type=seed_value, default=0, help="seed for --simulate (0 or more; default 0)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+    def run(args):
+        from ..evaluate import win_rate
+        from ..montecarlo import simulate
+        from ..progress import progress
+        rules = rules_of(args)
+        a, b = load_strategy(args.a, rules), load_strategy(args.b, rules)
+        ta, tb = strategy_table(a, rules), strategy_table(b, rules)
+        exact = _converged(lambda: win_rate(ta, tb, rules), "exact win rate")
+        record = {"rules": rules.name, "a": args.a, "b": args.b, "exact": exact.to_dict()}
+        record["exact"].update(a=args.a, b=args.b)
+        sim = None
+        if args.simulate:
+            sim = simulate(ta, tb, rules, games=args.simulate, seed=args.seed,
+                           progress=lambda it, n: progress(it, n, "simulating"), announce=_announce)
+            record["simulated"] = {**sim.to_dict(), "a": args.a, "b": args.b}
+        if args.json:
+            emit_json(record)
+            return 0
+        width = max(len(args.a), len(args.b)) + 13
+        print(f"{args.a} vs {args.b} ({rules.name}), exact probability that {args.a} wins:")
+        print(f"  {(args.a + ' moves first:'):{width}} {exact.first:.12f}")
+        print(f"  {(args.b + ' moves first:'):{width}} {exact.second:.12f}")
+        print(f"  {'average:':{width}} {exact.average:.12f}  (the CS 61A win rate)")
+        if sim is not None:
+            lo, hi = sim.interval
+            print(f"  simulated, {args.simulate} games (seed {args.seed}): {sim.average:.6f} "
+                  f"(95% interval {lo:.6f} to {hi:.6f})")
+        return 0
+    return run
+
+
+def _announce(seconds: float) -> None:
+    if seconds > 60:
+        print(f"note: the simulation will take about {seconds / 60:.0f} min (Ctrl-C stops it)",
+              file=sys.stderr, flush=True)
+
+
+def setup_best_response(p):
+    add_spec_options(p, "the fixed opponent's strategy spec")
+    p.add_argument("--out", type=Path, metavar="FILE.csv", help="write the best response's policy table")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+    def run(args):
+        from ..evaluate import best_response
+        from ..tables import atomic_write, grid_csv
+        if args.out is not None:
+            output_file(args.out)
+        rules, table = rules_and_table(args)
+        br = _converged(lambda: best_response(table, rules), "best response")
+        if args.out is not None:
+            write_or_fail(lambda: atomic_write(args.out, grid_csv(br.policy, str)), args.out)
+        record = {"rules": rules.name, **br.to_dict(), "opponent": args.spec}
+        record["win_rate"].update(b=args.spec)
+        if args.out is not None:
+            record["written_to"] = str(args.out)
+        if args.json:
+            emit_json(record)
+            return 0
+        r = br.win_rate
+        print(f"Best response to {args.spec} ({rules.name}), exact win probability:")
+        print(f"  moving first:  {r.first:.12f}")
+        print(f"  moving second: {r.second:.12f}")
+        print(f"  average:       {r.average:.12f}")
+        print(f"  exploitability of {args.spec}: {br.exploitability:.12f}")
+        print(f"  opening move: {int(br.policy[0, 0])} dice")
+        if args.out is not None:
+            print(f"  wrote {args.out}")
+        return 0
+    return run
+
+
+def setup_regret(p):
+    add_spec_options(p, "strategy spec")
+    p.add_argument("--top", type=positive, default=10, metavar="K", help="states to list (default 10)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+    def run(args):
+        from ..evaluate import regret
+        rules, table = rules_and_table(args)
+        report = _converged(lambda: regret(table, rules), "regret")
+        record = {"rules": rules.name, **report.to_dict(args.top), "strategy": args.spec}
+        if args.json:
+            emit_json(record)
+            return 0
+        r = report.win_rate
+        print(f"{args.spec} against the optimal strategy ({rules.name}):")
+        print(f"  win rate {r.average:.12f} (first {r.first:.12f}, second {r.second:.12f})")
+        print(f"  total expected loss {report.total_expected_loss:.12f} = 1/2 - win rate")
+        print("  states where it loses most (expected loss = loss x reach):")
+        print(f"  {'score':>5} {'opp':>4} {'rolls':>5} {'best':>4} {'loss':>9} {'reach':>9} {'expected':>10}")
+        for row in report.worst(args.top):
+            print(f"  {row['score']:>5} {row['opponent_score']:>4} {row['choice']:>5} {row['optimal']:>4} "
+                  f"{row['loss']:>9.6f} {row['reach']:>9.6f} {row['expected_loss']:>10.3e}")
+        return 0
+    return run
+
+
+def setup_tournament(p):
+    p.add_argument("specs", nargs="+", metavar="SPEC", help="two or more strategy specs")
+    add_rules_option(p)
+    add_jobs_option(p)
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+    def run(args):
+        from ..progress import progress
+        from ..tournament import tournament
+        if len(args.specs) < 2:
+            raise UsageError("hogsolve tournament: name at least two strategies")
+        rules = rules_of(args)
+        jobs = cap_jobs(args.jobs)
+        tables = [strategy_table(load_strategy(s, rules), rules) for s in args.specs]
+        result = _converged(lambda: tournament(tables, rules, names=args.specs, jobs=jobs,
+                                               progress=lambda it, n: progress(it, n, "tournament")),
+                            "tournament")
+        if args.json:
+            emit_json(result.to_dict())
+            return 0
+        n, order, mean, rate = len(tables), result.order, result.mean_win_rate, result.rate
+        width = max(len(s) for s in args.specs)
+        print(f"Round robin ({rules.name}), exact CS 61A win rates (row against column):")
+        print(f"{'rank':>4}  {'strategy':{width}}  {'mean':>8}  " + "  ".join(f"{k + 1:>8}" for k in range(n)))
+        for k, i in enumerate(order):
+            cells = "  ".join(f"{'-':>8}" if j == i else f"{rate[i, j]:8.6f}" for j in order)
+            print(f"{k + 1:>4}  {args.specs[i]:{width}}  {mean[i]:8.6f}  {cells}")
+        return 0
+    return run

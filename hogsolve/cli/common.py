@@ -1,0 +1,196 @@
+"""Helpers shared by every verb: errors, argument types, JSON output, safe paths.
+
+Every user mistake becomes a :class:`UsageError`: one line on stderr, exit 2.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from fractions import Fraction
+from pathlib import Path
+from typing import Callable, Optional
+
+import numpy as np
+
+
+class UsageError(Exception):
+    """Bad input from the user: reported on one line, exit code 2."""
+
+
+class Failure(Exception):
+    """A run that could not give a trustworthy answer: one line on stderr, exit code 1."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line and exit code 2."""
+
+    def error(self, message):
+        raise UsageError(f"{self.prog}: {message}")
+
+
+# ------------------------------------------------------------------ JSON ----
+
+def json_value(x):
+    """JSON for values json does not know; anything else is a bug, not a string."""
+    if isinstance(x, Fraction):
+        return {"fraction": f"{x.numerator}/{x.denominator}", "decimal": float(x)}
+    if isinstance(x, np.integer):
+        return int(x)
+    if isinstance(x, np.floating):
+        return float(x)
+    if isinstance(x, np.ndarray):
+        return x.tolist()
+    if isinstance(x, Path):
+        return str(x)
+    raise TypeError(f"cannot write {type(x).__name__} as JSON")
+
+
+def emit_json(data) -> None:
+    print(json.dumps(data, indent=2, default=json_value))
+
+
+# -------------------------------------------------------- argument types ----
+
+def int_in_range(low: Optional[int] = None, high: Optional[int] = None, what: str = "a whole number"):
+    """An argparse type: a plain decimal integer within [low, high], with a clear message."""
+    def parse(text: str) -> int:
+        stripped = text.strip()
+        body = stripped[1:] if stripped[:1] in "+-" else stripped
+        if not (body.isascii() and body.isdecimal()):
+            raise argparse.ArgumentTypeError(f"{what} must be a whole number, got {text!r}")
+        value = int(stripped)
+        if low is not None and value < low or high is not None and value > high:
+            span = (f"from {low} to {high}" if low is not None and high is not None
+                    else f"at least {low}" if low is not None else f"at most {high}")
+            raise argparse.ArgumentTypeError(f"{what} must be {span}, got {value}")
+        return value
+    parse.__name__ = what.replace(" ", "_")
+    return parse
+
+
+positive = int_in_range(1, what="the value")
+seed_value = int_in_range(0, 2 ** 63 - 1, what="a seed")
+
+
+def cap_jobs(jobs: int) -> int:
+    """At most one worker per core: more only fight for memory and time."""
+    cores = os.cpu_count() or 1
+    if jobs > cores:
+        print(f"warning: --jobs {jobs} is more than this machine's {cores} cores; using {cores}",
+              file=sys.stderr)
+        return cores
+    return jobs
+
+
+def add_jobs_option(p) -> None:
+    p.add_argument("--jobs", type=int_in_range(1, what="the number of jobs"), default=1, metavar="N",
+                   help="parallel workers (default 1; at most the machine's cores)")
+
+
+# ----------------------------------------------------------------- rules ----
+
+def add_rules_option(p, *, many: bool = False) -> None:
+    from ..rules import rulesets
+    names = ", ".join(rulesets())
+    if many:
+        p.add_argument("--rules", nargs="+", metavar="NAME", help=f"rulesets ({names})")
+    else:
+        p.add_argument("--rules", default="su18", metavar="NAME", help=f"ruleset ({names}; default su18)")
+    p.add_argument("--goal", type=int_in_range(1, what="the goal"), default=None,
+                   help="score that ends the game (default: the ruleset's)")
+    p.add_argument("--max-memory", type=float, default=None, metavar="GB",
+                   help="memory a solve may use (default: what the machine has available)")
+
+
+def load_rules(name: str, goal: Optional[int] = None, *, max_memory_gb: Optional[float] = None,
+               exact: bool = False):
+    """The named ruleset at ``goal``, refused when solving it would not fit in memory."""
+    from ..rules import UnknownRulesetError, get_rules
+    from ..memory import MemoryLimitError, check_fits
+    try:
+        rules = get_rules(name, goal)
+        check_fits(rules, exact=exact, limit_gb=max_memory_gb)
+    except (UnknownRulesetError, ValueError, TypeError, MemoryLimitError) as exc:
+        raise UsageError(str(exc)) from None
+    return rules
+
+
+# ----------------------------------------------------------------- paths ----
+
+def writable_dir(path: Path) -> Path:
+    """Create ``path`` if needed and prove it writable, or raise UsageError."""
+    if str(path) == "":
+        raise UsageError("an output folder must be named, got ''")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / ".hogsolve-write-test"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise UsageError(f"cannot write to {path}: {exc.strerror or exc}") from None
+    return path
+
+
+def output_file(path: Path, suffix: Optional[str] = None) -> Path:
+    """Check that ``path`` can be written as a file (not a folder), or raise UsageError."""
+    if str(path).strip() == "" or path.name == "":
+        raise UsageError(f"an output file must be named, got {str(path)!r}")
+    if suffix is not None and path.suffix.lower() != suffix:
+        raise UsageError(f"--out must name a {suffix} file, got {path}")
+    if path.is_dir():
+        raise UsageError(f"--out {path} is a folder; name a file")
+    writable_dir(path.parent if str(path.parent) else Path("."))
+    return path
+
+
+def write_or_fail(write: Callable[[], object], path) -> object:
+    """Run ``write()``; a full disk or similar becomes one line, not a traceback."""
+    try:
+        return write()
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+# ------------------------------------------------------------ strategies ----
+
+def add_spec_options(p, help: str) -> None:
+    p.add_argument("spec", metavar="SPEC", help=help)
+    add_rules_option(p)
+
+
+def load_strategy(spec: str, rules):
+    from ..strategies import StrategySpecError, parse_strategy
+    try:
+        return parse_strategy(spec, rules)
+    except StrategySpecError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def strategy_table(strategy, rules):
+    from ..strategies import StrategyError, tabulate
+    try:
+        return tabulate(strategy, rules)
+    except StrategyError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def rules_of(args):
+    """The ruleset named by --rules/--goal/--max-memory."""
+    return load_rules(args.rules, args.goal, max_memory_gb=args.max_memory)
+
+
+def rules_and_table(args):
+    """The ruleset of --rules/--goal and the validated policy table of args.spec."""
+    rules = rules_of(args)
+    return rules, strategy_table(load_strategy(args.spec, rules), rules)
+
+
+def solve_progress(label: str):
+    """A ``progress(stages, total)`` hook drawing a bar on a terminal for a slow solve."""
+    from ..progress import progress
+
+    def wrap(items, total):
+        return progress(items, total, label, after=2.0)
+    return wrap

@@ -1,0 +1,32 @@
+"""``hogsolve play``: the optimal bot in the terminal."""
+from __future__ import annotations
+
+import sys
+
+from .common import add_rules_option, emit_json, rules_of, seed_value
+
+
+def setup_play(p):
+    add_rules_option(p)
+    p.add_argument("--first", choices=["you", "bot"], default="you", help="who moves first (default you)")
+    p.add_argument("--seed", type=seed_value, default=None, help="seed for the dice (0 or more)")
+    p.add_argument("--json", action="store_true",
+                   help="print the game record as JSON at the end (the play itself goes to stderr)")
+
+    def run(args):
+        from ..terminal import play_terminal
+        rules = rules_of(args)
+        if args.json:
+            def write(line):
+                print(line, file=sys.stderr)
+
+            def read(prompt):
+                sys.stderr.write(prompt)
+                sys.stderr.flush()
+                return input()
+            emit_json(play_terminal(rules, you_first=args.first == "you", seed=args.seed,
+                                    read=read, write=write))
+        else:
+            play_terminal(rules, you_first=args.first == "you", seed=args.seed)
+        return 0
+    return run

@@ -1,0 +1,114 @@
+"""``hogsolve rules`` and ``hogsolve solve``."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+
+from .. import __version__
+from .common import UsageError, add_rules_option, emit_json, load_rules, solve_progress, write_or_fail, writable_dir
+
+
+def setup_rules(p):
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+    def run(args):
+        from ..rules import rulesets
+        known = rulesets()
+        if args.json:
+            emit_json([r.summary() for r in known.values()])
+        else:
+            for name, r in known.items():
+                print(f"{name}  {r.description}")
+        return 0
+    return run
+
+
+def setup_solve(p):
+    from ..player import shipped_tables
+    add_rules_option(p, many=True)
+    p.add_argument("--all", action="store_true",
+                   help=f"every built-in ruleset; without --out this rewrites the tables that ship "
+                        f"with hogsolve ({shipped_tables()}), and only at the built-in goals")
+    p.add_argument("--out", type=Path, metavar="DIR",
+                   help="write one table folder per ruleset under DIR (with --rules, nothing is "
+                        "written without --out)")
+    p.add_argument("--exact", action="store_true",
+                   help="recompute in exact rationals, check every state, and store the exact values "
+                        "correctly rounded (identical bytes on every machine)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+    def run(args):
+        from ..exact import ExactUnsupported
+        from ..rules import get_rules, rulesets
+        from ..solver import solve
+        from ..tables import write_solution
+        if args.all and args.rules:
+            raise UsageError("hogsolve solve: name either --rules NAME ... or --all, not both")
+        if args.all:
+            names = list(rulesets())
+        elif args.rules:
+            names = args.rules
+        else:
+            raise UsageError("hogsolve solve: name --rules NAME ... or --all")
+        chosen = [load_rules(n, args.goal, max_memory_gb=args.max_memory, exact=args.exact) for n in names]
+        out = args.out
+        if out is None and args.all:
+            out = shipped_tables()
+            for rules in chosen:
+                shipped_goal = get_rules(rules.name).goal
+                if rules.goal != shipped_goal:
+                    raise UsageError(
+                        f"refusing to overwrite the shipped {rules.name} table (goal {shipped_goal}) "
+                        f"with goal {rules.goal}; name --out DIR")
+        if out is not None:
+            writable_dir(out)
+        results, failed = [], False
+        for rules in chosen:
+            try:
+                solution = solve(rules, exact=args.exact, progress=solve_progress(f"solving {rules.name}"))
+            except ExactUnsupported as exc:
+                raise UsageError(str(exc)) from None
+            record = solution.to_dict()
+            if out is not None and solution.converged:
+                target = out / rules.name
+                write_or_fail(lambda: write_solution(solution, target, __version__), target)
+                record["written_to"] = str(target)
+            results.append(record)
+            if not args.json:
+                print(format_solution(solution, record.get("written_to")), flush=True)
+            if not solution.converged:
+                failed = True
+                print(f"error: {rules.name}: {solution.certificate.reason}; no table written",
+                      file=sys.stderr)
+        if args.json:
+            emit_json(results)
+        return 1 if failed else 0
+    return run
+
+
+def format_solution(solution, written_to: Optional[str]) -> str:
+    """The lines `hogsolve solve` prints for one ruleset."""
+    c = solution.certificate
+    lines = [
+        f"{solution.rules.name} (goal {solution.goal}): P(first player wins) = "
+        f"{solution.first_player_win_probability:.12f}, opening move {solution.opening_move} dice, "
+        f"solved in {solution.solve_seconds * 1000:.0f} ms",
+        f"  certificate: values within {c.error_bound:.2g} of optimal (Bellman residual "
+        f"{c.max_bellman_residual:.2g}); smallest decision margin {c.min_decision_margin:.2g}; "
+        f"{len(c.tie_states)} states tied within the bound",
+        "  proven optimal" if c.proven else f"  NOT proven: {c.reason}",
+    ]
+    if solution.exact is not None:
+        from ..exact import decimal_digits
+        e = solution.exact
+        p = e.win_probability_start
+        confirmed = ("float policy confirmed in every state" if len(e.float_policy_mismatches) == 0
+                     else f"float policy differs in {len(e.float_policy_mismatches)} states (exact one kept)")
+        lines.append(
+            f"  exact: P = {decimal_digits(p, 30)}... ({len(str(p.denominator))}-digit denominator); "
+            f"{confirmed}; {e.exact_tie_states} exact ties; max float error {e.max_value_error:.2g} "
+            f"({e.seconds:.1f} s)")
+    if written_to:
+        lines.append(f"  wrote {written_to}")
+    return "\n".join(lines)

@@ -1,0 +1,73 @@
+"""Round robins: every strategy against every other, exact win rates.
+
+Each pair is evaluated exactly (both seatings averaged, the CS 61A win
+rate); pairs can run in parallel worker processes through joblib.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable, List, Optional, Sequence
+
+import numpy as np
+
+from .evaluate import win_rate
+from .rules import Ruleset
+from .strategies import strategy_name, tabulate
+
+
+@dataclasses.dataclass(frozen=True)
+class TournamentResult:
+    """``rate[i, j]``: exact win rate of strategy i against j (NaN on the diagonal)."""
+
+    rules: str
+    names: List[str]
+    rate: np.ndarray
+
+    @property
+    def mean_win_rate(self) -> np.ndarray:
+        return np.nanmean(self.rate, axis=1)
+
+    @property
+    def order(self) -> List[int]:
+        """Strategy indices from best to worst mean win rate (stable on ties)."""
+        mean = self.mean_win_rate
+        return sorted(range(len(self.names)), key=lambda i: -mean[i])
+
+    def ranking(self) -> List[dict]:
+        mean, n = self.mean_win_rate, len(self.names)
+        return [{"rank": k + 1, "strategy": self.names[i], "mean_win_rate": float(mean[i]),
+                 "win_rates": {self.names[j]: float(self.rate[i, j]) for j in range(n) if j != i}}
+                for k, i in enumerate(self.order)]
+
+    def to_dict(self) -> dict:
+        return {"rules": self.rules, "ranking": self.ranking()}
+
+
+def _pair(i: int, j: int, a: np.ndarray, b: np.ndarray, rules: Ruleset):
+    return i, j, win_rate(a, b, rules).average
+
+
+def tournament(strategies: Sequence, rules: Ruleset, *, names: Optional[Sequence[str]] = None,
+               jobs: int = 1, progress: Optional[Callable] = None) -> TournamentResult:
+    """Round robin of ``strategies`` (callables or policy tables) with exact win rates.
+
+    ``progress(iterable, total)`` may wrap the stream of finished pairs.
+    """
+    tables = [s if isinstance(s, np.ndarray) else tabulate(s, rules) for s in strategies]
+    names = list(names) if names is not None else [strategy_name(s) for s in strategies]
+    n = len(tables)
+    if n < 2:
+        raise ValueError("a tournament needs at least two strategies")
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    if jobs == 1:
+        results = (_pair(i, j, tables[i], tables[j], rules) for i, j in pairs)
+    else:
+        from joblib import Parallel, delayed
+        results = Parallel(n_jobs=jobs, return_as="generator")(
+            delayed(_pair)(i, j, tables[i], tables[j], rules) for i, j in pairs)
+    if progress is not None:
+        results = progress(results, len(pairs))
+    rate = np.full((n, n), np.nan)
+    for i, j, average in results:
+        rate[i, j], rate[j, i] = average, 1 - average
+    return TournamentResult(rules.name, names, rate)
