@@ -20,10 +20,10 @@ def scripted(answers):
 
 
 def test_bad_input_reprompts_and_hint_shows():
-    read, prompts, lines = scripted(["abc", "11", "-1", "", "h", "3"])
+    read, prompts, lines = scripted(["abc", "11", "-1", "", "²", "①", "h", "3"])
     play_terminal(get_rules("su18"), seed=4, read=read, write=lines.append)
     text = "\n".join(lines)
-    assert text.count("Please enter a whole number from 0 to 10") == 4
+    assert text.count("Please enter a whole number from 0 to 10") == 6
     assert "Hint: the optimal move is 10 dice" in text
     assert "   0 dice: " in text and " 10 dice: " in text
     assert "You rolled 3 dice" in text

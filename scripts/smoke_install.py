@@ -1,0 +1,101 @@
+"""Run every verb of an installed hogsolve, as a user would, from outside the source tree.
+
+    VENV/bin/python scripts/smoke_install.py
+
+Uses the ``hogsolve`` command beside the running interpreter (a fresh
+virtual environment with the wheel installed, not an editable checkout),
+in a temporary folder.  Prints one line per command; exit 1 on any failure.
+"""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+SOURCE = Path(__file__).resolve().parent.parent
+HOGSOLVE = str(Path(sys.executable).parent / "hogsolve")
+
+HELP = [[], ["rules"], ["solve"], ["play"], ["compare"], ["best-response"], ["regret"], ["tournament"],
+        ["gui"], ["plot"], ["sibala"], ["sibala", "compare"], ["sibala", "odds"], ["sibala", "hand"],
+        ["sibala", "play"], ["sinbad"], ["sinbad", "tournament"], ["sinbad", "play"], ["sinbad", "odds"]]
+
+# (arguments, text the output must contain, standard input)
+REAL = [
+    (["--version"], "hogsolve ", None),
+    (["rules"], "su18", None),
+    (["solve", "--rules", "su18"], "P(first player wins) = 0.500355039531", None),
+    (["play", "--seed", "1"], "Quit. Score so far", "h\n4\nq\n"),
+    (["compare", "optimal", "always_roll:4"], "average:", None),
+    (["best-response", "always_roll:4", "--out", "br.csv"], "exploitability", None),
+    (["regret", "always_roll:4"], "total expected loss", None),
+    (["tournament", "optimal", "always_roll:4", "bacon:8:4"], "Round robin", None),
+    (["plot", "--out", "su18.png"], "wrote su18.png", None),
+    (["sibala", "odds"], "Sibala odds", None),
+    (["sinbad", "odds"], "Exact deal statistics", None),
+]
+
+
+def run(args, stdin=None, cwd=None):
+    return subprocess.run([HOGSOLVE, *args], input=stdin, capture_output=True, text=True, cwd=cwd,
+                          timeout=600)
+
+
+def check(ok: bool, what: str, detail: str = "") -> bool:
+    print(f"{'ok  ' if ok else 'FAIL'} {what}" + ("" if ok else f"\n{detail}"), flush=True)
+    return ok
+
+
+def gui(cwd: str) -> bool:
+    proc = subprocess.Popen([HOGSOLVE, "gui", "--no-browser", "--port", "0"], cwd=cwd,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        match = re.search(r"http://127\.0\.0\.1:\d+/", line)
+        if not match:
+            return check(False, "gui --no-browser", line + proc.stderr.read())
+        with urllib.request.urlopen(match.group(0), timeout=30) as page:
+            html = page.read().decode()
+        with urllib.request.urlopen(match.group(0) + "api/rulesets", timeout=30) as api:
+            default = json.load(api)["default"]
+        return check("<html" in html.lower() and default == "su18", "gui --no-browser: page and API served")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def main() -> int:
+    results = []
+    with tempfile.TemporaryDirectory() as cwd:
+        where = subprocess.run([sys.executable, "-c", "import hogsolve; print(hogsolve.__file__)"],
+                               capture_output=True, text=True, cwd=cwd).stdout.strip()
+        results.append(check(bool(where) and SOURCE not in Path(where).resolve().parents,
+                             f"hogsolve imported from the installed package ({where})"))
+        for args in HELP:
+            r = run([*args, "--help"], cwd=cwd)
+            results.append(check(r.returncode == 0 and "usage:" in r.stdout,
+                                 f"hogsolve {' '.join(args + ['--help'])}", r.stderr[-2000:]))
+        r = subprocess.run([sys.executable, "-m", "hogsolve", "--help"], capture_output=True, text=True, cwd=cwd)
+        results.append(check(r.returncode == 0 and "usage: hogsolve" in r.stdout, "python -m hogsolve --help",
+                             r.stderr[-2000:]))
+        for args, expected, stdin in REAL:
+            start = time.perf_counter()
+            r = run(args, stdin, cwd=cwd)
+            took = time.perf_counter() - start
+            results.append(check(r.returncode == 0 and expected in r.stdout,
+                                 f"hogsolve {' '.join(args)} ({took:.1f} s)",
+                                 f"exit {r.returncode}\n{r.stdout[-1000:]}\n{r.stderr[-2000:]}"))
+        results.append(check((Path(cwd) / "br.csv").stat().st_size > 0 and (Path(cwd) / "su18.png").exists(),
+                             "files written where asked"))
+        results.append(gui(cwd))
+    failed = results.count(False)
+    print(f"{len(results) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
