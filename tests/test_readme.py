@@ -21,3 +21,12 @@ def test_readme_opens_with_the_two_commands():
     assert lines[1].startswith("python3 -m pip install") and "hogsolve solve --all" in lines[1]
     assert lines[2].startswith("python3 -m pip install") and "pytest" in lines[2]
     assert lines[3] == "```"
+
+
+def test_readme_doctest_as_written():
+    """`python -m doctest -o ELLIPSIS README.md` passes, exactly as a reader would run it."""
+    import subprocess
+    import sys
+    result = subprocess.run([sys.executable, "-m", "doctest", "-o", "ELLIPSIS", str(README)],
+                            capture_output=True, text=True, timeout=600, cwd=README.parent)
+    assert result.returncode == 0, result.stdout[-3000:]
