@@ -20,9 +20,12 @@ _EXPORTS = {
     # playing and comparing
     "play": "game", "GameResult": "game", "Turn": "game",
     "optimal_strategy": "player",
+    "Policy": "policy", "as_policy": "policy", "StrategyError": "policy",
     "Strategy": "strategies", "always_roll": "strategies", "bacon_strategy": "strategies",
     "swap_strategy": "strategies", "random_strategy": "strategies", "table_strategy": "strategies",
-    "parse_strategy": "strategies", "tabulate": "strategies",
+    "tabulate": "strategies",
+    "load_strategy": "specs", "parse_strategy": "specs", "StrategySpecError": "specs",
+    "tournament": "roundrobin", "TournamentResult": "roundrobin",
     "win_rate": "evaluate", "WinRate": "evaluate", "best_response": "evaluate",
     "exploitability": "evaluate", "regret": "evaluate",
     "simulate": "montecarlo",

@@ -1,7 +1,7 @@
 """Exact comparison of strategies over the compiled model: no simulation.
 
-Strategies are tabulated once into policy tables ``policy[score,
-opponent_score] -> dice`` (:func:`hogsolve.strategies.tabulate`); win
+Strategies become validated policy tables ``policy[score,
+opponent_score] -> dice`` once (:func:`hogsolve.policy.as_policy`); win
 probabilities then come from one sweep in decreasing score-sum order.
 
 * :func:`win_rate`: P(a wins) when a moves first, when b moves first, and
@@ -26,13 +26,15 @@ from .iteration import STAGE_CAP, ConvergenceError, sweep
 from .certificate import gamma, tie_broken_policy
 from .model import Model, compile_model
 from .rules import Ruleset
-from .strategies import strategy_name, tabulate
+from .policy import Policy, as_policy
 
 
-def _policy(strategy_or_table, rules: Ruleset) -> np.ndarray:
-    if isinstance(strategy_or_table, np.ndarray):
-        return strategy_or_table.astype(np.intp).reshape(rules.goal, rules.goal)
-    return tabulate(strategy_or_table, rules).astype(np.intp)
+def _policy(strategy, rules: Ruleset) -> Policy:
+    return as_policy(strategy, rules)
+
+
+def _table(policy: Policy) -> np.ndarray:
+    return policy.table.astype(np.intp)
 
 
 def play_values(model: Model, policy_a: np.ndarray, policy_b: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
@@ -83,18 +85,31 @@ class WinRate:
 def win_rate(a, b, rules: Ruleset, *, model: Optional[Model] = None) -> WinRate:
     """Exact win rate of strategy (or policy table) ``a`` against ``b``."""
     model = model if model is not None else compile_model(rules)
-    va, vb = play_values(model, _policy(a, rules), _policy(b, rules))
-    return WinRate(strategy_name(a), strategy_name(b), float(va[0, 0]), float(1 - vb[0, 0]))
+    pa, pb = _policy(a, rules), _policy(b, rules)
+    va, vb = play_values(model, _table(pa), _table(pb))
+    return WinRate(pa.name, pb.name, float(va[0, 0]), float(1 - vb[0, 0]))
 
 
 @dataclasses.dataclass(frozen=True)
 class BestResponse:
-    """The best response to ``opponent``: its policy, values and win rate."""
+    """The best response to ``opponent``: its policy, values and win rate.
+
+    It is itself a strategy: ``best(score, opponent_score)`` and
+    ``win_rate(best, other, rules)`` work directly.
+    """
 
     opponent: str
     policy: np.ndarray        # [score, opponent_score], fewest dice on ties
     win_probability: np.ndarray  # [score, opponent_score]: best responder to move
     win_rate: WinRate
+    rules: Optional[Ruleset] = None
+
+    @property
+    def name(self) -> str:
+        return f"best response to {self.opponent}"
+
+    def __call__(self, score: int, opponent_score: int) -> int:
+        return int(self.policy[score, opponent_score])
 
     @property
     def exploitability(self) -> float:
@@ -109,7 +124,8 @@ def best_response(strategy, rules: Ruleset, *, model: Optional[Model] = None) ->
     """The strategy that maximises the win rate against the fixed ``strategy``."""
     model = model if model is not None else compile_model(rules)
     g = model.goal
-    opponent = _policy(strategy, rules)
+    fixed = _policy(strategy, rules)
+    opponent = _table(fixed)
     mine, theirs = OutcomeTable(model), OutcomeTable(model)
     value_me, value_opp = np.zeros((g, g)), np.zeros((g, g))
     action_values = np.zeros((g, g, model.num_actions))
@@ -129,9 +145,9 @@ def best_response(strategy, rules: Ruleset, *, model: Optional[Model] = None) ->
     sweep(model, update).check("best response")
     step = gamma(model.max_outcomes_per_action + 3)
     policy = tie_broken_policy(action_values, 2 * (2 * g) * step)
-    rate = WinRate(f"best response to {strategy_name(strategy)}", strategy_name(strategy),
+    rate = WinRate(f"best response to {fixed.name}", fixed.name,
                    float(value_me[0, 0]), float(1 - value_opp[0, 0]))
-    return BestResponse(strategy_name(strategy), policy, value_me, rate)
+    return BestResponse(fixed.name, policy, value_me, rate, rules)
 
 
 def exploitability(strategy, rules: Ruleset) -> float:
@@ -222,13 +238,14 @@ def regret(strategy, rules: Ruleset, *, solution=None) -> Regret:
     from .solver import solve
     model = compile_model(rules)
     solution = solution if solution is not None else solve(rules, model=model)
-    policy = _policy(strategy, rules)
+    judged = _policy(strategy, rules)
+    policy = _table(judged)
     chosen = np.take_along_axis(solution.action_values, policy[..., None], axis=2)[..., 0]
     loss = np.maximum(solution.win_probability - chosen, 0.0)
     reach = occupancy(model, policy, solution.policy.astype(np.intp))
     rate = win_rate(policy, solution.policy, rules, model=model)
-    rate = dataclasses.replace(rate, a=strategy_name(strategy), b="optimal")
-    return Regret(strategy_name(strategy), policy, solution.policy, loss, reach, rate)
+    rate = dataclasses.replace(rate, a=judged.name, b="optimal")
+    return Regret(judged.name, policy, solution.policy, loss, reach, rate)
 
 
 def deviation_gains(model: Model, policy: np.ndarray) -> np.ndarray:

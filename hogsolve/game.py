@@ -16,7 +16,7 @@ import random
 from typing import Callable, List, Mapping, Optional, Tuple, Union
 
 from .rules import Ruleset, end_of_turn, roll_points
-from .strategies import checked_choice
+from .policy import checked_choice
 
 Dice = Union[Callable[[], int], Mapping[int, Callable[[], int]]]
 

@@ -19,7 +19,7 @@ import numpy as np
 from .model import Model, compile_model
 from .rules import Ruleset
 from .stats import standard_error, wilson_interval
-from .strategies import strategy_name, tabulate
+from .policy import as_policy
 
 
 @dataclasses.dataclass(frozen=True)
@@ -116,8 +116,8 @@ def simulate(a, b, rules: Ruleset, games: int = 100_000, seed: Optional[int] = 0
         raise ValueError(f"seed must be 0 or more, got {seed}")
     start = time.perf_counter()
     model = model if model is not None else compile_model(rules)
-    pa, pb = (p.reshape(-1).astype(np.int64) if isinstance(p, np.ndarray)
-              else tabulate(p, rules).reshape(-1).astype(np.int64) for p in (a, b))
+    policy_a, policy_b = as_policy(a, rules), as_policy(b, rules)
+    pa, pb = (p.table.reshape(-1).astype(np.int64) for p in (policy_a, policy_b))
     rng = np.random.default_rng(seed)
     sampler = PointSampler(model)
     bounds = list(range(0, games, chunk)) + [games]
@@ -134,7 +134,7 @@ def simulate(a, b, rules: Ruleset, games: int = 100_000, seed: Optional[int] = 0
             announce((time.perf_counter() - start) * games / hi)
     n_first = games // 2
     return SimulationResult(
-        a=strategy_name(a), b=strategy_name(b),
+        a=policy_a.name, b=policy_b.name,
         games_first=n_first, wins_first=wins_first,
         games_second=games - n_first, wins_second=wins_second,
         seed=seed, seconds=time.perf_counter() - start,

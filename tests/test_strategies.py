@@ -3,8 +3,8 @@ import numpy as np
 import pytest
 
 from hogsolve import get_rules
-from hogsolve.strategies import (SPEC_FORMS, StrategySpecError, bacon_strategy, parse_strategy,
-                                 swap_strategy, tabulate)
+from hogsolve.specs import SPEC_FORMS, StrategySpecError, parse_strategy
+from hogsolve.strategies import bacon_strategy, swap_strategy, tabulate
 from hogsolve.tables import grid_csv
 
 su18 = get_rules("su18")
@@ -70,7 +70,7 @@ def test_bad_specs(spec, why):
 def test_bad_table_and_missing_function(tmp_path):
     path = tmp_path / "small.csv"
     path.write_bytes(grid_csv(np.zeros((10, 10), dtype=int), str))
-    with pytest.raises(StrategySpecError, match="expected 100x100"):
+    with pytest.raises(StrategySpecError, match="header must be"):
         parse_strategy(f"table:{path}", su18)
     f = tmp_path / "s.py"
     f.write_text("x = 1\n")

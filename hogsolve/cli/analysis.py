@@ -4,9 +4,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .common import (Failure, UsageError, add_jobs_option, add_rules_option, add_spec_options, cap_jobs, emit_json,
-                     int_in_range, load_strategy, output_file, positive, rules_and_table, rules_of,
-                     seed_value, strategy_table, write_or_fail)
+from .common import (Failure, UsageError, add_jobs_option, add_spec_options, add_strategy_options, cap_jobs,
+                     emit_json, int_in_range, load_policy, output_file, positive, rules_and_policy, rules_of,
+                     seed_value, spec_help, write_or_fail)
 
 
 def _converged(call, what: str):
@@ -19,9 +19,9 @@ def _converged(call, what: str):
 
 
 def setup_compare(p):
-    p.add_argument("a", metavar="A", help="strategy spec, e.g. optimal, always_roll:4, file.py:final_strategy")
-    p.add_argument("b", metavar="B", help="strategy spec")
-    add_rules_option(p)
+    p.add_argument("a", metavar="A", help=spec_help("the first strategy"))
+    p.add_argument("b", metavar="B", help="the second strategy, in the same forms")
+    add_strategy_options(p)
     p.add_argument("--simulate", type=int_in_range(2, what="the number of games"), metavar="N",
                    help="also simulate N games (at least 2), in chunks of constant memory")
     p.add_argument("--seed", type=seed_value, default=0, help="seed for --simulate (0 or more; default 0)")
@@ -32,8 +32,7 @@ def setup_compare(p):
         from ..montecarlo import simulate
         from ..progress import progress
         rules = rules_of(args)
-        a, b = load_strategy(args.a, rules), load_strategy(args.b, rules)
-        ta, tb = strategy_table(a, rules), strategy_table(b, rules)
+        ta, tb = load_policy(args.a, rules, args), load_policy(args.b, rules, args)
         exact = _converged(lambda: win_rate(ta, tb, rules), "exact win rate")
         record = {"rules": rules.name, "a": args.a, "b": args.b, "exact": exact.to_dict()}
         record["exact"].update(a=args.a, b=args.b)
@@ -74,7 +73,7 @@ def setup_best_response(p):
         from ..tables import atomic_write, grid_csv
         if args.out is not None:
             output_file(args.out)
-        rules, table = rules_and_table(args)
+        rules, table = rules_and_policy(args)
         br = _converged(lambda: best_response(table, rules), "best response")
         if args.out is not None:
             write_or_fail(lambda: atomic_write(args.out, grid_csv(br.policy, str)), args.out)
@@ -105,7 +104,7 @@ def setup_regret(p):
 
     def run(args):
         from ..evaluate import regret
-        rules, table = rules_and_table(args)
+        rules, table = rules_and_policy(args)
         report = _converged(lambda: regret(table, rules), "regret")
         record = {"rules": rules.name, **report.to_dict(args.top), "strategy": args.spec}
         if args.json:
@@ -125,19 +124,19 @@ def setup_regret(p):
 
 
 def setup_tournament(p):
-    p.add_argument("specs", nargs="+", metavar="SPEC", help="two or more strategy specs")
-    add_rules_option(p)
+    p.add_argument("specs", nargs="+", metavar="SPEC", help=spec_help("two or more strategies"))
+    add_strategy_options(p)
     add_jobs_option(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
     def run(args):
         from ..progress import progress
-        from ..tournament import tournament
+        from ..roundrobin import tournament
         if len(args.specs) < 2:
             raise UsageError("hogsolve tournament: name at least two strategies")
         rules = rules_of(args)
         jobs = cap_jobs(args.jobs)
-        tables = [strategy_table(load_strategy(s, rules), rules) for s in args.specs]
+        tables = [load_policy(s, rules, args) for s in args.specs]
         result = _converged(lambda: tournament(tables, rules, names=args.specs, jobs=jobs,
                                                progress=lambda it, n: progress(it, n, "tournament")),
                             "tournament")

@@ -153,26 +153,49 @@ def write_or_fail(write: Callable[[], object], path) -> object:
         raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
-# ------------------------------------------------------------ strategies ----
+# ------------------------------------------------------------ strategies --
+
+def positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not 0 < value < 1e7:
+        raise argparse.ArgumentTypeError(f"the time limit must be a positive number of seconds, got {text}")
+    return value
+
+
+def add_strategy_options(p) -> None:
+    """--rules/--goal plus the options of verbs that take strategy specs."""
+    add_rules_option(p)
+    p.add_argument("--strategy-timeout", type=positive_seconds, default=60.0, metavar="SECONDS",
+                   help="time limit for tabulating each FILE.py:FUNCTION strategy (default 60)")
+    p.add_argument("--show-output", action="store_true",
+                   help="show what FILE.py strategies printed (on stderr; hidden by default)")
+
+
+def spec_help(what: str) -> str:
+    from ..specs import SPEC_HELP
+    return f"{what}: {SPEC_HELP}".replace("%", "%%")
+
 
 def add_spec_options(p, help: str) -> None:
-    p.add_argument("spec", metavar="SPEC", help=help)
-    add_rules_option(p)
+    p.add_argument("spec", metavar="SPEC", help=spec_help(help))
+    add_strategy_options(p)
 
 
-def load_strategy(spec: str, rules):
-    from ..strategies import StrategySpecError, parse_strategy
+def load_policy(spec: str, rules, args):
+    """The validated Policy of a spec; a user file's printing becomes a one-line note on stderr."""
+    from ..policy import StrategyError
+    from ..specs import StrategySpecError, load_strategy
+
+    def report(label, captured):
+        print(captured.note(label), file=sys.stderr)
+        if getattr(args, "show_output", False):
+            print(captured.text, file=sys.stderr)
     try:
-        return parse_strategy(spec, rules)
-    except StrategySpecError as exc:
-        raise UsageError(str(exc)) from None
-
-
-def strategy_table(strategy, rules):
-    from ..strategies import StrategyError, tabulate
-    try:
-        return tabulate(strategy, rules)
-    except StrategyError as exc:
+        return load_strategy(spec, rules, timeout=getattr(args, "strategy_timeout", 60.0), on_output=report)
+    except (StrategySpecError, StrategyError) as exc:
         raise UsageError(str(exc)) from None
 
 
@@ -181,10 +204,10 @@ def rules_of(args):
     return load_rules(args.rules, args.goal, max_memory_gb=args.max_memory)
 
 
-def rules_and_table(args):
-    """The ruleset of --rules/--goal and the validated policy table of args.spec."""
+def rules_and_policy(args):
+    """The ruleset of --rules/--goal and the validated Policy of args.spec."""
     rules = rules_of(args)
-    return rules, strategy_table(load_strategy(args.spec, rules), rules)
+    return rules, load_policy(args.spec, rules, args)
 
 
 def solve_progress(label: str):

@@ -12,7 +12,7 @@ import numpy as np
 
 from .evaluate import win_rate
 from .rules import Ruleset
-from .strategies import strategy_name, tabulate
+from .policy import as_policy
 
 
 @dataclasses.dataclass(frozen=True)
@@ -49,12 +49,13 @@ def _pair(i: int, j: int, a: np.ndarray, b: np.ndarray, rules: Ruleset):
 
 def tournament(strategies: Sequence, rules: Ruleset, *, names: Optional[Sequence[str]] = None,
                jobs: int = 1, progress: Optional[Callable] = None) -> TournamentResult:
-    """Round robin of ``strategies`` (callables or policy tables) with exact win rates.
+    """Round robin of ``strategies`` (Policies, callables or tables) with exact win rates.
 
     ``progress(iterable, total)`` may wrap the stream of finished pairs.
     """
-    tables = [s if isinstance(s, np.ndarray) else tabulate(s, rules) for s in strategies]
-    names = list(names) if names is not None else [strategy_name(s) for s in strategies]
+    policies = [as_policy(s, rules) for s in strategies]
+    tables = [p.table for p in policies]
+    names = list(names) if names is not None else [p.name for p in policies]
     n = len(tables)
     if n < 2:
         raise ValueError("a tournament needs at least two strategies")

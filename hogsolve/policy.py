@@ -1,0 +1,161 @@
+"""One type for every strategy that enters hogsolve: a validated, read-only table.
+
+A :class:`Policy` is a ``goal x goal`` table of dice counts for one ruleset,
+``table[score, opponent_score]`` with the player to move first, plus a name
+and where it came from.  It is callable as ``policy(score, opponent_score)``,
+so it is itself a CS 61A strategy.  :func:`as_policy` is the one boundary:
+a callable, a table, a :class:`Policy`, or anything with a ``.policy``
+(a solution, a best response) becomes a Policy there, validated once, and
+every algorithm takes Policies.
+
+What a strategy may return: an ``int`` (or numpy integer) from 0 to
+``max_dice``.  ``bool`` is refused even though Python treats it as an int,
+since ``True`` dice is almost surely a bug; floats (even 3.0), strings and
+None are refused.  A strategy whose answer differs between two calls at the
+same state is refused, as in the CS 61A contest.  A refusal names the
+strategy, the state and the values.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Dict, Optional
+
+import numpy as np
+
+from .rules import Ruleset
+
+
+class StrategyError(ValueError):
+    """A strategy returned an invalid dice count, changed its mind, or raised."""
+
+
+def strategy_name(strategy) -> str:
+    """A strategy's name; "table" for a bare policy array."""
+    if isinstance(strategy, np.ndarray):
+        return "table"
+    return getattr(strategy, "name", None) or getattr(strategy, "__name__", None) or repr(strategy)
+
+
+def valid_choice(choice, max_dice: int) -> bool:
+    """True for an int (not bool) or numpy integer from 0 to ``max_dice``."""
+    return (not isinstance(choice, (bool, np.bool_)) and isinstance(choice, (int, np.integer))
+            and 0 <= choice <= max_dice)
+
+
+def checked_choice(strategy, score: int, opponent_score: int, max_dice: int) -> int:
+    """Ask ``strategy`` for its dice count at one state, validating the answer."""
+    name = strategy_name(strategy)
+    try:
+        choice = strategy(score, opponent_score)
+    except Exception as exc:
+        raise StrategyError(
+            f"strategy {name} raised {type(exc).__name__}: {exc} "
+            f"at score {score}, opponent score {opponent_score}") from exc
+    if not valid_choice(choice, max_dice):
+        raise StrategyError(
+            f"strategy {name} returned {choice!r} at score {score}, opponent score "
+            f"{opponent_score}; expected an int from 0 to {max_dice}")
+    return int(choice)
+
+
+def rules_key(rules: Ruleset) -> Dict[str, Any]:
+    """What a table depends on: the ruleset's components, goal and max dice."""
+    return rules.summary()
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Policy:
+    """A validated, read-only table of dice counts for one ruleset.
+
+    Parameters
+    ----------
+    table : ndarray (goal, goal) of int8
+        ``table[score, opponent_score]``: dice to roll, the player to move first.
+    rules : Ruleset
+        The ruleset it was made for (its goal and max dice bound the table).
+    name : str
+        How it is shown (a spec such as ``always_roll:4`` or ``hog.py:final_strategy``).
+    source : dict
+        Where it came from: ``{"kind": "spec" | "file" | "table" | "solver" | "callable" |
+        "array", ...}`` with the file, function and sha256 for files.
+    """
+
+    table: np.ndarray
+    rules: Ruleset
+    name: str = "table"
+    source: Dict[str, Any] = dataclasses.field(default_factory=lambda: {"kind": "array"})
+
+    def __post_init__(self):
+        table = np.asarray(self.table)
+        g, most = int(self.rules.goal), int(self.rules.max_dice)
+        if table.shape != (g, g):
+            raise StrategyError(f"policy {self.name} is {'x'.join(map(str, table.shape)) or 'a scalar'}, "
+                                f"expected {g}x{g} for goal {g}")
+        if table.dtype.kind not in "iu":
+            raise StrategyError(f"policy {self.name} holds {table.dtype} values, expected integers")
+        if table.size and (table.min() < 0 or table.max() > most):
+            bad = np.argwhere((table < 0) | (table > most))[0]
+            raise StrategyError(
+                f"policy {self.name} has {int(table[tuple(bad)])} dice at score {bad[0]}, "
+                f"opponent score {bad[1]}; expected 0 to {most}")
+        frozen = table.astype(np.int8, copy=True)
+        frozen.setflags(write=False)
+        object.__setattr__(self, "table", frozen)
+
+    def __call__(self, score: int, opponent_score: int) -> int:
+        return int(self.table[score, opponent_score])
+
+    def __repr__(self) -> str:
+        return f"Policy({self.name}, {self.rules.name}, goal={self.rules.goal})"
+
+    def matches(self, rules: Ruleset) -> bool:
+        """True when this policy was made for ``rules`` (same components, goal, max dice)."""
+        return rules_key(self.rules) == rules_key(rules)
+
+
+def tabulate_callable(strategy, rules: Ruleset) -> np.ndarray:
+    """Ask a Python callable at every state, twice, validating every answer."""
+    g, most = int(rules.goal), int(rules.max_dice)
+    name = strategy_name(strategy)
+    table = np.empty((g, g), dtype=np.int8)
+    for s in range(g):
+        for o in range(g):
+            first = checked_choice(strategy, s, o, most)
+            again = checked_choice(strategy, s, o, most)
+            if again != first:
+                raise StrategyError(
+                    f"strategy {name} is not deterministic: at score {s}, opponent score {o} "
+                    f"it returned {first} and then {again}")
+            table[s, o] = first
+    return table
+
+
+def as_policy(strategy, rules: Ruleset, name: Optional[str] = None) -> Policy:
+    """The one way into hogsolve: ``strategy`` as a validated :class:`Policy` for ``rules``.
+
+    Accepts a Policy (checked to belong to ``rules``), a table array, an
+    object with a ``.policy`` (a Solution or a BestResponse) or a ``.table``
+    (the optimal player), or any callable ``(score, opponent_score) -> dice``.
+    """
+    if isinstance(strategy, Policy):
+        if not strategy.matches(rules):
+            raise StrategyError(
+                f"policy {strategy.name} was made for {strategy.rules.name} at goal {strategy.rules.goal}, "
+                f"not {rules.name} at goal {rules.goal}")
+        return strategy if name is None else dataclasses.replace(strategy, name=name)
+    label = name or strategy_name(strategy)
+    owner = getattr(strategy, "rules", None)
+    if isinstance(owner, Ruleset) and rules_key(owner) != rules_key(rules):
+        raise StrategyError(f"{label} was made for {owner.name} at goal {owner.goal}, "
+                            f"not {rules.name} at goal {rules.goal}")
+    if isinstance(strategy, np.ndarray):
+        return Policy(strategy, rules, label, {"kind": "array"})
+    table = getattr(strategy, "table", None)
+    if isinstance(table, np.ndarray):
+        return Policy(table, rules, label, dict(getattr(strategy, "source", None) or {"kind": "table"}))
+    inner = getattr(strategy, "policy", None)
+    if isinstance(inner, (np.ndarray, Policy)):
+        return as_policy(inner, rules, label)
+    if not callable(strategy):
+        raise StrategyError(f"{label!r} is not a strategy: expected a callable, a table or a Policy")
+    return Policy(tabulate_callable(strategy, rules), rules, label, {"kind": "callable"})
