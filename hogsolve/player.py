@@ -17,7 +17,7 @@ from typing import Optional, Union
 import numpy as np
 
 from .rules import Ruleset, get_rules, rulesets
-from .tables import TableError, load_arrays
+from .tables import TableError, check_solution_arrays, load_arrays
 
 __all__ = ["optimal_strategy", "OptimalStrategy", "PlayerWarning", "shipped_tables"]
 
@@ -39,8 +39,8 @@ def cache_root() -> Path:
 class OptimalStrategy:
     """``strategy(score, opponent_score) -> dice`` from an optimal table.
 
-    ``table``, ``win_probability`` and (loaded on first use)
-    ``action_values`` are indexed ``[score, opponent_score]`` with the player
+    ``table``, ``win_probability`` and ``action_values`` (all checked when
+    the table is loaded) are indexed ``[score, opponent_score]`` with the player
     to move first.
     """
 
@@ -49,34 +49,31 @@ class OptimalStrategy:
         self.name = "optimal"
         self.directory = directory
         self.table = arrays["policy.npy"]
+        self.source = {"kind": "solver", "directory": str(directory) if directory else None}
         self.win_probability = arrays["win_probability.npy"]
-        self._action_values = arrays.get("action_values.npy")
+        self.action_values = arrays["action_values.npy"]
 
     def __call__(self, score: int, opponent_score: int) -> int:
         return int(self.table[score, opponent_score])
-
-    @property
-    def action_values(self) -> np.ndarray:
-        if self._action_values is None:
-            _, arrays = load_arrays(self.directory, ("action_values.npy",))
-            self._action_values = arrays["action_values.npy"]
-        return self._action_values
 
     def __repr__(self) -> str:
         return f"OptimalStrategy({self.rules.name}, goal={self.rules.goal})"
 
 
 def _matches(meta: dict, rules: Ruleset) -> bool:
-    return (meta.get("rules", {}).get("name") == rules.name and meta.get("goal") == rules.goal
-            and meta.get("max_dice") == rules.max_dice
-            and meta.get("rules", {}).get("pig_out", 1) == rules.pig_out)
+    """The table was solved for exactly these rules: every component, the goal and max dice."""
+    return (meta.get("rules") == rules.summary() and meta.get("goal") == rules.goal
+            and meta.get("max_dice") == rules.max_dice)
 
 
 def _load(directory: Path, rules: Ruleset) -> Optional[OptimalStrategy]:
-    meta, arrays = load_arrays(directory, ("policy.npy", "win_probability.npy"))
+    meta, arrays = load_arrays(directory, ("policy.npy", "win_probability.npy", "action_values.npy"))
     if not _matches(meta, rules):
-        raise TableError(f"{directory} holds {meta.get('rules', {}).get('name')} at goal "
-                         f"{meta.get('goal')}, not {rules.name} at goal {rules.goal}")
+        held = meta.get("rules")
+        name = held.get("name") if isinstance(held, dict) else None
+        raise TableError(f"{directory} holds {name} at goal {meta.get('goal')}, "
+                         f"not {rules.name} at goal {rules.goal}")
+    check_solution_arrays(arrays, rules.goal, rules.max_dice, Path(directory))
     return OptimalStrategy(rules, directory, arrays)
 
 

@@ -162,16 +162,28 @@ def write_solution(solution, directory: Path, version: str) -> Path:
     return directory
 
 
+#: A meta.json is small; anything larger is not one of ours.
+META_LIMIT = 1_000_000
+
+
 def read_meta(directory: Path) -> dict:
+    """meta.json of a solution folder, checked to be ours (else :class:`TableError`)."""
     path = Path(directory) / "meta.json"
     try:
+        if path.stat().st_size > META_LIMIT:
+            raise TableError(f"{path} is larger than any meta.json hogsolve writes")
         meta = json.loads(path.read_text())
     except FileNotFoundError:
         raise TableError(f"no solution table at {directory} (meta.json missing)") from None
-    except (OSError, ValueError) as exc:
-        raise TableError(f"unreadable {path}: {exc}") from None
+    except (OSError, ValueError, RecursionError) as exc:
+        raise TableError(f"unreadable {path}: {type(exc).__name__}") from None
+    if not isinstance(meta, dict):
+        raise TableError(f"{path} holds {type(meta).__name__}, not a table description")
     if meta.get("format") != FORMAT:
-        raise TableError(f"{path}: unknown format {meta.get('format')!r}")
+        raise TableError(f"{path}: unknown format {str(meta.get('format'))[:40]!r}")
+    digests = meta.get("sha256")
+    if not isinstance(digests, dict) or not all(isinstance(v, str) for v in digests.values()):
+        raise TableError(f"{path} has no valid sha256 list")
     return meta
 
 
@@ -185,7 +197,24 @@ def load_arrays(directory: Path, names: Tuple[str, ...] = ("policy.npy",)) -> Tu
             data = (directory / name).read_bytes()
         except OSError as exc:
             raise TableError(f"cannot read {directory / name}: {exc.strerror}") from None
-        if sha256(data) != meta.get("sha256", {}).get(name):
+        if sha256(data) != meta["sha256"].get(name):
             raise TableError(f"{directory / name} does not match its sha256 in meta.json")
-        arrays[name] = np.load(io.BytesIO(data), allow_pickle=False)
+        try:
+            arrays[name] = np.load(io.BytesIO(data), allow_pickle=False)
+        except (ValueError, OSError, EOFError) as exc:
+            raise TableError(f"{directory / name} is not a numpy array: {exc}") from None
     return meta, arrays
+
+
+def check_solution_arrays(arrays: Dict[str, np.ndarray], goal: int, max_dice: int, where: Path) -> None:
+    """Shape, dtype and range of a solution's arrays, checked after their checksums."""
+    expected = {"policy.npy": ((goal, goal), "i"), "win_probability.npy": ((goal, goal), "f"),
+                "action_values.npy": ((goal, goal, max_dice + 1), "f")}
+    for name, array in arrays.items():
+        shape, kind = expected[name]
+        if array.shape != shape or array.dtype.kind != kind:
+            raise TableError(f"{where / name} is {array.dtype} {array.shape}, expected {shape}")
+        if kind == "i" and (array.min() < 0 or array.max() > max_dice):
+            raise TableError(f"{where / name} holds dice counts outside 0..{max_dice}")
+        if kind == "f" and not (np.isfinite(array).all() and array.min() >= 0 and array.max() <= 1):
+            raise TableError(f"{where / name} holds values that are not probabilities")

@@ -1,0 +1,317 @@
+"""A student's own code, safely: isolated, time-limited, deterministic, validated.
+
+Every case uses real files in a temporary folder, as a student or the
+course staff would have them.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import hogsolve.player as player
+from hogsolve import Policy, StrategyError, as_policy, best_response, get_rules, win_rate
+from hogsolve.cli import main
+from hogsolve.player import PlayerWarning, optimal_strategy
+from hogsolve.specs import StrategySpecError, load_strategy
+from hogsolve.tables import grid_csv
+
+ROOT = Path(__file__).resolve().parent.parent
+su18 = get_rules("su18")
+
+
+@pytest.fixture(autouse=True)
+def own_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOGSOLVE_CACHE", str(tmp_path / "cache"))
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def two_students(root: Path):
+    for who, dice in (("alice", 2), ("bob", 7)):
+        write(root / who / "entry.py", "from hog import final_strategy\n")
+        write(root / who / "hog.py", f"def final_strategy(score, opponent_score):\n    return {dice}\n")
+    return f"{root}/alice/entry.py:final_strategy", f"{root}/bob/entry.py:final_strategy"
+
+
+def cli(capsys, *args):
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_same_helper_name_in_two_folders(tmp_path, capsys):
+    alice, bob = two_students(tmp_path)
+    code, out, err = cli(capsys, "compare", alice, bob)
+    assert code == 0 and "average:" in out and "0.367780610933" in out, out + err
+    code, out, _ = cli(capsys, "tournament", alice, bob, "--json")
+    ranking = {r["strategy"]: r for r in json.loads(out)["ranking"]}
+    assert ranking[bob]["win_rates"][alice] == pytest.approx(1 - 0.367780610933, abs=1e-12)
+    # and nothing of theirs leaked into this process
+    assert "hog" not in sys.modules and "entry" not in sys.modules
+
+
+def test_a_loop_stops_within_the_limit(tmp_path, capsys):
+    f = write(tmp_path / "loop.py", "def final_strategy(score, opponent_score):\n"
+                                    "    if score == 3 and opponent_score == 4:\n"
+                                    "        while True:\n            pass\n"
+                                    "    return 4\n")
+    start = time.monotonic()
+    code, out, err = cli(capsys, "compare", f"{f}:final_strategy", "optimal", "--strategy-timeout", "2")
+    assert time.monotonic() - start < 2 + 10
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1
+    assert "did not finish within 2 s (stopped at score 3, opponent_score 4)" in err
+
+
+def test_sleep_at_import_stops(tmp_path, capsys):
+    f = write(tmp_path / "slow.py", "import time\ntime.sleep(30)\n"
+                                    "def final_strategy(s, o):\n    return 1\n")
+    code, _, err = cli(capsys, "regret", f"{f}:final_strategy", "--strategy-timeout", "1")
+    assert code == 2 and "did not finish within 1 s (stopped while being imported)" in err
+
+
+def test_printing_never_reaches_the_output(tmp_path, capsys):
+    f = write(tmp_path / "chatty.py", "print('hello from import')\n"
+                                      "def final_strategy(score, opponent_score):\n"
+                                      "    print('thinking', score, opponent_score)\n"
+                                      "    return 5\n")
+    code, out, err = cli(capsys, "compare", f"{f}:final_strategy", "always_roll:5", "--json")
+    assert code == 0
+    assert json.loads(out)["exact"]["average"] == pytest.approx(0.5, abs=1e-12)
+    assert "printed 20001 lines (hidden; --show-output shows them)" in err
+    assert err.count("\n") == 1
+    # cached now: nothing runs, nothing printed; --show-output on a fresh file shows lines
+    g = write(tmp_path / "other" / "chatty.py", (tmp_path / "chatty.py").read_text().replace("5", "6"))
+    code, out, err = cli(capsys, "best-response", f"{g}:final_strategy", "--show-output")
+    assert code == 0 and "hello from import" in err and "thinking 0 0" in err
+
+
+HOSTILE = {
+    "exit at import": ("import sys\nsys.exit(0)\n", "called sys.exit(0) while being imported"),
+    "os._exit at import": ("import os\nos._exit(3)\n", "exited with code 3 (os._exit?) while being imported"),
+    "crash": ("import ctypes\nctypes.string_at(0)\n", "crashed the interpreter (SIGSEGV)"),
+    "input": ("name = input('name? ')\n", "EOFError while being imported"),
+    "generator exit": ("raise GeneratorExit('odd')\n", "GeneratorExit while being imported: odd"),
+    "keyboard interrupt": ("def final_strategy(s, o):\n    raise KeyboardInterrupt\n",
+                           "raised KeyboardInterrupt:  at score 0, opponent score 0"),
+    "exit in call": ("def final_strategy(s, o):\n    import sys\n    sys.exit('bye')\n",
+                     "called sys.exit('bye') at score 0, opponent score 0"),
+    "random": ("import random\ndef final_strategy(s, o):\n    return random.randrange(11)\n",
+               "is not deterministic"),
+    "float": ("def final_strategy(s, o):\n    return 3.0\n",
+              "returned 3.0 at score 0, opponent score 0; expected an int from 0 to 10"),
+    "missing helper": ("from dice import six_sided\n",
+                       "No module named 'dice' (a course's support files, such as dice.py or ucb.py, "
+                       "must sit beside"),
+    "no function": ("def final_strategy_v2(s, o):\n    return 1\n", "has no function 'final_strategy'"),
+}
+
+
+@pytest.mark.parametrize("case", list(HOSTILE))
+def test_hostile_files_are_one_line_exit_2(tmp_path, capsys, case):
+    text, message = HOSTILE[case]
+    if "def final_strategy" not in text:  # the call cases define it themselves
+        text += "def final_strategy(score, opponent_score):\n    return 4\n"
+    f = write(tmp_path / "hog.py", text)
+    code, out, err = cli(capsys, "compare", f"{f}:final_strategy", "optimal", "--json")
+    assert code == 2 and out == "", (out, err)
+    assert err.count("\n") == 1 and err.startswith("error: ") and "Traceback" not in err
+    assert message in err, err
+    assert str(f) in err
+
+
+def test_module_level_argument_parsing_sees_no_hogsolve_arguments(tmp_path, capsys):
+    f = write(tmp_path / "hog.py", "import argparse\n"
+                                   "parser = argparse.ArgumentParser()\n"
+                                   "parser.add_argument('-v', action='store_true')\n"
+                                   "args = parser.parse_args()\n"
+                                   "import sys\nN = len(sys.argv)\n"
+                                   "def final_strategy(score, opponent_score):\n    return N\n")
+    code, out, err = cli(capsys, "compare", f"{f}:final_strategy", "always_roll:1", "--json")
+    assert code == 0, err
+    assert json.loads(out)["exact"]["average"] == pytest.approx(0.5, abs=1e-12)
+
+
+def test_cache_follows_every_loaded_file(tmp_path):
+    log = tmp_path / "runs.log"
+    entry = write(tmp_path / "s" / "entry.py", f"open({str(log)!r}, 'a').write('ran\\n')\n"
+                                               "from hog import final_strategy\n")
+    helper = write(tmp_path / "s" / "hog.py", "def final_strategy(s, o):\n    return 3\n")
+    first = load_strategy(f"{entry}:final_strategy", su18)
+    again = load_strategy(f"{entry}:final_strategy", su18)
+    assert log.read_text().count("ran") == 1  # the second came from the cache
+    assert again.source["cached"] and np.array_equal(first.table, again.table)
+    assert set(first.source["files"]) == {"entry.py", "hog.py"}
+    helper.write_text("def final_strategy(s, o):\n    return 6\n")
+    changed = load_strategy(f"{entry}:final_strategy", su18)
+    assert log.read_text().count("ran") == 2 and changed(0, 0) == 6
+    assert load_strategy(f"{entry}:final_strategy", get_rules("su18", goal=50)).table.shape == (50, 50)
+
+
+def test_policy_type_is_validated_and_read_only():
+    with pytest.raises(StrategyError, match="-1 dice at score 0, opponent score 0"):
+        win_rate(np.full((100, 100), -1), optimal_strategy(su18), su18)
+    with pytest.raises(StrategyError, match="99 dice"):
+        win_rate(np.full((100, 100), 99), optimal_strategy(su18), su18)
+    with pytest.raises(StrategyError, match="expected 100x100"):
+        as_policy(np.zeros((50, 50), dtype=int), su18)
+    with pytest.raises(StrategyError, match="expected integers"):
+        as_policy(np.zeros((100, 100)), su18)
+    p = as_policy(lambda s, o: 3, su18)
+    assert isinstance(p, Policy) and p(5, 5) == 3 and p.source["kind"] == "callable"
+    with pytest.raises(ValueError):
+        p.table[0, 0] = 4
+    with pytest.raises(StrategyError, match="made for su18 at goal 100, not fa18"):
+        as_policy(p, get_rules("fa18"))
+    calls = []
+
+    def flaky(s, o):
+        calls.append(1)
+        return len(calls) % 2
+    with pytest.raises(StrategyError, match="not deterministic: at score 0, opponent score 0"):
+        as_policy(flaky, su18)
+
+
+def test_best_response_plugs_straight_into_win_rate():
+    br = best_response(lambda s, o: 4, su18)
+    direct = win_rate(br, lambda s, o: 4, su18)
+    assert direct.average == pytest.approx(br.win_rate.average, abs=1e-12)
+    assert br(0, 0) == int(br.policy[0, 0])
+
+
+# ------------------------------------------------------------------- tables --
+
+def table_file(tmp_path, table=None, name="p.csv") -> Path:
+    table = np.full((100, 100), 4, dtype=np.int8) if table is None else table
+    return Path(write(tmp_path / name, grid_csv(table, str).decode()))
+
+
+def test_good_table_loads(tmp_path):
+    table = np.full((100, 100), 4, dtype=np.int8)
+    table[5, 7] = 9
+    p = load_strategy(f"table:{table_file(tmp_path, table)}", su18)
+    assert p(5, 7) == 9 and p.source["kind"] == "table"
+
+
+def test_bad_tables_are_refused(tmp_path):
+    good = table_file(tmp_path).read_text().splitlines()
+    cases = {
+        "shuffled": ([good[0]] + good[1:][::-1], "labelled '99', expected 0"),
+        "bad header": (["score,0"] + good[1:], "header must be"),
+        "20 digits": ([good[0], good[1].replace(",4", ",12345678901234567890", 1)] + good[2:],
+                      "holds '12345678901234567890'"),
+        "11 dice": ([good[0], good[1].replace(",4", ",11", 1)] + good[2:], "holds '11'"),
+        "short": (good[:50], "has 49 rows"),
+    }
+    for name, (lines, message) in cases.items():
+        f = write(tmp_path / name / "p.csv", "\n".join(lines) + "\n")
+        with pytest.raises(StrategySpecError, match=message):
+            load_strategy(f"table:{f}", su18)
+
+
+def test_table_meta_checksum_and_odd_files(tmp_path, capsys):
+    f = table_file(tmp_path / "signed")
+    import hashlib
+    digest = hashlib.sha256(f.read_bytes()).hexdigest()
+    flipped = digest[:-1] + ("0" if digest[-1] != "0" else "1")
+    write(f.with_name("meta.json"), json.dumps({"sha256": {"p.csv": flipped}}))
+    with pytest.raises(StrategySpecError, match="does not match its sha256"):
+        load_strategy(f"table:{f}", su18)
+    fifo = tmp_path / "fifo.csv"
+    os.mkfifo(fifo)
+    zero = tmp_path / "zero.csv"
+    zero.symlink_to("/dev/zero")
+    big = write(tmp_path / "big.csv", "x" * 100_000)
+    for path, message in ((fifo, "not a regular file"), (zero, "not a regular file"), (big, "too large")):
+        start = time.monotonic()
+        code, out, err = cli(capsys, "compare", f"table:{path}", "optimal")
+        assert code == 2 and message in err and err.count("\n") == 1
+        assert time.monotonic() - start < 10
+
+
+def test_damaged_shipped_tables_fall_back_with_a_warning(tmp_path, monkeypatch):
+    shipped = tmp_path / "shipped"
+    monkeypatch.setattr(player, "shipped_tables", lambda: shipped)
+    meta_cases = {"list": "[]", "null": "null", "no sha": None, "deep": "[" * 30000 + "]" * 30000}
+    for name, text in meta_cases.items():
+        shutil.rmtree(shipped, ignore_errors=True)
+        shutil.copytree(ROOT / "solutions", shipped)
+        meta = shipped / "su18" / "meta.json"
+        if text is None:
+            data = json.loads(meta.read_text())
+            data["sha256"] = None
+            text = json.dumps(data)
+        meta.write_text(text)
+        with pytest.warns(PlayerWarning, match="cannot use the shipped su18 table"):
+            bot = optimal_strategy("su18")
+        assert bot(0, 0) == 10, name
+
+
+def test_re_signed_tables_are_checked_for_range_and_ruleset(tmp_path, monkeypatch):
+    from hogsolve.tables import npy_bytes, sha256
+    shipped = tmp_path / "shipped"
+    shutil.copytree(ROOT / "solutions", shipped)
+    monkeypatch.setattr(player, "shipped_tables", lambda: shipped)
+    folder = shipped / "su18"
+    meta = json.loads((folder / "meta.json").read_text())
+    bad = npy_bytes(np.full((100, 100), -1, dtype=np.int8))
+    (folder / "policy.npy").write_bytes(bad)
+    meta["sha256"]["policy.npy"] = sha256(bad)
+    (folder / "meta.json").write_text(json.dumps(meta))
+    with pytest.warns(PlayerWarning, match="outside 0..10"):
+        assert optimal_strategy("su18")(0, 0) == 10
+    # another ruleset's table, correctly signed, under su18's name
+    shutil.rmtree(folder)
+    shutil.copytree(ROOT / "solutions" / "fa18", folder)
+    with pytest.warns(PlayerWarning, match="holds fa18"):
+        assert optimal_strategy("su18")(0, 0) == 10
+
+
+def test_damaged_action_values_found_at_load(tmp_path, monkeypatch):
+    shipped = tmp_path / "shipped"
+    shutil.copytree(ROOT / "solutions", shipped)
+    monkeypatch.setattr(player, "shipped_tables", lambda: shipped)
+    data = bytearray((shipped / "fa18" / "action_values.npy").read_bytes())
+    data[-5] ^= 0xFF
+    (shipped / "fa18" / "action_values.npy").write_bytes(bytes(data))
+    with pytest.warns(PlayerWarning, match="action_values.npy does not match"):
+        optimal_strategy("fa18")
+
+
+# --------------------------------------------------------------------- help --
+
+def test_spec_help_lists_every_form(capsys):
+    for verb in ("compare", "best-response", "regret", "tournament"):
+        with pytest.raises(SystemExit):
+            main([verb, "--help"])
+        out = " ".join(capsys.readouterr().out.split())
+        for form in ("optimal", "always_roll:N", "bacon:MARGIN:N", "swap:MARGIN:N", "random:SEED",
+                     "FILE.py:FUNCTION", "table:PATH.csv", "--strategy-timeout", "--show-output"):
+            assert form in out, (verb, form)
+
+
+def test_file_without_function_gets_a_suggestion(tmp_path, capsys):
+    f = write(tmp_path / "hog.py", "def final_strategy(s, o):\n    return 4\n")
+    code, _, err = cli(capsys, "compare", str(f), "optimal")
+    assert code == 2 and f"{f}:final_strategy" in err
+
+
+def test_python_callables_stay_in_process():
+    seen = []
+
+    def mine(score, opponent_score):
+        seen.append(os.getpid())
+        return 4
+    assert win_rate(mine, lambda s, o: 4, su18).average == pytest.approx(0.5, abs=1e-12)
+    assert set(seen) == {os.getpid()}
