@@ -8,6 +8,8 @@ from __future__ import annotations
 import random
 import secrets
 import threading
+import time
+from collections import OrderedDict
 from typing import Dict, Optional
 
 from ..game import Match, random_dice
@@ -96,12 +98,20 @@ class WebGame:
 
 
 class GameStore:
-    """Every game of the server, by id; thread-safe."""
+    """The server's games by id, thread-safe and bounded.
 
-    def __init__(self, default_rules: str = "su18"):
+    At most ``max_games`` are kept; the least recently used goes first, and
+    a game idle for ``idle_seconds`` expires.  An expired game answers 404
+    with a message the page shows.
+    """
+
+    def __init__(self, default_rules: str = "su18", max_games: int = 1000, idle_seconds: float = 6 * 3600,
+                 clock=time.monotonic):
         self.default_rules = default_rules
-        self.games: Dict[str, WebGame] = {}
-        self.bots: Dict[str, object] = {}
+        self.max_games, self.idle_seconds, self.clock = max_games, idle_seconds, clock
+        self.games: "OrderedDict[str, WebGame]" = OrderedDict()
+        self.used: dict = {}
+        self.bots: dict = {}
         self.lock = threading.Lock()
 
     def bot(self, name: str):
@@ -110,6 +120,15 @@ class GameStore:
                 self.bots[name] = optimal_strategy(get_rules(name))
             return self.bots[name]
 
+    def _expire(self) -> None:
+        """Drop idle games, then the least recently used beyond the cap (lock held)."""
+        now = self.clock()
+        while self.games:
+            oldest = next(iter(self.games))
+            if now - self.used[oldest] <= self.idle_seconds and len(self.games) <= self.max_games:
+                break
+            del self.games[oldest], self.used[oldest]
+
     def create(self, rules_name: str, you_first: bool, seed: Optional[int] = None) -> WebGame:
         rules = get_rules(rules_name)
         seed = seed if seed is not None else random.SystemRandom().randrange(2 ** 32)
@@ -117,11 +136,17 @@ class GameStore:
         game = WebGame(game_id, rules, self.bot(rules_name), you_first, seed)
         with self.lock:
             self.games[game_id] = game
+            self.used[game_id] = self.clock()
+            self._expire()
         return game
 
     def get(self, game_id: str) -> WebGame:
         with self.lock:
+            self._expire()
             game = self.games.get(game_id)
+            if game is not None:
+                self.games.move_to_end(game_id)
+                self.used[game_id] = self.clock()
         if game is None:
-            raise GameError(404, f"no game {game_id!r}")
+            raise GameError(404, f"game {game_id} has expired or never existed; start a new one")
         return game

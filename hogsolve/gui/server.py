@@ -10,12 +10,22 @@ status, never a traceback):
 * ``POST /api/games/ID/roll``  ``{"dice": n}``  your turn, then the bot's
 * ``GET  /api/games/ID/hint``              the optimal move and every count's value
 
-Static files come only from the ``static`` folder next to this module.
+A local server is still a server.  Only ``Host: 127.0.0.1:PORT`` or
+``localhost:PORT`` is answered (DNS rebinding gets 403); a state-changing
+request needs ``Content-Type: application/json`` (415 otherwise) and, when
+it carries an ``Origin``, this server's own (403 otherwise); no CORS header
+is ever sent.  Every connection has a read timeout, at most
+:data:`MAX_CONNECTIONS` are served at once, and the listen backlog is
+:data:`BACKLOG`.  Every response carries a Content-Security-Policy (self
+only, no framing) and ``X-Content-Type-Options: nosniff``.  Static files
+come only from the ``static`` folder next to this module.
 """
 from __future__ import annotations
 
 import json
+import math
 import re
+import sys
 import threading
 import webbrowser
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -28,72 +38,191 @@ from .games import GameError, GameStore
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 64 * 1024
+#: Seconds a connection may take to send its request before it is closed.
+READ_TIMEOUT = 5.0
+#: Connections served at once; more wait in the listen backlog.
+MAX_CONNECTIONS = 64
+BACKLOG = 256
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
          ".css": "text/css; charset=utf-8", ".png": "image/png", ".svg": "image/svg+xml"}
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; object-src 'none'; "
+                               "base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "Cross-Origin-Resource-Policy": "same-origin",
+}
+API_METHODS = {"rulesets": "GET", "policy": "GET", "games": "POST", "game": "GET", "roll": "POST",
+               "hint": "GET"}
+
+
+def finite(x: float) -> Optional[float]:
+    """A probability for JSON: rounded, and None rather than a non-standard NaN."""
+    x = float(x)
+    return round(x, 6) if math.isfinite(x) else None
 
 
 def policy_payload(store: GameStore, name: str) -> dict:
     bot = store.bot(name)
-    return {"rules": name, "goal": int(bot.rules.goal),
+    return {"rules": name, "goal": int(bot.rules.goal), "max_dice": int(bot.rules.max_dice),
             "policy": bot.table.astype(int).tolist(),
-            "win_probability": [[round(float(x), 6) for x in row] for row in bot.win_probability]}
+            "win_probability": [[finite(x) for x in row] for row in bot.win_probability]}
+
+
+class HogServer(ThreadingHTTPServer):
+    """A threading server with a real backlog and a cap on connections served at once."""
+
+    request_queue_size = BACKLOG
+    daemon_threads = True
+
+    def __init__(self, address, handler):
+        super().__init__(address, handler)
+        port = self.server_address[1]
+        self.allowed_hosts = {f"127.0.0.1:{port}", f"localhost:{port}"}
+        self.allowed_origins = {f"http://{host}" for host in self.allowed_hosts}
+        self.slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+
+    def process_request(self, request, client_address):
+        self.slots.acquire()  # the accept loop waits; the backlog holds the rest
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self.slots.release()
+            raise
+
+    def process_request_thread(self, request, client_address):
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.slots.release()
+
+    def handle_error(self, request, client_address):
+        print(f"hogsolve gui: a connection from {client_address[0]} failed: {sys.exc_info()[1]!r}",
+              file=sys.stderr)
 
 
 class Handler(BaseHTTPRequestHandler):
     server_version = "hogsolve"
+    sys_version = ""
+    timeout = READ_TIMEOUT
     store: GameStore  # set by make_server
     policy_cache: dict
 
     def log_message(self, format, *args):  # quiet: the terminal shows only the URL
         pass
 
+    def version_string(self) -> str:
+        return self.server_version  # no Python version for the world to see
+
     # -- plumbing ---------------------------------------------------------
-    def send_json(self, status: int, payload) -> None:
-        body = json.dumps(payload).encode()
+    def end_headers(self):
+        for name, value in SECURITY_HEADERS.items():
+            self.send_header(name, value)
+        super().end_headers()
+
+    def send_json(self, status: int, payload, allow: Optional[str] = None) -> None:
+        body = json.dumps(payload, allow_nan=False).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
+        if allow:
+            self.send_header("Allow", allow)
         self.end_headers()
-        self.wfile.write(body)
+        if self.command != "HEAD":
+            self.wfile.write(body)
 
-    def fail(self, status: int, message: str) -> None:
-        self.send_json(status, {"error": message})
+    def send_error(self, code, message=None, explain=None):
+        """The standard library's own errors (bad request line, unknown method) in JSON, never 5xx."""
+        if code == 501:  # an unknown method is the client's mistake
+            code, message = 405, f"{self.command} is not allowed"
+        if getattr(self, "request_version", "HTTP/0.9") == "HTTP/0.9":
+            self.request_version = "HTTP/1.0"  # always a status line and headers
+        self.command = getattr(self, "command", None) or "GET"
+        try:
+            self.close_connection = True
+            self.send_json(code, {"error": message or "bad request"}, allow="GET, HEAD, POST, OPTIONS")
+        except OSError:
+            pass
+
+    def fail(self, status: int, message: str, allow: Optional[str] = None) -> None:
+        self.send_json(status, {"error": message}, allow)
 
     def read_json(self) -> dict:
         try:
             length = int(self.headers.get("Content-Length") or 0)
         except ValueError:
             raise GameError(400, "bad Content-Length") from None
+        if length < 0:
+            raise GameError(400, "bad Content-Length")
         if length > MAX_BODY:
             raise GameError(413, f"body over {MAX_BODY} bytes")
         raw = self.rfile.read(length) if length > 0 else b""
+        if len(raw) < length:
+            self.close_connection = True
+            raise GameError(400, "the body is shorter than its Content-Length")
         try:
             data = json.loads(raw.decode("utf-8") or "null")
-        except (UnicodeDecodeError, ValueError):
+        except (UnicodeDecodeError, ValueError, RecursionError):
             raise GameError(400, "body is not valid JSON") from None
         if not isinstance(data, dict):
             raise GameError(400, "body must be a JSON object")
         return data
 
+    def check_request(self, method: str) -> None:
+        """Refuse foreign hosts (DNS rebinding) and cross-site or non-JSON state changes."""
+        if self.headers.get("Host", "") not in self.server.allowed_hosts:
+            raise GameError(403, "this server answers only to " + " and ".join(sorted(self.server.allowed_hosts)))
+        if method in ("GET", "HEAD", "OPTIONS"):
+            return
+        origin = self.headers.get("Origin")
+        if origin is not None and origin not in self.server.allowed_origins:
+            raise GameError(403, f"requests from {origin[:80]} are not accepted")
+        kind = self.headers.get("Content-Type", "").split(";")[0].strip().lower()
+        if kind != "application/json":
+            raise GameError(415, "send Content-Type: application/json")
+
     def dispatch(self, method: str) -> None:
+        allow = None
         try:
             path = urlsplit(self.path).path
-            if path.startswith("/api/"):
-                self.api(method, path)
-            elif method == "GET":
+            route, _ = match_route(path)
+            allow = (f"{API_METHODS[route]}, OPTIONS" if route else None) if path.startswith("/api/") \
+                else "GET, HEAD, OPTIONS"
+            self.check_request(method)
+            if method == "OPTIONS":
+                if allow is None:
+                    raise GameError(404, f"no such API path: {path[:200]}")
+                self.send_json(200, {"allow": allow.split(", ")}, allow=allow)
+            elif path.startswith("/api/"):
+                self.api("GET" if method == "HEAD" else method, path)
+            elif method in ("GET", "HEAD"):
                 self.static(path)
             else:
                 raise GameError(405, f"{method} is not allowed here")
         except GameError as exc:
-            self.fail(exc.status, str(exc))
-        except (BrokenPipeError, ConnectionResetError):
-            pass
+            self.reply_error(exc.status, str(exc), allow if exc.status == 405 else None)
+        except (BrokenPipeError, ConnectionResetError, TimeoutError):
+            self.went_away()
         except Exception as exc:  # a bug: still answer in JSON, without a traceback
-            self.fail(500, f"internal error: {type(exc).__name__}")
+            self.reply_error(500, f"internal error: {type(exc).__name__}")
+
+    def reply_error(self, status: int, message: str, allow: Optional[str] = None) -> None:
+        try:
+            self.fail(status, message, allow)
+        except (BrokenPipeError, ConnectionResetError, TimeoutError):
+            self.went_away()
+
+    def went_away(self) -> None:
+        self.close_connection = True
+        print(f"hogsolve gui: a client went away during {self.command} {self.path[:80]}", file=sys.stderr)
 
     def do_GET(self):
         self.dispatch("GET")
+
+    def do_HEAD(self):
+        self.dispatch("HEAD")
 
     def do_POST(self):
         self.dispatch("POST")
@@ -101,17 +230,21 @@ class Handler(BaseHTTPRequestHandler):
     def do_PUT(self):
         self.dispatch("PUT")
 
+    def do_PATCH(self):
+        self.dispatch("PATCH")
+
     def do_DELETE(self):
         self.dispatch("DELETE")
+
+    def do_OPTIONS(self):
+        self.dispatch("OPTIONS")
 
     # -- API --------------------------------------------------------------
     def api(self, method: str, path: str) -> None:
         route, arg = match_route(path)
-        allowed = {"rulesets": "GET", "policy": "GET", "games": "POST", "game": "GET",
-                   "roll": "POST", "hint": "GET"}
         if route is None:
-            raise GameError(404, f"no such API path: {path}")
-        if method != allowed[route]:
+            raise GameError(404, f"no such API path: {path[:200]}")
+        if method != API_METHODS[route]:
             raise GameError(405, f"{method} is not allowed on {path}")
         store = self.store
         if route == "rulesets":
@@ -145,7 +278,7 @@ class Handler(BaseHTTPRequestHandler):
             raise GameError(400, f"unknown ruleset {name!r}; choose from {', '.join(rulesets())}")
         if first not in ("you", "bot"):
             raise GameError(400, f"first must be 'you' or 'bot', got {first!r}")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 63):
             raise GameError(400, f"seed must be a non-negative integer, got {seed!r}")
         try:
             return self.store.create(name, first == "you", seed).state()
@@ -156,13 +289,15 @@ class Handler(BaseHTTPRequestHandler):
     def static(self, path: str) -> None:
         file = static_file(path)
         if file is None:
-            raise GameError(404, f"not found: {path}")
+            raise GameError(404, f"not found: {path[:200]}")
         body = file.read_bytes()
         self.send_response(200)
         self.send_header("Content-Type", TYPES.get(file.suffix, "application/octet-stream"))
         self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-cache")
         self.end_headers()
-        self.wfile.write(body)
+        if self.command != "HEAD":
+            self.wfile.write(body)
 
 
 ROUTES = [
@@ -187,6 +322,8 @@ def static_file(path: str) -> Optional[Path]:
     """The file under STATIC that ``path`` names, or None; never anything outside it."""
     if path in ("", "/"):
         path = "/index.html"
+    if path == "/favicon.ico":
+        path = "/favicon.svg"
     name = unquote(path)
     if "\x00" in name or "\\" in name:
         return None
@@ -194,19 +331,20 @@ def static_file(path: str) -> Optional[Path]:
     if relative.startswith("static/"):
         relative = relative[len("static/"):]
     root = STATIC.resolve()
-    candidate = (root / relative).resolve()
-    if root not in candidate.parents or not candidate.is_file():
+    try:
+        candidate = (root / relative).resolve()
+        if root not in candidate.parents or not candidate.is_file():
+            return None
+    except (OSError, ValueError):  # a name too long for the file system, and the like
         return None
     return candidate
 
 
-def make_server(port: int = 0, default_rules: str = "su18") -> ThreadingHTTPServer:
+def make_server(port: int = 0, default_rules: str = "su18", **store_options) -> HogServer:
     """A server on 127.0.0.1 (port 0: any free port), not yet serving."""
-    store = GameStore(default_rules)
+    store = GameStore(default_rules, **store_options)
     handler = type("BoundHandler", (Handler,), {"store": store, "policy_cache": {}})
-    server = ThreadingHTTPServer(("127.0.0.1", port), handler)
-    server.daemon_threads = True
-    return server
+    return HogServer(("127.0.0.1", port), handler)
 
 
 def serve(default_rules: str = "su18", port: int = 8061, open_browser: bool = True,
