@@ -50,7 +50,7 @@ class Turn:
         if self.num_dice and self.sides != normal_sides:
             out.append(f"Hog Wild: {self.sides}-sided dice")
         if self.free_bacon:
-            out.append(f"Free Bacon: {self.points} points")
+            out.append(f"Free Bacon: {self.points} point{'s' if self.points != 1 else ''}")
         if self.pig_out:
             out.append(f"Pig Out: {self.points} point{'s' if self.points != 1 else ''}")
         if self.swapped:

@@ -67,6 +67,11 @@ def test_bot_first_and_hint(port):
     status, hint = request(port, "GET", f"/api/games/{state['id']}/hint")
     assert status == 200 and len(hint["values"]) == 11
     assert hint["values"][hint["best"]] == max(hint["values"])
+    over = new_game(port, rules="su18", first="you", seed=9)
+    while over["winner"] is None:
+        over = request(port, "POST", f"/api/games/{over['id']}/roll", {"dice": 5})[1]
+    status, none = request(port, "GET", f"/api/games/{over['id']}/hint")
+    assert status == 200 and none["best"] is None and none["winner"] == over["winner"]
 
 
 def test_policy(port):

@@ -1,7 +1,10 @@
-"""End to end in real headless Chromium: play a whole game by clicking."""
+"""End to end in real headless Chromium: whole games by clicking and by tapping on a phone."""
 import json
 import os
+import threading
 import urllib.request
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -18,42 +21,94 @@ if not Path(CHROMIUM).exists() and not in_ci:
 sync_api = pytest.importorskip("playwright.sync_api") if not in_ci else __import__(
     "playwright.sync_api", fromlist=["sync_playwright"])
 
+# Playwright's wait_for_function evaluates strings, which the page's own CSP forbids;
+# these tests bypass it, and test_page_runs_under_its_own_csp checks the page without.
+PHONE = {"viewport": {"width": 375, "height": 667}, "has_touch": True, "is_mobile": True,
+         "device_scale_factor": 2, "bypass_csp": True}
+DESKTOP = {"viewport": {"width": 1280, "height": 800}, "bypass_csp": True}
+
 
 def server_state(port, game_id):
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games/{game_id}") as response:
         return json.load(response)
 
 
-def test_play_whole_game_in_chromium(tmp_path):
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def open_page(browser, port, options):
+    context = browser.new_context(**options)
+    page = context.new_page()
+    problems = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.goto(f"http://127.0.0.1:{port}/")
+    page.wait_for_selector("body[data-ready='1']")
+    return context, page, problems
+
+
+def no_horizontal_scroll(page):
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def assert_controls_usable(page):
+    """Every control inside the screen's width and at least 44 px (buttons)."""
+    width = page.evaluate("window.innerWidth")
+    for selector in ("#rules", "#first", "#new-game", ".dice-button", "#hint-toggle", "#surface-toggle"):
+        for box in [e.bounding_box() for e in page.query_selector_all(selector)]:
+            assert box is not None, selector
+            assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, (selector, box)
+            if selector in ("#new-game", ".dice-button"):
+                assert box["width"] >= 44 and box["height"] >= 44, (selector, box)
+
+
+def play_to_the_end(page, act, dice="5", check_midgame=None):
+    moves = 0
+    while page.is_hidden("#game-over"):
+        page.wait_for_function(f"!document.querySelector(\".dice-button[data-dice='{dice}']\").disabled"
+                               " || !document.getElementById('game-over').hidden")
+        if not page.is_hidden("#game-over"):
+            break
+        if check_midgame and moves == 3:
+            check_midgame()
+        turns = int(page.evaluate("document.body.dataset.turns"))
+        act(f".dice-button[data-dice='{dice}']")
+        moves += 1
+        page.wait_for_function(f"Number(document.body.dataset.turns) > {turns}")
+        assert moves < 200
+    return moves
+
+
+def test_play_whole_game_on_the_desktop(browser, tmp_path):
     shots = Path(os.environ.get("HOGSOLVE_SCREENSHOTS", tmp_path))
-    with running_server() as (_, port), sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 1300, "height": 1160})
-        page.goto(f"http://127.0.0.1:{port}/")
-        page.wait_for_selector("body[data-ready='1']")
+    with running_server() as (_, port):
+        context, page, problems = open_page(browser, port, DESKTOP)
+        # before any game: the heatmap and the starting chance are drawn
+        assert page.evaluate("""(() => { const c = document.getElementById('policy-canvas');
+            const d = c.getContext('2d').getImageData(60, 60, 1, 1).data; return d[3]; })()""") == 255
+        assert "at the start" in page.text_content("#trend")
         page.select_option("#rules", "fa13")
         page.click("#new-game")
         page.wait_for_function("document.body.dataset.gameId !== undefined")
         page.check("#hint-toggle")
-        clicks = 0
-        while page.is_hidden("#game-over"):
-            button = page.locator(".dice-button[data-dice='5']")
-            button.wait_for(state="visible")
-            page.wait_for_function("!document.querySelector(\".dice-button[data-dice='5']\").disabled"
-                                   " || !document.getElementById('game-over').hidden")
-            if not page.is_hidden("#game-over"):
-                break
-            if clicks == 3:
-                page.wait_for_function("document.getElementById('hint-text').textContent.startsWith('Optimal')")
-                page.hover("#policy-canvas", position={"x": 120, "y": 200})
-                page.wait_for_timeout(900)  # let the dice land
-                assert page.is_visible("#tooltip") and "roll" in page.inner_text("#tooltip")
-                page.screenshot(path=str(shots / "gui-midgame.png"))
-            turns = int(page.evaluate("document.body.dataset.turns"))
-            button.click()
-            clicks += 1
-            page.wait_for_function(f"Number(document.body.dataset.turns) > {turns}")
-            assert clicks < 200
+
+        def midgame():
+            page.wait_for_function("document.getElementById('hint-text').textContent.startsWith('Optimal')")
+            assert "0.00" in page.inner_html("#hint-chart") and "1.00" in page.inner_html("#hint-chart")
+            page.hover("#policy-canvas", position={"x": 150, "y": 200})
+            page.wait_for_timeout(900)  # let the dice land
+            assert page.is_visible("#tooltip") and "roll" in page.inner_text("#tooltip")
+            tip, window = page.locator("#tooltip").bounding_box(), page.evaluate("window.innerWidth")
+            assert tip["x"] + tip["width"] <= window
+            assert "rolled" in page.get_attribute("#tray", "aria-label")
+            page.evaluate("window.scrollTo(0, 0)")
+            page.screenshot(path=str(shots / "gui-midgame.png"), full_page=True)
+        play_to_the_end(page, page.click, check_midgame=midgame)
         game_id = page.evaluate("document.body.dataset.gameId")
         state = server_state(port, game_id)
         assert state["winner"] is not None
@@ -63,11 +118,128 @@ def test_play_whole_game_in_chromium(tmp_path):
         assert page.is_visible("#game-over") and " win" in page.inner_text("#game-over-text")
         page.check("#surface-toggle")
         page.wait_for_timeout(900)
-        page.screenshot(path=str(shots / "gui-end.png"))
-        # reloading resumes the same game
+        page.screenshot(path=str(shots / "gui-end.png"), full_page=True)
+        # reloading resumes the same game, with the hint setting kept
         page.reload()
         page.wait_for_selector("body[data-ready='1']")
         assert page.evaluate("document.body.dataset.gameId") == game_id
         assert int(page.inner_text("#score-you")) == state["scores"]["you"]
-        browser.close()
+        assert page.is_checked("#hint-toggle")
+        assert no_horizontal_scroll(page)
+        assert problems == []
+        context.close()
     assert (shots / "gui-end.png").stat().st_size > 10_000
+
+
+def test_play_whole_game_by_tapping_on_a_phone(browser, tmp_path):
+    shots = Path(os.environ.get("HOGSOLVE_SCREENSHOTS", tmp_path))
+    with running_server() as (_, port):
+        context, page, problems = open_page(browser, port, PHONE)
+        assert no_horizontal_scroll(page)
+        page.select_option("#first", "bot")
+        page.tap("#new-game")
+        page.wait_for_function("document.body.dataset.gameId !== undefined")
+        assert_controls_usable(page)
+
+        def midgame():
+            page.wait_for_timeout(1600)  # both rolls replayed and landed
+            assert no_horizontal_scroll(page)
+            page.evaluate("window.scrollTo(0, 0)")
+            page.screenshot(path=str(shots / "gui-phone.png"), full_page=False)
+        play_to_the_end(page, page.tap, dice="4", check_midgame=midgame)
+        state = server_state(port, page.evaluate("document.body.dataset.gameId"))
+        assert state["winner"] is not None and state["turns"][0]["player"] == "bot"
+        assert no_horizontal_scroll(page)
+        assert_controls_usable(page)
+        page.reload()  # who moves first is remembered
+        page.wait_for_selector("body[data-ready='1']")
+        assert page.input_value("#first") == "bot"
+        assert problems == []
+        context.close()
+
+
+def test_errors_are_shown_and_offer_a_new_game(browser):
+    with running_server() as (server, port):
+        context, page, problems = open_page(browser, port, DESKTOP)
+        page.click("#new-game")
+        page.wait_for_function("document.body.dataset.gameId !== undefined")
+        server.RequestHandlerClass.store.games.clear()  # as if the server restarted
+        page.click(".dice-button[data-dice='3']")
+        page.wait_for_selector("#error:not([hidden])")
+        assert "expired" in page.inner_text("#error-text")
+        assert page.locator(".dice-button[data-dice='3']").is_disabled()
+        page.click("#error-new-game")
+        page.wait_for_selector("#error", state="hidden")
+        assert page.inner_text("#status") in ("Your turn", "Your turn: Hog Wild, four-sided dice")
+        assert [p for p in problems if "404" not in p] == []
+        context.close()
+
+
+def test_keys_roll_but_never_with_ctrl_alt_meta(browser):
+    with running_server() as (_, port):
+        context, page, _ = open_page(browser, port, DESKTOP)
+        page.click("#new-game")
+        page.wait_for_function("document.body.dataset.gameId !== undefined")
+        page.check("#hint-toggle")  # focus stays on the checkbox
+        for combo in ("Control+3", "Alt+3", "Meta+3"):
+            page.keyboard.press(combo)
+        page.wait_for_timeout(400)
+        assert page.evaluate("document.body.dataset.turns") == "0"
+        page.keyboard.press("3")
+        page.wait_for_function("Number(document.body.dataset.turns) > 0")
+        # the heatmap is readable from the keyboard
+        page.focus("#policy-canvas")
+        page.keyboard.press("ArrowRight")
+        assert "score" in page.inner_text("#cursor-text") and page.is_visible("#tooltip")
+        context.close()
+
+
+def test_page_runs_under_its_own_csp(browser):
+    with running_server() as (_, port):
+        context, page, problems = open_page(browser, port, {"viewport": {"width": 1280, "height": 800}})
+        page.click("#new-game")
+        page.wait_for_selector("body[data-game-id]")
+        page.click(".dice-button[data-dice='2']")
+        page.wait_for_selector("#log li")
+        assert problems == [], problems
+        context.close()
+
+
+class EvilPage(SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def test_a_page_from_another_origin_cannot_create_a_game(browser, tmp_path):
+    with running_server() as (server, port):
+        (tmp_path / "index.html").write_text(f"""<!doctype html><body>
+<form id="f" method="POST" action="http://127.0.0.1:{port}/api/games" enctype="text/plain">
+<input name='{{"rules":"su18","x":"' value='"}}'></form>
+<script>
+async function attack() {{
+  const target = "http://127.0.0.1:{port}/api/games";
+  const body = JSON.stringify({{rules: "su18", first: "you"}});
+  for (const options of [
+      {{method: "POST", mode: "no-cors", body, headers: {{"Content-Type": "text/plain"}}}},
+      {{method: "POST", mode: "no-cors", body}},
+      {{method: "POST", mode: "cors", body, headers: {{"Content-Type": "application/json"}}}}]) {{
+    try {{ await fetch(target, options); }} catch (e) {{}}
+  }}
+  document.body.dataset.done = "1";
+}}
+attack();
+</script></body>""")
+        evil = ThreadingHTTPServer(("127.0.0.1", 0), partial(EvilPage, directory=str(tmp_path)))
+        threading.Thread(target=evil.serve_forever, daemon=True).start()
+        try:
+            context = browser.new_context()
+            page = context.new_page()
+            page.goto(f"http://127.0.0.1:{evil.server_address[1]}/")
+            page.wait_for_selector("body[data-done='1']")
+            with page.expect_navigation():
+                page.evaluate("document.getElementById('f').submit()")
+            context.close()
+        finally:
+            evil.shutdown()
+            evil.server_close()
+        assert len(server.RequestHandlerClass.store.games) == 0

@@ -81,8 +81,10 @@ class WebGame:
             self._bot_moves()
 
     def hint(self) -> dict:
+        """The optimal move and every count's value on your turn; ``best`` None otherwise
+        (a page may ask just as the turn passes: that is no error)."""
         if self.to_move != "you":
-            raise GameError(409, "a hint is only given on your turn")
+            return {"best": None, "values": [], "to_move": self.to_move, "winner": self.winner}
         you, bot = self.match.state()
         values = self.bot.action_values[you, bot]
         return {"score": you, "opponent_score": bot, "best": self.bot(you, bot),

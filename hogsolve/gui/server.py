@@ -170,10 +170,14 @@ class Handler(BaseHTTPRequestHandler):
             raise GameError(400, "body must be a JSON object")
         return data
 
-    def check_request(self, method: str) -> None:
-        """Refuse foreign hosts (DNS rebinding) and cross-site or non-JSON state changes."""
+    def check_request(self, method: str, allow: Optional[str]) -> None:
+        """Refuse foreign hosts (DNS rebinding), other methods, and cross-site or non-JSON changes."""
         if self.headers.get("Host", "") not in self.server.allowed_hosts:
             raise GameError(403, "this server answers only to " + " and ".join(sorted(self.server.allowed_hosts)))
+        if allow is not None:
+            permitted = set(allow.split(", ")) | ({"HEAD"} if "GET" in allow else set())
+            if method not in permitted:
+                raise GameError(405, f"{method} is not allowed here")
         if method in ("GET", "HEAD", "OPTIONS"):
             return
         origin = self.headers.get("Origin")
@@ -190,7 +194,7 @@ class Handler(BaseHTTPRequestHandler):
             route, _ = match_route(path)
             allow = (f"{API_METHODS[route]}, OPTIONS" if route else None) if path.startswith("/api/") \
                 else "GET, HEAD, OPTIONS"
-            self.check_request(method)
+            self.check_request(method, allow)
             if method == "OPTIONS":
                 if allow is None:
                     raise GameError(404, f"no such API path: {path[:200]}")
