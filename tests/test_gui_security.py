@@ -135,7 +135,7 @@ def test_many_concurrent_requests_all_answered(gui):
 
 def test_slow_and_lying_clients_do_not_hold_the_server(gui):
     port, proc = gui
-    idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(3 * MAX_CONNECTIONS)]
+    idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(2 * MAX_CONNECTIONS)]
     liar = socket.create_connection(("127.0.0.1", port))
     liar.sendall(f"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
                  f"Content-Length: 500\r\n\r\n{{\"rules\"".encode())
