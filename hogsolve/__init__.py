@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import importlib
 
-__version__ = "0.1.0"
+from .version import __version__
 
 _EXPORTS = {
     # rules and dice

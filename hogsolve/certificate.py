@@ -45,7 +45,7 @@ def gamma(k: int) -> float:
     return k * UNIT_ROUNDOFF / (1 - k * UNIT_ROUNDOFF)
 
 
-@dataclasses.dataclass(repr=False)
+@dataclasses.dataclass(frozen=True, repr=False)
 class Certificate:
     """Evidence of optimality of a float solution (see the module docstring)."""
 
@@ -121,6 +121,26 @@ def _by_score_sum(model: Model, grid: np.ndarray) -> np.ndarray:
     return out
 
 
+def value_error_bound(model: Model, residual_by_sum: np.ndarray) -> float:
+    """Rigorous bound on |computed - true| values from each score sum's residual (module doc)."""
+    step = gamma(model.max_outcomes_per_action + 3)
+    g = model.goal
+    rho = np.zeros(2 * g - 1) if model.progressive else _by_score_sum(model, stay_probabilities(model))
+    if (rho >= 1).any():
+        return float("inf")
+    return float(np.sum((residual_by_sum + step) / (1 - rho)))
+
+
+def rounding_tie_threshold(model: Model) -> float:
+    """The tie threshold of a sweep whose only error is rounding (zero measured residual).
+
+    Used by algorithms that break ties like the solver without a fresh
+    residual of their own, e.g. the best response.
+    """
+    step = gamma(model.max_outcomes_per_action + 3)
+    return 2 * (value_error_bound(model, np.zeros(2 * model.goal - 1)) + step)
+
+
 def certify(model: Model, values: np.ndarray, action_values: np.ndarray,
             sweep: SweepResult) -> Certificate:
     """Certificate of ``values[s, o]`` given ``action_values[s, o, n]``, one fresh
@@ -130,11 +150,7 @@ def certify(model: Model, values: np.ndarray, action_values: np.ndarray,
     residual = float(residuals.max())
     rho_grid = np.zeros(values.shape) if model.progressive else stay_probabilities(model)
     rho = _by_score_sum(model, rho_grid)
-    r = _by_score_sum(model, residuals)
-    if (rho >= 1).any():
-        bound = float("inf")
-    else:
-        bound = float(np.sum((r + step) / (1 - rho)))
+    bound = value_error_bound(model, _by_score_sum(model, residuals))
     threshold = 2 * (bound + step)
 
     ranked = np.sort(action_values, axis=2)

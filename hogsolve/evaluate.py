@@ -1,4 +1,4 @@
-"""Exact comparison of strategies over the compiled model: no simulation.
+"""Exact analyses of strategies over the compiled model: no simulation.
 
 Strategies become validated policy tables ``policy[score,
 opponent_score] -> dice`` once (:func:`hogsolve.policy.as_policy`); win
@@ -21,10 +21,12 @@ from typing import Optional, Tuple
 
 import numpy as np
 
-from .backup import OutcomeTable, backup_all
-from .iteration import STAGE_CAP, ConvergenceError, sweep
-from .certificate import gamma, tie_broken_policy
-from .model import Model, compile_model
+from .backup import OutcomeTable
+from .certificate import rounding_tie_threshold, tie_broken_policy
+from .iteration import sweep
+from .model import Model, model_for
+from .policy_values import occupancy, play_values
+from .solver import solve
 from .rules import Ruleset
 from .policy import Policy, as_policy
 
@@ -35,33 +37,6 @@ def _policy(strategy, rules: Ruleset) -> Policy:
 
 def _table(policy: Policy) -> np.ndarray:
     return policy.table.astype(np.intp)
-
-
-def play_values(model: Model, policy_a: np.ndarray, policy_b: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-    """Win probabilities of two policy tables playing each other.
-
-    Returns ``(value_a, value_b)``: ``value_a[s, o]`` is the chance that the
-    player using ``policy_a`` wins when it is to move with score ``s``
-    against ``o`` (the other player using ``policy_b``); ``value_b`` likewise.
-    """
-    g = model.goal
-    policy_a, policy_b = (np.asarray(p, dtype=np.intp).reshape(g, g) for p in (policy_a, policy_b))
-    moves_a, moves_b = OutcomeTable(model), OutcomeTable(model)
-    value_a, value_b = np.zeros((g, g)), np.zeros((g, g))
-
-    def update(k: int) -> float:
-        d = model.diagonals[k]
-        qa = moves_a.chosen_values(k, policy_a[d.s, d.o])
-        qb = moves_b.chosen_values(k, policy_b[d.s, d.o])
-        change = max(float(np.abs(qa - value_a[d.s, d.o]).max()),
-                     float(np.abs(qb - value_b[d.s, d.o]).max()))
-        value_a[d.s, d.o], value_b[d.s, d.o] = qa, qb
-        moves_a.fill(k, value_b)  # after a's move, b is to move
-        moves_b.fill(k, value_a)
-        return change
-
-    sweep(model, update).check("exact win rate")
-    return value_a, value_b
 
 
 @dataclasses.dataclass(frozen=True)
@@ -78,13 +53,13 @@ class WinRate:
         return (self.first + self.second) / 2
 
     def to_dict(self) -> dict:
-        return {"a": self.a, "b": self.b, "a_first": self.first, "b_first": self.second,
+        return {"a": self.a, "b": self.b, "first": self.first, "second": self.second,
                 "average": self.average}
 
 
 def win_rate(a, b, rules: Ruleset, *, model: Optional[Model] = None) -> WinRate:
     """Exact win rate of strategy (or policy table) ``a`` against ``b``."""
-    model = model if model is not None else compile_model(rules)
+    model = model_for(rules, model)
     pa, pb = _policy(a, rules), _policy(b, rules)
     va, vb = play_values(model, _table(pa), _table(pb))
     return WinRate(pa.name, pb.name, float(va[0, 0]), float(1 - vb[0, 0]))
@@ -122,7 +97,7 @@ class BestResponse:
 
 def best_response(strategy, rules: Ruleset, *, model: Optional[Model] = None) -> BestResponse:
     """The strategy that maximises the win rate against the fixed ``strategy``."""
-    model = model if model is not None else compile_model(rules)
+    model = model_for(rules, model)
     g = model.goal
     fixed = _policy(strategy, rules)
     opponent = _table(fixed)
@@ -143,54 +118,16 @@ def best_response(strategy, rules: Ruleset, *, model: Optional[Model] = None) ->
         return change
 
     sweep(model, update).check("best response")
-    step = gamma(model.max_outcomes_per_action + 3)
-    policy = tie_broken_policy(action_values, 2 * (2 * g) * step)
+    # ties broken as the solver breaks them: fewest dice within the rounding bound
+    policy = tie_broken_policy(action_values, rounding_tie_threshold(model))
     rate = WinRate(f"best response to {fixed.name}", fixed.name,
                    float(value_me[0, 0]), float(1 - value_opp[0, 0]))
     return BestResponse(fixed.name, policy, value_me, rate, rules)
 
 
-def exploitability(strategy, rules: Ruleset) -> float:
+def exploitability(strategy, rules: Ruleset, *, model: Optional[Model] = None) -> float:
     """How much the best response's win rate exceeds one half."""
-    return best_response(strategy, rules).exploitability
-
-
-def occupancy(model: Model, policy_me: np.ndarray, policy_opp: np.ndarray) -> np.ndarray:
-    """Expected visits of each state with "me" to move, averaged over both seats.
-
-    Play starts at (0, 0) with me first or the opponent first, half each;
-    ``visits[s, o]`` is the expected number of times I am to move at (s, o).
-    """
-    g, S = model.goal, model.num_states
-    visits = np.zeros(S)
-    pending = [np.zeros(S + 2), np.zeros(S + 2)]  # [me to move, opponent to move]
-    pending[0][0] = pending[1][0] = 0.5
-    policies = (policy_me.reshape(-1), policy_opp.reshape(-1))
-    points = np.arange(model.counts.shape[2])
-    for k in range(2 * g - 1):
-        d = model.diagonals[k]
-        for _ in range(STAGE_CAP):
-            mass = [pending[i][d.flat].copy() for i in (0, 1)]
-            if not (mass[0].any() or mass[1].any()):
-                break
-            for i in (0, 1):
-                pending[i][d.flat] = 0.0
-            visits[d.flat] += mass[0]
-            for i in (0, 1):
-                actions = policies[i][d.flat]
-                w = model.probability[d.kinds, actions]  # (m, P); zero for Free Bacon
-                targets = model.after[d.s[:, None] + points, d.o[:, None]]
-                np.add.at(pending[1 - i], targets, mass[i][:, None] * w)
-                bacon = actions == 0
-                np.add.at(pending[1 - i], model.after[d.s[bacon] + model.free_bacon_points[d.o[bacon]],
-                                                      d.o[bacon]], mass[i][bacon])
-            if model.progressive:
-                break
-            if mass[0].sum() + mass[1].sum() < 1e-17:
-                break
-        else:
-            raise ConvergenceError(f"occupancy: play stays on score sum {k} after {STAGE_CAP} turns")
-    return visits.reshape(g, g)
+    return best_response(strategy, rules, model=model).exploitability
 
 
 @dataclasses.dataclass(frozen=True)
@@ -233,10 +170,12 @@ class Regret:
                 "total_expected_loss": self.total_expected_loss, "worst_states": self.worst(top)}
 
 
-def regret(strategy, rules: Ruleset, *, solution=None) -> Regret:
+def regret(strategy, rules: Ruleset, *, model: Optional[Model] = None, solution=None) -> Regret:
     """Per-state loss of ``strategy`` against optimal choices, weighted by reach."""
-    from .solver import solve
-    model = compile_model(rules)
+    model = model_for(rules, model)
+    if solution is not None and solution.rules != rules:
+        raise ValueError(f"the solution is for {solution.rules.name} at goal {solution.rules.goal}, "
+                         f"not {rules.name} at goal {rules.goal}")
     solution = solution if solution is not None else solve(rules, model=model)
     judged = _policy(strategy, rules)
     policy = _table(judged)
@@ -248,8 +187,3 @@ def regret(strategy, rules: Ruleset, *, solution=None) -> Regret:
     return Regret(judged.name, policy, solution.policy, loss, reach, rate)
 
 
-def deviation_gains(model: Model, policy: np.ndarray) -> np.ndarray:
-    """``gain[s, o, n]``: win probability gained by rolling ``n`` once at (s, o)
-    instead of following ``policy``, both players following it otherwise."""
-    values, _ = play_values(model, policy, policy)
-    return backup_all(model, values) - values[..., None]

@@ -26,7 +26,7 @@ from .iteration import optimal_values
 from .model import Model
 
 
-@dataclasses.dataclass(repr=False)
+@dataclasses.dataclass(frozen=True, repr=False)
 class ExactResult:
     """Outcome of the exact recomputation of a solution.
 

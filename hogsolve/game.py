@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import Callable, List, Mapping, Optional, Tuple, Union
+from typing import Callable, Dict, List, Mapping, Optional, Tuple, Union
 
-from .rules import Ruleset, end_of_turn, roll_points
-from .policy import checked_choice
+from .rules import Ruleset, checked_choice, end_of_turn_and_swap, roll_points
 
 Dice = Union[Callable[[], int], Mapping[int, Callable[[], int]]]
 
@@ -44,21 +43,26 @@ class Turn:
     def pig_out(self) -> bool:
         return 1 in self.outcomes
 
-    def events(self, normal_sides: int = 6) -> List[str]:
-        """Rule events of the turn, in the order they happen."""
-        out = []
+    def events(self, normal_sides: int = 6) -> List[Dict[str, object]]:
+        """Rule events of the turn, in the order they happen, as data for front ends to word.
+
+        Kinds: ``hog_wild`` (``sides``), ``free_bacon`` (``points``),
+        ``pig_out`` (``points``), ``swine_swap``.
+        """
+        out: List[Dict[str, object]] = []
         if self.num_dice and self.sides != normal_sides:
-            out.append(f"Hog Wild: {self.sides}-sided dice")
+            out.append({"kind": "hog_wild", "sides": self.sides})
         if self.free_bacon:
-            out.append(f"Free Bacon: {self.points} point{'s' if self.points != 1 else ''}")
+            out.append({"kind": "free_bacon", "points": self.points})
         if self.pig_out:
-            out.append(f"Pig Out: {self.points} point{'s' if self.points != 1 else ''}")
+            out.append({"kind": "pig_out", "points": self.points})
         if self.swapped:
-            out.append("Swine Swap")
+            out.append({"kind": "swine_swap"})
         return out
 
     def to_dict(self) -> dict:
-        return {**dataclasses.asdict(self), "free_bacon": self.free_bacon, "pig_out": self.pig_out}
+        return {**dataclasses.asdict(self), "free_bacon": self.free_bacon, "pig_out": self.pig_out,
+                "events": self.events()}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -105,8 +109,7 @@ def take_turn(rules: Ruleset, mover: int, score: int, opponent_score: int,
             if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= sides:
                 raise ValueError(f"dice gave {face!r} for a {sides}-sided die")
         points = roll_points(outcomes, rules.pig_out)
-    new, opp = end_of_turn(rules, score, opponent_score, points)
-    swapped = bool(rules.swaps(score + points, opponent_score))
+    new, opp, swapped = end_of_turn_and_swap(rules, score, opponent_score, points)
     return Turn(mover, score, opponent_score, num_dice, sides, outcomes, points, int(new), int(opp), swapped)
 
 

@@ -144,6 +144,20 @@ def _points_counts(kinds: np.ndarray, max_dice: int, pig_out: int) -> np.ndarray
     return counts
 
 
+def model_for(rules: Ruleset, model: Optional[Model] = None) -> Model:
+    """``model`` checked to be compiled from ``rules``, or a fresh compilation.
+
+    A model of another ruleset (or goal) would give that ruleset's numbers
+    under this one's name, so it is refused with a ValueError.
+    """
+    if model is None:
+        return compile_model(rules)
+    if model.rules != rules:
+        raise ValueError(f"the model was compiled for {model.rules.name} at goal {model.rules.goal}, "
+                         f"not {rules.name} at goal {rules.goal}")
+    return model
+
+
 def compile_model(rules: Ruleset) -> Model:
     """Compile ``rules`` into a :class:`Model`."""
     goal, max_dice = int(rules.goal), int(rules.max_dice)

@@ -70,7 +70,7 @@ class SimulationResult:
 
     def to_dict(self) -> dict:
         return {"a": self.a, "b": self.b, "games": self.games_first + self.games_second,
-                "a_first": self.first, "b_first": self.second, "average": self.average,
+                "first": self.first, "second": self.second, "average": self.average,
                 "ci95": list(self.interval), "seed": self.seed, "seconds": self.seconds}
 
 

@@ -104,7 +104,7 @@ def optimal_strategy(rules: Union[str, Ruleset] = "su18") -> OptimalStrategy:
 
 
 def _solve_and_cache(rules: Ruleset, directory: Optional[Path]) -> OptimalStrategy:
-    from . import __version__
+    from .version import __version__
     from .solver import solve  # only when no table can be used
     from .tables import write_solution
 

@@ -22,40 +22,7 @@ from typing import Any, Dict, Optional
 
 import numpy as np
 
-from .rules import Ruleset
-
-
-class StrategyError(ValueError):
-    """A strategy returned an invalid dice count, changed its mind, or raised."""
-
-
-def strategy_name(strategy) -> str:
-    """A strategy's name; "table" for a bare policy array."""
-    if isinstance(strategy, np.ndarray):
-        return "table"
-    return getattr(strategy, "name", None) or getattr(strategy, "__name__", None) or repr(strategy)
-
-
-def valid_choice(choice, max_dice: int) -> bool:
-    """True for an int (not bool) or numpy integer from 0 to ``max_dice``."""
-    return (not isinstance(choice, (bool, np.bool_)) and isinstance(choice, (int, np.integer))
-            and 0 <= choice <= max_dice)
-
-
-def checked_choice(strategy, score: int, opponent_score: int, max_dice: int) -> int:
-    """Ask ``strategy`` for its dice count at one state, validating the answer."""
-    name = strategy_name(strategy)
-    try:
-        choice = strategy(score, opponent_score)
-    except Exception as exc:
-        raise StrategyError(
-            f"strategy {name} raised {type(exc).__name__}: {exc} "
-            f"at score {score}, opponent score {opponent_score}") from exc
-    if not valid_choice(choice, max_dice):
-        raise StrategyError(
-            f"strategy {name} returned {choice!r} at score {score}, opponent score "
-            f"{opponent_score}; expected an int from 0 to {max_dice}")
-    return int(choice)
+from .rules import Ruleset, StrategyError, checked_choice, strategy_name, valid_choice  # noqa: F401
 
 
 def rules_key(rules: Ruleset) -> Dict[str, Any]:

@@ -124,17 +124,60 @@ def call_rule(rule, *args):
         return one(*args)
 
 
-def end_of_turn(rules: "Ruleset", score, opponent_score, points):
-    """Scores (mover, opponent) after adding ``points`` and applying the swap rule.
+def end_of_turn_and_swap(rules: "Ruleset", score, opponent_score, points):
+    """``(mover, opponent, swapped)`` after adding ``points`` and applying the swap rule.
 
-    Works on ints and, element-wise, on numpy arrays.
+    The swap test runs once; works on ints and, element-wise, on numpy arrays.
     """
     new = score + points
     swap = call_rule(rules.swaps, new, opponent_score)
     if np.ndim(swap) == 0:
-        return (opponent_score, new) if swap else (new, opponent_score)
+        swap = bool(swap)
+        return (opponent_score, new, True) if swap else (new, opponent_score, False)
     swap = swap.astype(bool)
-    return np.where(swap, opponent_score, new), np.where(swap, new, opponent_score)
+    return np.where(swap, opponent_score, new), np.where(swap, new, opponent_score), swap
+
+
+def end_of_turn(rules: "Ruleset", score, opponent_score, points):
+    """Scores (mover, opponent) after adding ``points`` and applying the swap rule."""
+    mover, opponent, _ = end_of_turn_and_swap(rules, score, opponent_score, points)
+    return mover, opponent
+
+
+# ------------------------------------------------------------ legal moves ---
+# A move is a dice count from 0 to max_dice; strategies are asked for one.
+
+class StrategyError(ValueError):
+    """A strategy returned an invalid dice count, changed its mind, or raised."""
+
+
+def strategy_name(strategy) -> str:
+    """A strategy's name; "table" for a bare policy array."""
+    if isinstance(strategy, np.ndarray):
+        return "table"
+    return getattr(strategy, "name", None) or getattr(strategy, "__name__", None) or repr(strategy)
+
+
+def valid_choice(choice, max_dice: int) -> bool:
+    """True for an int (not bool) or numpy integer from 0 to ``max_dice``."""
+    return (not isinstance(choice, (bool, np.bool_)) and isinstance(choice, (int, np.integer))
+            and 0 <= choice <= max_dice)
+
+
+def checked_choice(strategy, score: int, opponent_score: int, max_dice: int) -> int:
+    """Ask ``strategy`` for its dice count at one state, validating the answer."""
+    name = strategy_name(strategy)
+    try:
+        choice = strategy(score, opponent_score)
+    except Exception as exc:
+        raise StrategyError(
+            f"strategy {name} raised {type(exc).__name__}: {exc} "
+            f"at score {score}, opponent score {opponent_score}") from exc
+    if not valid_choice(choice, max_dice):
+        raise StrategyError(
+            f"strategy {name} returned {choice!r} at score {score}, opponent score "
+            f"{opponent_score}; expected an int from 0 to {max_dice}")
+    return int(choice)
 
 
 # --------------------------------------------------------------- Ruleset ----

@@ -26,13 +26,13 @@ from .backup import backup_all
 from .certificate import Certificate, certify, tie_broken_policy
 from .exact import check_exact_supported, verify
 from .iteration import optimal_values
-from .model import Model, compile_model
+from .model import Model, model_for
 from .rules import Ruleset
 
 TIE_BREAK = "fewest dice among the optimal dice counts"
 
 
-@dataclasses.dataclass(repr=False)
+@dataclasses.dataclass(frozen=True, repr=False)
 class Solution:
     """Optimal values and policy of a ruleset.
 
@@ -109,7 +109,7 @@ def solve(rules: Ruleset, exact: bool = False, *, model: Optional[Model] = None,
     score sums of each sweep (e.g. a progress bar).
     """
     start = time.perf_counter()
-    model = model if model is not None else compile_model(rules)
+    model = model_for(rules, model)
     if exact:
         check_exact_supported(model)
     values, _, result = optimal_values(model, progress=progress)

@@ -1,19 +1,32 @@
 """Play the optimal bot at a terminal: the loop behind ``hogsolve play``.
 
-Turn ``mover`` 0 is the person, 1 the bot.
-
-Input and output are injectable so that tests can script a whole game.
+The game itself is a :class:`~hogsolve.session.Session`, the same one the
+browser game uses; this module only asks and writes.  Input and output are
+injectable so that tests can script a whole game.
 """
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Callable, Dict, Optional
 
-from .game import Match, Turn, random_dice
+from .game import Turn
 from .player import optimal_strategy
 from .rules import Ruleset
+from .session import Session
 
-NAMES = ("You", "Bot")  # players 0 and 1
+NAMES = {"you": "You", "bot": "Bot"}
 PROMPT = "Your move: how many dice (0-{max}), h for a hint, q to quit? "
+
+
+def event_words(event: Dict[str, object]) -> str:
+    """A rule event (see :meth:`hogsolve.game.Turn.events`) in words."""
+    kind = event["kind"]
+    if kind == "hog_wild":
+        return f"Hog Wild: {event['sides']}-sided dice"
+    if kind == "swine_swap":
+        return "Swine Swap"
+    points = event["points"]
+    label = {"free_bacon": "Free Bacon", "pig_out": "Pig Out"}[kind]
+    return f"{label}: {points} point{'s' if points != 1 else ''}"
 
 
 def describe_turn(turn: Turn, who: str) -> str:
@@ -23,14 +36,14 @@ def describe_turn(turn: Turn, who: str) -> str:
     else:
         faces = " ".join(str(x) for x in turn.outcomes)
         what = f"{who} rolled {turn.num_dice} {'die' if turn.num_dice == 1 else 'dice'}: {faces}"
-    events = turn.events()
+    events = [event_words(e) for e in turn.events()]
     tail = f" [{'; '.join(events)}]" if events else ""
     return f"{what} -> {turn.points} point{'s' if turn.points != 1 else ''}{tail}"
 
 
-def hint_lines(bot, score: int, opponent_score: int) -> list:
-    values = bot.action_values[score, opponent_score]
-    best = bot(score, opponent_score)
+def hint_lines(hint: Dict[str, object]) -> list:
+    """The hint of :meth:`Session.hint` as lines of text."""
+    best, values = hint["best"], hint["values"]
     lines = [f"Hint: the optimal move is {best} dice (win probability {values[best]:.4f})"]
     lines += [f"  {n:2d} dice: {v:.4f}{'  <- best' if n == best else ''}" for n, v in enumerate(values)]
     return lines
@@ -40,48 +53,44 @@ def play_terminal(rules: Ruleset, *, you_first: bool = True, seed: Optional[int]
                   read: Callable[[str], str] = input, write: Callable[[str], None] = print) -> dict:
     """A person (player "You") against the optimal bot until someone wins or quits.
 
-    Returns the game record: final scores, winner (None if quit) and turn log.
+    Returns the game record of :meth:`Session.record`: scores, winner ("you",
+    "bot", or None if the person quit) and the turn log.
     """
-    bot = optimal_strategy(rules)
-    roll = random_dice(seed)
-    match = Match(rules, first=0 if you_first else 1)
-
-    def record(winner):
-        return {"rules": rules.name, "scores": dict(zip(NAMES, match.scores)), "winner": winner,
-                "turns": [t.to_dict() for t in match.turns]}
+    session = Session(rules, optimal_strategy(rules), you_first, seed)
 
     def score_line():
-        return f"You {match.scores[0]}, Bot {match.scores[1]}"
+        return f"You {session.scores['you']}, Bot {session.scores['bot']}"
 
     write(f"Hog ({rules.name}), first to {rules.goal}. {rules.description}")
     try:
-        while match.winner is None:
-            who, (me, opp) = NAMES[match.mover], match.state()
+        while session.winner is None:
+            who = NAMES[session.to_move]
             write(f"\nScore: {score_line()}. {who} to move.")
-            if who == "You":
-                n = ask_dice(rules, bot, me, opp, read, write)
+            if session.to_move == "you":
+                turn = session.play(ask_dice(session, read, write))
             else:
-                n = bot(me, opp)
-                write(f"Bot rolls {n} dice (its win probability {bot.action_values[me, opp][n]:.4f})")
-            write(describe_turn(match.move(n, roll), who))
+                n = int(session.bot.table[session.match.state()])
+                write(f"Bot rolls {n} dice (its win probability {session.bot_win_probability(n):.4f})")
+                turn = session.bot_move()
+            write(describe_turn(turn, who))
     except (EOFError, KeyboardInterrupt):
         write(f"\nQuit. Score so far: {score_line()}.")
-        return record(None)
-    winner = NAMES[match.winner]
-    write(f"\n{'You win' if winner == 'You' else 'The bot wins'}: {score_line()}.")
-    return record(winner)
+        return session.record()
+    write(f"\n{'You win' if session.winner == 'you' else 'The bot wins'}: {score_line()}.")
+    return session.record()
 
 
-def ask_dice(rules: Ruleset, bot, score: int, opponent_score: int, read, write) -> int:
+def ask_dice(session: Session, read, write) -> int:
     """Prompt until the person enters a valid dice count; h shows a hint."""
+    most = session.rules.max_dice
     while True:
-        answer = read(PROMPT.format(max=rules.max_dice)).strip().lower()
+        answer = read(PROMPT.format(max=most)).strip().lower()
         if answer == "h":
-            for line in hint_lines(bot, score, opponent_score):
+            for line in hint_lines(session.hint()):
                 write(line)
             continue
         if answer == "q":
             raise EOFError
-        if answer.isascii() and answer.isdecimal() and int(answer) <= rules.max_dice:
+        if answer.isascii() and answer.isdecimal() and int(answer) <= most:
             return int(answer)
-        write(f"Please enter a whole number from 0 to {rules.max_dice}, h or q (got {answer!r}).")
+        write(f"Please enter a whole number from 0 to {most}, h or q (got {answer!r}).")

@@ -3,7 +3,8 @@ import numpy as np
 import pytest
 
 from hogsolve import get_rules, solve
-from hogsolve.evaluate import best_response, exploitability, occupancy, regret, win_rate
+from hogsolve.evaluate import best_response, exploitability, regret, win_rate
+from hogsolve.policy_values import occupancy
 from hogsolve.model import compile_model
 from hogsolve.player import optimal_strategy
 from hogsolve.montecarlo import simulate

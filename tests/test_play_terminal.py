@@ -33,7 +33,7 @@ def test_bad_input_reprompts_and_hint_shows():
 def test_whole_game_to_the_end():
     read, prompts, lines = scripted(["5"] * 200)
     record = play_terminal(get_rules("fa13"), you_first=False, seed=2, read=read, write=lines.append)
-    assert record["winner"] in ("You", "Bot") and max(record["scores"].values()) >= 100
+    assert record["winner"] in ("you", "bot") and max(record["scores"].values()) >= 100
     assert record["turns"][0]["mover"] == 1 and record["turns"][1]["num_dice"] == 5
     text = "\n".join(lines)
     assert "Bot rolls" in text and "its win probability" in text

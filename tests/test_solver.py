@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from hogsolve import Ruleset, compile_model, get_rules, solve
-from hogsolve.evaluate import deviation_gains, play_values
+from hogsolve.policy_values import deviation_gains, play_values
 from reference import iterated_values, recursive_values
 
 NAMES = ["su18", "fa18", "fa13", "fa14"]

@@ -10,7 +10,7 @@ import importlib
 import sys
 from typing import Dict, List, Optional, Tuple
 
-from .. import __version__
+from ..version import __version__
 from .common import Failure, Parser, UsageError
 
 #: verb -> (module that defines ``setup_<verb>(parser) -> run``, one-line help)

@@ -5,7 +5,7 @@ import sys
 from pathlib import Path
 from typing import Optional
 
-from .. import __version__
+from ..version import __version__
 from .common import UsageError, add_rules_option, emit_json, load_rules, solve_progress, write_or_fail, writable_dir
 
 

@@ -12,11 +12,10 @@ import time
 from collections import OrderedDict
 from typing import Dict, Optional
 
-from ..game import Match, random_dice
 from ..player import optimal_strategy
 from ..rules import Ruleset, get_rules
+from ..session import Session, SessionError
 
-PLAYERS = ("you", "bot")
 
 
 class GameError(Exception):
@@ -28,75 +27,42 @@ class GameError(Exception):
 
 
 class WebGame:
-    """One game: the person ("you", player 0) against the optimal bot (player 1)."""
+    """One game kept by the server: a :class:`~hogsolve.session.Session` with an id and a lock."""
 
     def __init__(self, game_id: str, rules: Ruleset, bot, you_first: bool, seed: int):
-        self.id, self.rules, self.bot, self.seed = game_id, rules, bot, seed
-        self.roll = random_dice(seed)
-        self.match = Match(rules, first=0 if you_first else 1)
-        self.turns: list = []
-        self.history = [self.your_win_probability()]
+        self.id, self.rules, self.seed = game_id, rules, seed
+        self.session = Session(rules, bot, you_first, seed)
         self.lock = threading.Lock()
-        self._bot_moves()
-
-    @property
-    def scores(self) -> Dict[str, int]:
-        return dict(zip(PLAYERS, self.match.scores))
-
-    @property
-    def winner(self) -> Optional[str]:
-        return None if self.match.winner is None else PLAYERS[self.match.winner]
-
-    @property
-    def to_move(self) -> Optional[str]:
-        return None if self.winner is not None else PLAYERS[self.match.mover]
-
-    def your_win_probability(self) -> float:
-        """The person's chance of winning from here if both play optimally."""
-        if self.winner is not None:
-            return 1.0 if self.winner == "you" else 0.0
-        p = float(self.bot.win_probability[self.match.state()])
-        return p if self.to_move == "you" else 1.0 - p
-
-    def _turn(self, num_dice: int) -> None:
-        player = self.to_move
-        turn = self.match.move(num_dice, self.roll)
-        record = turn.to_dict()
-        record.update(player=player, events=turn.events(), scores=self.scores)
-        self.turns.append(record)
-        self.history.append(self.your_win_probability())
-
-    def _bot_moves(self) -> None:
-        while self.to_move == "bot":
-            self._turn(self.bot(*self.match.state()))
+        self.session.bot_moves()
 
     def play(self, num_dice: int) -> None:
         """The person rolls ``num_dice``; the bot answers until it is the person's turn."""
         with self.lock:
-            if self.winner is not None:
-                raise GameError(409, f"game {self.id} is over: {self.winner} won")
-            if self.to_move != "you":
-                raise GameError(409, "it is not your turn")
-            self._turn(num_dice)
-            self._bot_moves()
+            try:
+                self.session.play(num_dice)
+            except SessionError as exc:
+                raise GameError(409, str(exc)) from None  # the server checked the dice count already
+            self.session.bot_moves()
 
     def hint(self) -> dict:
         """The optimal move and every count's value on your turn; ``best`` None otherwise
         (a page may ask just as the turn passes: that is no error)."""
-        if self.to_move != "you":
-            return {"best": None, "values": [], "to_move": self.to_move, "winner": self.winner}
-        you, bot = self.match.state()
-        values = self.bot.action_values[you, bot]
-        return {"score": you, "opponent_score": bot, "best": self.bot(you, bot),
-                "values": [round(float(v), 6) for v in values]}
+        with self.lock:
+            hint = self.session.hint()
+            if hint is None:
+                return {"best": None, "values": [], "to_move": self.session.to_move,
+                        "winner": self.session.winner}
+            return {**hint, "values": [round(v, 6) for v in hint["values"]]}
 
     def state(self) -> dict:
-        you, bot = self.match.scores
-        sides = int(self.rules.dice_sides(you, bot)) if self.to_move == "you" else None
-        return {"id": self.id, "rules": self.rules.name, "goal": self.rules.goal,
-                "max_dice": self.rules.max_dice, "scores": self.scores,
-                "to_move": self.to_move, "winner": self.winner, "dice_sides": sides,
-                "turns": self.turns, "win_probability": self.history, "seed": self.seed}
+        with self.lock:
+            session = self.session
+            you, bot = session.match.scores
+            sides = int(self.rules.dice_sides(you, bot)) if session.to_move == "you" else None
+            return {"id": self.id, "rules": self.rules.name, "goal": self.rules.goal,
+                    "max_dice": self.rules.max_dice, "scores": session.scores,
+                    "to_move": session.to_move, "winner": session.winner, "dice_sides": sides,
+                    "turns": session.log, "win_probability": session.history, "seed": self.seed}
 
 
 class GameStore:

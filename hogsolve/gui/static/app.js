@@ -89,6 +89,16 @@ function drawDie(face, sides) {
   return svg;
 }
 
+function eventWords(e) {  // the server sends rule events as data: {kind, ...numbers}
+  const points = (n) => `${n} point${n === 1 ? "" : "s"}`;
+  if (e.kind === "hog_wild") return `Hog Wild: ${e.sides}-sided dice`;
+  if (e.kind === "free_bacon") return `Free Bacon: ${points(e.points)}`;
+  if (e.kind === "pig_out") return `Pig Out: ${points(e.points)}`;
+  if (e.kind === "swine_swap") return "Swine Swap";
+  return e.kind;
+}
+const EVENT_CLASS = {pig_out: "pig", swine_swap: "swap", hog_wild: "wild", free_bacon: ""};
+
 function turnWords(turn) {
   const who = turn.player === "you" ? "You" : "The bot";
   const roll = turn.num_dice === 0 ? "rolled no dice" : `rolled ${turn.outcomes.join(", ")}`;
@@ -110,8 +120,7 @@ function showTurn(turn) {
   const events = $("events");
   events.replaceChildren();
   for (const e of turn.events) {
-    const kind = e.startsWith("Pig") ? "pig" : e.startsWith("Swine") ? "swap" : e.startsWith("Hog") ? "wild" : "";
-    events.appendChild(el("span", {class: `event ${kind}`}, e));
+    events.appendChild(el("span", {class: `event ${EVENT_CLASS[e.kind] || ""}`, "data-kind": e.kind}, eventWords(e)));
   }
 }
 
@@ -119,7 +128,7 @@ function describe(turn) {
   const who = turn.player === "you" ? "You" : "Bot";
   const roll = turn.num_dice === 0 ? "rolled 0 dice" :
     `rolled ${turn.num_dice} ${turn.sides}-sided: ${turn.outcomes.join(" ")}`;
-  const events = turn.events.length ? ` (${turn.events.join("; ")})` : "";
+  const events = turn.events.length ? ` (${turn.events.map(eventWords).join("; ")})` : "";
   return `${who} ${roll} -> +${turn.points}${events}. You ${turn.scores.you}, Bot ${turn.scores.bot}`;
 }
 

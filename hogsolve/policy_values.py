@@ -1,0 +1,90 @@
+"""Exact evaluation kernels: fixed policy tables played against each other over the model.
+
+These work on validated ``int`` tables indexed ``[score, opponent_score]``
+and a compiled model; :mod:`hogsolve.evaluate` builds the analyses on them.
+
+* :func:`play_values`: both players' win probabilities in every state;
+* :func:`occupancy`: how often each state is reached with a given player to move;
+* :func:`deviation_gains`: what changing one state's move once would gain.
+"""
+from __future__ import annotations
+
+from typing import Tuple
+
+import numpy as np
+
+from .backup import OutcomeTable, backup_all
+from .iteration import STAGE_CAP, ConvergenceError, sweep
+from .model import Model
+
+
+def play_values(model: Model, policy_a: np.ndarray, policy_b: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """Win probabilities of two policy tables playing each other.
+
+    Returns ``(value_a, value_b)``: ``value_a[s, o]`` is the chance that the
+    player using ``policy_a`` wins when it is to move with score ``s``
+    against ``o`` (the other player using ``policy_b``); ``value_b`` likewise.
+    """
+    g = model.goal
+    policy_a, policy_b = (np.asarray(p, dtype=np.intp).reshape(g, g) for p in (policy_a, policy_b))
+    moves_a, moves_b = OutcomeTable(model), OutcomeTable(model)
+    value_a, value_b = np.zeros((g, g)), np.zeros((g, g))
+
+    def update(k: int) -> float:
+        d = model.diagonals[k]
+        qa = moves_a.chosen_values(k, policy_a[d.s, d.o])
+        qb = moves_b.chosen_values(k, policy_b[d.s, d.o])
+        change = max(float(np.abs(qa - value_a[d.s, d.o]).max()),
+                     float(np.abs(qb - value_b[d.s, d.o]).max()))
+        value_a[d.s, d.o], value_b[d.s, d.o] = qa, qb
+        moves_a.fill(k, value_b)  # after a's move, b is to move
+        moves_b.fill(k, value_a)
+        return change
+
+    sweep(model, update).check("exact win rate")
+    return value_a, value_b
+
+
+def occupancy(model: Model, policy_me: np.ndarray, policy_opp: np.ndarray) -> np.ndarray:
+    """Expected visits of each state with "me" to move, averaged over both seats.
+
+    Play starts at (0, 0) with me first or the opponent first, half each;
+    ``visits[s, o]`` is the expected number of times I am to move at (s, o).
+    """
+    g, S = model.goal, model.num_states
+    visits = np.zeros(S)
+    pending = [np.zeros(S + 2), np.zeros(S + 2)]  # [me to move, opponent to move]
+    pending[0][0] = pending[1][0] = 0.5
+    policies = (policy_me.reshape(-1), policy_opp.reshape(-1))
+    points = np.arange(model.counts.shape[2])
+    for k in range(2 * g - 1):
+        d = model.diagonals[k]
+        for _ in range(STAGE_CAP):
+            mass = [pending[i][d.flat].copy() for i in (0, 1)]
+            if not (mass[0].any() or mass[1].any()):
+                break
+            for i in (0, 1):
+                pending[i][d.flat] = 0.0
+            visits[d.flat] += mass[0]
+            for i in (0, 1):
+                actions = policies[i][d.flat]
+                w = model.probability[d.kinds, actions]  # (m, P); zero for Free Bacon
+                targets = model.after[d.s[:, None] + points, d.o[:, None]]
+                np.add.at(pending[1 - i], targets, mass[i][:, None] * w)
+                bacon = actions == 0
+                np.add.at(pending[1 - i], model.after[d.s[bacon] + model.free_bacon_points[d.o[bacon]],
+                                                      d.o[bacon]], mass[i][bacon])
+            if model.progressive:
+                break
+            if mass[0].sum() + mass[1].sum() < 1e-17:
+                break
+        else:
+            raise ConvergenceError(f"occupancy: play stays on score sum {k} after {STAGE_CAP} turns")
+    return visits.reshape(g, g)
+
+
+def deviation_gains(model: Model, policy: np.ndarray) -> np.ndarray:
+    """``gain[s, o, n]``: win probability gained by rolling ``n`` once at (s, o)
+    instead of following ``policy``, both players following it otherwise."""
+    values, _ = play_values(model, policy, policy)
+    return backup_all(model, values) - values[..., None]
