@@ -17,7 +17,7 @@ probabilities then come from one sweep in decreasing score-sum order.
 from __future__ import annotations
 
 import dataclasses
-from typing import Optional, Tuple
+from typing import Optional
 
 import numpy as np
 

@@ -14,8 +14,6 @@ import warnings
 from pathlib import Path
 from typing import Optional, Union
 
-import numpy as np
-
 from .rules import Ruleset, get_rules, rulesets
 from .tables import TableError, check_solution_arrays, load_arrays
 

@@ -23,7 +23,7 @@ import numpy as np
 from .player import optimal_strategy
 from .policy import Policy, StrategyError, as_policy
 from .rules import Ruleset
-from .strategies import always_roll, bacon_strategy, random_strategy, swap_strategy
+from .strategies import bacon_strategy, random_strategy, swap_strategy
 from .userfile import DEFAULT_TIMEOUT, UserFileError, tabulate_file
 
 SPEC_FORMS = ("optimal", "always_roll:N", "bacon:MARGIN:N", "swap:MARGIN:N", "random:SEED",

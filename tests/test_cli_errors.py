@@ -3,7 +3,6 @@ import errno
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest

@@ -6,10 +6,8 @@ course staff would have them.
 import json
 import os
 import shutil
-import subprocess
 import sys
 import time
-import warnings
 from pathlib import Path
 
 import numpy as np

@@ -10,7 +10,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from typing import Dict, Optional
+from typing import Optional
 
 from ..player import optimal_strategy
 from ..rules import Ruleset, get_rules

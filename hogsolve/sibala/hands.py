@@ -15,7 +15,6 @@ from typing import Sequence, Tuple
 ALL_OF_A_KIND = "all of a kind"
 NORMAL_POINT = "normal point"
 NO_POINT = "no point"
-CATEGORY_RANK = {NO_POINT: 0, NORMAL_POINT: 1, ALL_OF_A_KIND: 2}
 KATA_KIND_ORDER = (1, 4, 6, 5, 3, 2)   # strongest first
 FACE_KIND_ORDER = (6, 5, 4, 3, 2, 1)
 

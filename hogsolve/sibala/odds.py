@@ -16,7 +16,7 @@ import itertools
 from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
-from typing import Dict, Optional, Sequence, Tuple
+from typing import Dict, Sequence, Tuple
 
 from .hands import ALL_OF_A_KIND, KATA, NO_POINT, NORMAL_POINT, Variant, evaluate
 
@@ -80,7 +80,7 @@ def banker_value(variant: Variant = KATA, ties_to_banker: bool = False) -> Fract
     return value
 
 
-def odds(variant: Variant = KATA, reroll: bool = False, hand: Optional[Sequence[int]] = None) -> dict:
+def odds(variant: Variant = KATA, reroll: bool = False) -> dict:
     """Every table of this module as exact fractions (see the module docstring)."""
     hands = [evaluate(r, variant) for r in ROLLS]
     total = len(ROLLS)
@@ -105,7 +105,4 @@ def odds(variant: Variant = KATA, reroll: bool = False, hand: Optional[Sequence[
     if reroll:
         out["points_after_reroll"] = {p: Fraction(points[p], total - categories[NO_POINT])
                                       for p in sorted(points)}
-    if hand is not None:
-        win, tie_h, lose = hand_odds(hand, variant, reroll)
-        out["hand"] = {"dice": list(hand), "beats": win, "ties": tie_h, "loses": lose}
     return out

@@ -37,8 +37,8 @@ class Bot:
         self.offers: Dict[str, int] = {}   # other players' open offers: player -> count
         self.my_offer: Optional[tuple] = None
         self.values: Dict[str, int] = {}
-        self.away: set = set()
         self.idle = 0
+        self.new_round()  # every bot can act (or pass) before its first round
 
     def observe(self, message) -> None:
         event = message.event
@@ -62,8 +62,6 @@ class Bot:
             self.seen_trade(event[1], event[2], event[3])
         elif kind == "received":
             self.received(event[1], event[2], event[3])
-        elif kind == "status":
-            (self.away.discard if event[2] == "here" else self.away.add)(event[1])
 
     # hooks for subclasses
     def new_round(self) -> None:
@@ -177,8 +175,10 @@ class TrackingBot(GreedyCollector):
 
     def observe(self, message) -> None:
         event = message.event
-        if event and event[0] in ("offer", "trade", "status"):
-            self.players.update(x for x in event[1:3] if isinstance(x, str))
+        if event and event[0] in ("offer", "status"):
+            self.players.add(event[1])            # ("status", player, "away"): the word is no player
+        if event and event[0] == "trade":
+            self.players.update(event[1:3])
         if event and event[0] == "scores":
             self.players.update(event[1])
         if event and event[0] == "my_offer":
