@@ -71,7 +71,7 @@ class Model:
         bounds = np.searchsorted((s + o), np.arange(2 * g))
         low = np.minimum.reduceat(kinds, bounds[:-1])
         high = np.maximum.reduceat(kinds, bounds[:-1])
-        return [Diagonal(k, s[a:b], o[a:b], order[a:b], lands[a:b], bacon_rows[a:b], kinds[a:b],
+        return [Diagonal(s[a:b], o[a:b], order[a:b], lands[a:b], bacon_rows[a:b], kinds[a:b],
                          int(low[k]) if low[k] == high[k] else None)
                 for k, (a, b) in enumerate(zip(bounds[:-1], bounds[1:]))]
 
@@ -117,7 +117,6 @@ class Model:
 class Diagonal:
     """The states of one score sum ``k``, by rising opponent score, with lookups."""
 
-    k: int
     s: np.ndarray          # mover's scores
     o: np.ndarray          # opponent's scores (consecutive)
     flat: np.ndarray       # flat state indices

@@ -16,7 +16,7 @@ import hogsolve.player as player
 from hogsolve import best_response, get_rules, solve, tournament
 from hogsolve.cli import main
 from hogsolve.player import PlayerWarning, optimal_strategy
-from hogsolve.sibala.hands import NO_POINT, Variant, evaluate
+from hogsolve.sibala.rules import NO_POINT, Variant, evaluate
 from hogsolve.sinbad.bots import TrackingBot
 from hogsolve.sinbad.room import Message
 from hogsolve.strategies import always_roll

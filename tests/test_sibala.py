@@ -10,7 +10,7 @@ import pytest
 from hogsolve.cli import main
 from hogsolve.sibala import ALL_OF_A_KIND, NO_POINT, NORMAL_POINT, SibalaError, Variant, compare, evaluate, odds
 from hogsolve.sibala.odds import banker_value, hand_odds
-from hogsolve.sibala.play import play_house
+from hogsolve.sibala.terminal import play_house
 
 
 @pytest.mark.parametrize("black, white, line", [
@@ -56,7 +56,7 @@ def test_bad_dice(bad):
 
 
 def test_odds_by_hand_counting():
-    table = odds()
+    table = odds().to_dict()
     assert table["categories"][ALL_OF_A_KIND] == Fraction(6, 1296)
     # no point: all different 6*5*4*3 = 360, three of a kind + 1: 6*5*4 = 120
     assert table["categories"][NO_POINT] == Fraction(480, 1296)
@@ -76,12 +76,12 @@ def test_odds_against_brute_force_pairs():
     for b in rolls:
         for w in itertools.product(range(1, 7), repeat=4):
             wins += compare(b, w).startswith("Black")
-    expected = sum(hand_odds(b)[0] for b in rolls) * 1296
+    expected = sum(hand_odds(b).beats for b in rolls) * 1296
     assert wins == expected
 
 
 def test_reroll_and_bank():
-    table = odds(reroll=True)
+    table = odds(reroll=True).to_dict()
     assert table["expected_rolls_per_hand"] == Fraction(1296, 816)
     assert sum(table["points_after_reroll"].values()) + Fraction(6, 816) == 1
     # the bank game played out over every pair of scoring rolls (816 x 816)
@@ -102,7 +102,9 @@ def test_reroll_and_bank():
                 to_banker += 1 if kp <= kb else -1
     assert banker_value() == table["banker_value"]["ties_push"] == Fraction(push, 816 * 816)
     assert banker_value(ties_to_banker=True) == Fraction(to_banker, 816 * 816)
-    assert hand_odds([6, 6, 2, 2]) == (Fraction(35, 36), Fraction(5, 216), Fraction(1, 216))
+    chances = hand_odds([6, 6, 2, 2])
+    assert (chances.beats, chances.ties, chances.loses) == (Fraction(35, 36), Fraction(5, 216), Fraction(1, 216))
+    assert chances.to_dict()["ties"] == Fraction(5, 216)
 
 
 def test_play_house_scripted():

@@ -13,7 +13,7 @@ import pytest
 
 from hogsolve.cli import main
 from hogsolve.sinbad.bots import BOTS, Bot
-from hogsolve.sinbad.engine import DEFAULT_ITEMS, Game, Round, RuleError
+from hogsolve.sinbad.rules import DEFAULT_ITEMS, Game, Round, RuleError
 from hogsolve.sinbad.odds import deal_odds, largest_collection, player_dealt_hog, someone_dealt_hog
 from hogsolve.sinbad.room import Room
 from hogsolve.sinbad.tournament import play_game, run_tournament, standings
@@ -205,8 +205,8 @@ def test_invariants_under_seeded_games(seed, monkeypatch):
             assert 1 <= m.event[3] <= 4
 
     result = play_game(kinds, seed, observer=observer)
-    assert result["winners"] and max(result["totals"].values()) >= 60
-    assert all(result["totals"][w] == max(result["totals"].values()) for w in result["winners"])
+    assert result.winners and max(result.totals.values()) >= 60
+    assert all(result.totals[w] == max(result.totals.values()) for w in result.winners)
     for name, spy in spies.items():
         for m in spy.seen:
             assert m.to in (None, name)  # a bot never sees another's private lines
@@ -266,8 +266,9 @@ def test_deal_odds_against_simulation():
         assert abs(hits[m] / trials - float(p)) <= 3.3 * se + 1e-9
     for players in range(2, 9):
         d = deal_odds(players)
-        assert sum(d["largest_collection"].values()) == 1
-        assert d["player_dealt_hog"] <= d["someone_dealt_hog"] <= players * d["player_dealt_hog"]
+        assert sum(d.largest_collection.values()) == 1
+        assert d.player_dealt_hog <= d.someone_dealt_hog <= players * d.player_dealt_hog
+        assert d.to_dict()["players"] == players
 
 
 def run(*args, stdin=None):

@@ -5,7 +5,7 @@ import re
 from fractions import Fraction
 
 from ..cli.common import UsageError, emit_json, seed_value
-from .hands import Variant, SibalaError, compare, evaluate
+from .rules import Variant, SibalaError, compare, evaluate
 
 VARIANTS = ("triple-scores", "face-rank")
 
@@ -93,7 +93,7 @@ def dispatch(args) -> int:
         print(line)
         return 0
     if verb == "odds":
-        table = odds(variant, args.reroll)
+        table = odds(variant, args.reroll).to_dict()
         if args.json:
             emit_json(table)
         else:
@@ -102,7 +102,7 @@ def dispatch(args) -> int:
     if verb == "hand":
         dice = parse_dice(args.dice)
         hand = evaluate(dice, variant)
-        win, tie, lose = hand_odds(dice, variant, args.reroll)
+        win, tie, lose = hand_odds(dice, variant, args.reroll)  # Chances unpack in that order
         if args.json:
             emit_json({"hand": describe(hand), "beats": win, "ties": tie, "loses": lose})
             return 0
@@ -111,7 +111,7 @@ def dispatch(args) -> int:
         print(f"against {against}: beats {show(win)}, ties {show(tie)}, loses {show(lose)}")
         return 0
     if verb == "play":
-        from .play import play_house
+        from .terminal import play_house
         play_house(seed=args.seed, variant=variant)
         return 0
     raise UsageError(f"sibala: unknown command {verb!r}")

@@ -12,13 +12,14 @@
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
-from typing import Dict, Sequence, Tuple
+from typing import Dict, Optional, Sequence, Tuple
 
-from .hands import ALL_OF_A_KIND, KATA, NO_POINT, NORMAL_POINT, Variant, evaluate
+from .rules import ALL_OF_A_KIND, KATA, NO_POINT, NORMAL_POINT, Variant, evaluate
 
 ROLLS = tuple(itertools.product(range(1, 7), repeat=4))  # 1296 equally likely rolls
 
@@ -33,8 +34,51 @@ def strength_distribution(variant: Variant = KATA, reroll: bool = False) -> Dict
     return {k: Fraction(c, total) for k, c in counts.items()}
 
 
-def versus(mine: Dict[tuple, Fraction], theirs: Dict[tuple, Fraction]) -> Tuple[Fraction, Fraction, Fraction]:
-    """(P(mine stronger), P(equal), P(theirs stronger)) for independent hands."""
+@dataclasses.dataclass(frozen=True)
+class Chances:
+    """Exact chances that one hand beats, ties or loses to another."""
+
+    beats: Fraction
+    ties: Fraction
+    loses: Fraction
+
+    def __iter__(self):
+        return iter((self.beats, self.ties, self.loses))
+
+    def to_dict(self) -> dict:
+        return {"beats": self.beats, "ties": self.ties, "loses": self.loses}
+
+
+@dataclasses.dataclass(frozen=True)
+class OddsTable:
+    """Every exact table of :func:`odds` for one variant (see the module docstring)."""
+
+    variant: Tuple[str, ...]
+    reroll: bool
+    rolls: int
+    categories: Dict[str, Fraction]
+    points: Dict[int, Fraction]
+    all_of_a_kind: Dict[int, Fraction]
+    one_roll_each: Chances  # Black's chances against White
+    expected_rolls_per_hand: Fraction
+    banker_value: Dict[str, Fraction]
+    points_after_reroll: Optional[Dict[int, Fraction]] = None
+
+    def to_dict(self) -> dict:
+        out = {"variant": list(self.variant), "reroll": self.reroll, "rolls": self.rolls,
+               "categories": dict(self.categories), "points": dict(self.points),
+               "all_of_a_kind": dict(self.all_of_a_kind),
+               "one_roll_each": {"black_wins": self.one_roll_each.beats, "tie": self.one_roll_each.ties,
+                                 "white_wins": self.one_roll_each.loses},
+               "expected_rolls_per_hand": self.expected_rolls_per_hand,
+               "banker_value": dict(self.banker_value)}
+        if self.points_after_reroll is not None:
+            out["points_after_reroll"] = dict(self.points_after_reroll)
+        return out
+
+
+def versus(mine: Dict[tuple, Fraction], theirs: Dict[tuple, Fraction]) -> Chances:
+    """The chances that a hand drawn from ``mine`` is stronger, equal, weaker than one from ``theirs``."""
     win = tie = lose = Fraction(0)
     for a, pa in mine.items():
         for b, pb in theirs.items():
@@ -44,11 +88,11 @@ def versus(mine: Dict[tuple, Fraction], theirs: Dict[tuple, Fraction]) -> Tuple[
                 tie += pa * pb
             else:
                 lose += pa * pb
-    return win, tie, lose
+    return Chances(win, tie, lose)
 
 
-def hand_odds(dice: Sequence[int], variant: Variant = KATA, reroll: bool = False):
-    """(P(beats), P(ties), P(loses to)) a random roll."""
+def hand_odds(dice: Sequence[int], variant: Variant = KATA, reroll: bool = False) -> Chances:
+    """The chances that ``dice`` beat, tie or lose to a random roll (re-rolled until it scores)."""
     key = evaluate(dice, variant).strength(variant)
     return versus({key: Fraction(1)}, strength_distribution(variant, reroll))
 
@@ -80,7 +124,7 @@ def banker_value(variant: Variant = KATA, ties_to_banker: bool = False) -> Fract
     return value
 
 
-def odds(variant: Variant = KATA, reroll: bool = False) -> dict:
+def odds(variant: Variant = KATA, reroll: bool = False) -> OddsTable:
     """Every table of this module as exact fractions (see the module docstring)."""
     hands = [evaluate(r, variant) for r in ROLLS]
     total = len(ROLLS)
@@ -89,20 +133,16 @@ def odds(variant: Variant = KATA, reroll: bool = False) -> dict:
     kinds = Counter(h.points for h in hands if h.category == ALL_OF_A_KIND)
     scoring = Fraction(total - categories[NO_POINT], total)
     dist = strength_distribution(variant, reroll)
-    black, tie, white = versus(dist, dist)
-    out = {
-        "variant": variant.names() or ["kata"],
-        "reroll": reroll,
-        "rolls": total,
-        "categories": {c: Fraction(categories[c], total) for c in (ALL_OF_A_KIND, NORMAL_POINT, NO_POINT)},
-        "points": {p: Fraction(points[p], total) for p in sorted(points)},
-        "all_of_a_kind": {f: Fraction(kinds[f], total) for f in variant.kind_order},
-        "one_roll_each": {"black_wins": black, "tie": tie, "white_wins": white},
-        "expected_rolls_per_hand": 1 / scoring if reroll else Fraction(1),
-        "banker_value": {"ties_push": banker_value(variant, False),
-                         "ties_to_banker": banker_value(variant, True)},
-    }
-    if reroll:
-        out["points_after_reroll"] = {p: Fraction(points[p], total - categories[NO_POINT])
-                                      for p in sorted(points)}
-    return out
+    return OddsTable(
+        variant=tuple(variant.names() or ["kata"]),
+        reroll=reroll,
+        rolls=total,
+        categories={c: Fraction(categories[c], total) for c in (ALL_OF_A_KIND, NORMAL_POINT, NO_POINT)},
+        points={p: Fraction(points[p], total) for p in sorted(points)},
+        all_of_a_kind={f: Fraction(kinds[f], total) for f in variant.kind_order},
+        one_roll_each=versus(dist, dist),
+        expected_rolls_per_hand=1 / scoring if reroll else Fraction(1),
+        banker_value={"ties_push": banker_value(variant, False), "ties_to_banker": banker_value(variant, True)},
+        points_after_reroll={p: Fraction(points[p], total - categories[NO_POINT]) for p in sorted(points)}
+        if reroll else None,
+    )

@@ -18,7 +18,7 @@ import random
 from collections import Counter
 from typing import Dict, Optional, Sequence
 
-from .engine import HAND_SIZE, MAX_OFFER
+from .rules import HAND_SIZE, MAX_OFFER
 
 
 def positions_of(hand: Sequence[str], item: str, count: int) -> str:
@@ -170,7 +170,7 @@ class TrackingBot(GreedyCollector):
             return
         held = Counter(hand)
         for p in others:
-            self.estimate[p] = Counter({i: (9 - held[i]) / len(others) for i in self.values})
+            self.estimate[p] = Counter({i: (HAND_SIZE - held[i]) / len(others) for i in self.values})
             self.discards[p] = set()
 
     def observe(self, message) -> None:

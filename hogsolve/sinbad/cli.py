@@ -6,9 +6,10 @@ from fractions import Fraction
 
 from ..cli.common import UsageError, add_jobs_option, cap_jobs, emit_json, int_in_range, positive, seed_value
 from .bots import BOTS
+from .rules import MAX_PLAYERS, MIN_PLAYERS
 
-players = int_in_range(2, 8, what="the number of players")
-bot_count = int_in_range(1, 7, what="the number of bots")
+players = int_in_range(MIN_PLAYERS, MAX_PLAYERS, what="the number of players")
+bot_count = int_in_range(MIN_PLAYERS - 1, MAX_PLAYERS - 1, what="the number of bots")
 
 
 def bot_list(text: str):
@@ -28,7 +29,7 @@ def setup_sinbad(parser):
     sub = parser.add_subparsers(dest="sinbad_verb", metavar="COMMAND", parser_class=type(parser))
     t = sub.add_parser("tournament", help="seeded bot games with win rates and 95%% intervals",
                        description="seeded bot games with win rates and 95% intervals")
-    t.add_argument("--players", type=players, default=4, help="players per game, 2 to 8 (default 4)")
+    t.add_argument("--players", type=players, default=4, help=f"players per game, {MIN_PLAYERS} to {MAX_PLAYERS} (default 4)")
     t.add_argument("--games", type=positive, default=1000, help="games to play (default 1000)")
     t.add_argument("--seed", type=seed_value, default=1, help="seed (default 1)")
     t.add_argument("--bots", type=bot_list, default=["tracker", "greedy"],
@@ -40,7 +41,7 @@ def setup_sinbad(parser):
     p.add_argument("--bots", type=bot_count, default=3,
                    help="number of bots, 1 to 7 (default 3)")
     p.add_argument("--seed", type=seed_value, default=None, help="seed (default: random)")
-    o = sub.add_parser("odds", help="exact deal statistics for 2 to 8 players")
+    o = sub.add_parser("odds", help=f"exact deal statistics for {MIN_PLAYERS} to {MAX_PLAYERS} players")
     o.add_argument("--json", action="store_true", help="machine-readable output")
 
     def run(args):
@@ -50,7 +51,7 @@ def setup_sinbad(parser):
         if verb == "tournament":
             return tournament(args)
         if verb == "play":
-            from .play import play_room
+            from .terminal import play_room
             play_room(bots=args.bots, seed=args.seed)
             return 0
         return odds(args)
@@ -63,7 +64,7 @@ def tournament(args) -> int:
     results = run_tournament(args.bots, args.players, args.games, args.seed, jobs=cap_jobs(args.jobs),
                              progress=lambda it, n: progress(it, n, "games"))
     table = standings(results)
-    rounds = sum(r["rounds"] for r in results) / len(results)
+    rounds = sum(r.rounds for r in results) / len(results)
     if args.json:
         emit_json({"games": args.games, "players": args.players, "seed": args.seed, "bots": args.bots,
                    "mean_rounds": rounds, "standings": [s.to_dict() for s in table]})
@@ -79,7 +80,7 @@ def tournament(args) -> int:
 
 def odds(args) -> int:
     from .odds import deal_odds
-    rows = [deal_odds(n) for n in range(2, 9)]
+    rows = [deal_odds(n).to_dict() for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)]
     if args.json:
         emit_json(rows)
         return 0

@@ -7,11 +7,12 @@ players who are.
 """
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 from math import comb, factorial, perm
 from typing import Dict
 
-HAND = 9
+from .rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS
 
 
 def largest_collection(players: int) -> Dict[int, Fraction]:
@@ -21,23 +22,23 @@ def largest_collection(players: int) -> Dict[int, Fraction]:
     for _ in range(players):
         nxt: Dict[tuple, int] = {}
         for (c, m), w in ways.items():
-            for take in range(0, HAND - c + 1):
+            for take in range(0, HAND_SIZE - c + 1):
                 key = (c + take, max(m, take))
-                nxt[key] = nxt.get(key, 0) + w * comb(HAND, take)
+                nxt[key] = nxt.get(key, 0) + w * comb(HAND_SIZE, take)
         ways = nxt
-    total = comb(HAND * players, HAND)
-    return {m: Fraction(w, total) for (c, m), w in sorted(ways.items()) if c == HAND and w}
+    total = comb(HAND_SIZE * players, HAND_SIZE)
+    return {m: Fraction(w, total) for (c, m), w in sorted(ways.items()) if c == HAND_SIZE and w}
 
 
 def player_dealt_hog(players: int) -> Fraction:
     """P(a given player is dealt all nine cards of one item)."""
-    return Fraction(players, comb(HAND * players, HAND))
+    return Fraction(players, comb(HAND_SIZE * players, HAND_SIZE))
 
 
 def someone_dealt_hog(players: int) -> Fraction:
     """P(at least one player is dealt a hog), by inclusion-exclusion."""
     def deals(n):  # ordered deals of n players' hands from n items
-        return factorial(HAND * n) // factorial(HAND) ** n
+        return factorial(HAND_SIZE * n) // factorial(HAND_SIZE) ** n
     total = deals(players)
     count = 0
     for j in range(1, players + 1):
@@ -46,9 +47,22 @@ def someone_dealt_hog(players: int) -> Fraction:
     return Fraction(count, total)
 
 
-def deal_odds(players: int) -> dict:
-    if not 2 <= players <= 8:
-        raise ValueError(f"players must be from 2 to 8, got {players}")
-    return {"players": players, "player_dealt_hog": player_dealt_hog(players),
-            "someone_dealt_hog": someone_dealt_hog(players),
-            "largest_collection": largest_collection(players)}
+@dataclasses.dataclass(frozen=True)
+class DealOdds:
+    """Exact deal statistics for one number of players."""
+
+    players: int
+    player_dealt_hog: Fraction
+    someone_dealt_hog: Fraction
+    largest_collection: Dict[int, Fraction]
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+def deal_odds(players: int) -> DealOdds:
+    """Every deal statistic for ``players`` players (2 to 8)."""
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError(f"players must be from {MIN_PLAYERS} to {MAX_PLAYERS}, got {players}")
+    return DealOdds(players, player_dealt_hog(players), someone_dealt_hog(players),
+                    largest_collection(players))

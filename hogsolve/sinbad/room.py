@@ -19,7 +19,7 @@ import random
 import re
 from typing import List, Optional, Sequence, Tuple
 
-from .engine import DEFAULT_ITEMS, TARGET, Game, RuleError, label
+from .rules import DEFAULT_ITEMS, TARGET, Game, RuleError, label
 
 OFFER = re.compile(r"^/b\s+(\d+)\s*$")
 ACCEPT = re.compile(r"^/b\s+(\d+)\s+(\S+)\s*$")
@@ -63,6 +63,8 @@ class Room:
         """Messages caused by ``player`` saying ``line``."""
         if player not in self.game.totals:
             return [Message(f"error: {player} is not in this game", player, ("error",))]
+        if self.round is None:
+            return [Message("error: the game has not started", player, ("error", "not started"))]
         text = line.strip()
         try:
             if self.game.over and (text.startswith("/b") or text.lower() == "hog"):

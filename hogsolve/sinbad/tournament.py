@@ -18,8 +18,22 @@ from .room import Room
 from .seats import Seats
 
 
+@dataclasses.dataclass(frozen=True)
+class GameRecord:
+    """How one bot game ended: seat names and kinds, winners, totals, rounds played."""
+
+    names: List[str]
+    kinds: List[str]
+    winners: List[str]
+    totals: Dict[str, int]
+    rounds: int
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
 def play_game(kinds: Sequence[str], seed: int, *, max_turns_per_round: int = 5000,
-              observer=None) -> dict:
+              observer=None) -> GameRecord:
     """One game between bots of ``kinds``; returns winners and totals by seat name."""
     rng = random.Random(seed)
     names = [f"{k}{i}" for i, k in enumerate(kinds)]
@@ -30,8 +44,7 @@ def play_game(kinds: Sequence[str], seed: int, *, max_turns_per_round: int = 500
     seats.new_round()
     while not room.game.over:
         seats.step(rng.choice(names))
-    return {"names": names, "kinds": list(kinds), "winners": list(room.game.winners),
-            "totals": dict(room.game.totals), "rounds": room.game.rounds}
+    return GameRecord(names, list(kinds), list(room.game.winners), dict(room.game.totals), room.game.rounds)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -60,21 +73,21 @@ def lineup_for(game: int, lineup: Sequence[str], players: int, seed: int) -> Lis
     return seats
 
 
-def standings(results: Sequence[dict]) -> List[Standing]:
+def standings(results: Sequence[GameRecord]) -> List[Standing]:
     """Win rate per bot kind; a shared win counts as a fraction."""
     seats: Dict[str, int] = {}
     wins: Dict[str, float] = {}
     for r in results:
-        for name, kind in zip(r["names"], r["kinds"]):
+        for name, kind in zip(r.names, r.kinds):
             seats[kind] = seats.get(kind, 0) + 1
-            if name in r["winners"]:
-                wins[kind] = wins.get(kind, 0.0) + 1 / len(r["winners"])
+            if name in r.winners:
+                wins[kind] = wins.get(kind, 0.0) + 1 / len(r.winners)
     table = [Standing(k, seats[k], wins.get(k, 0.0)) for k in seats]
     return sorted(table, key=lambda s: -s.win_rate)
 
 
 def run_tournament(lineup: Sequence[str], players: int, games: int, seed: int, jobs: int = 1,
-                   progress=None) -> List[dict]:
+                   progress=None) -> List[GameRecord]:
     """Play ``games`` seeded games (in parallel with joblib when jobs > 1)."""
     from joblib import Parallel, delayed
     tasks = (delayed(play_game)(lineup_for(g, lineup, players, seed), seed * 1_000_003 + g)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from typing import Sequence, Tuple
+from typing import Optional, Sequence, Tuple
 
 ALL_OF_A_KIND = "all of a kind"
 NORMAL_POINT = "normal point"
@@ -114,13 +114,27 @@ def evaluate(dice: Sequence[int], variant: Variant = KATA) -> Hand:
     return Hand(dice, NO_POINT, None, None)
 
 
-def winner(black: Sequence[int], white: Sequence[int], variant: Variant = KATA):
-    """("Black" | "White" | None, the winning Hand or None)."""
+@dataclasses.dataclass(frozen=True)
+class Verdict:
+    """Who wins a comparison: ``side`` "Black", "White" or None (a tie), and the winning hand."""
+
+    side: Optional[str]
+    hand: Optional[Hand]
+
+    def __iter__(self):
+        return iter((self.side, self.hand))
+
+    def to_dict(self) -> dict:
+        return {"side": self.side, "hand": None if self.hand is None else dataclasses.asdict(self.hand)}
+
+
+def winner(black: Sequence[int], white: Sequence[int], variant: Variant = KATA) -> Verdict:
+    """The :class:`Verdict` of Black's dice against White's."""
     b, w = evaluate(black, variant), evaluate(white, variant)
     kb, kw = b.strength(variant), w.strength(variant)
     if kb == kw:
-        return None, None
-    return ("Black", b) if kb > kw else ("White", w)
+        return Verdict(None, None)
+    return Verdict("Black", b) if kb > kw else Verdict("White", w)
 
 
 def compare(black: Sequence[int], white: Sequence[int], variant: Variant = KATA) -> str:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 from collections import Counter
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -36,9 +37,13 @@ DEFAULT_ITEMS: Tuple[Tuple[str, int], ...] = (
     ("bacon", 10), ("ham", 15), ("sausage", 20), ("chop", 25),
     ("ribs", 30), ("loin", 35), ("trotter", 40), ("truffle", 45),
 )
+#: Cards in a hand, and cards of each item in the deck (a hog is all of one item).
 HAND_SIZE = 9
 MAX_OFFER = 4
 TARGET = 60
+MIN_PLAYERS, MAX_PLAYERS = 2, 8
+#: A player name must be one word, so that ``/b NNN PLAYER`` can address it.
+NAME = re.compile(r"^[A-Za-z0-9_.-]{1,32}$")
 
 
 class RuleError(ValueError):
@@ -70,8 +75,8 @@ class Round:
     """One deal and its trading, until a hog (or a stall)."""
 
     def __init__(self, players: Sequence[str], items: Sequence[Tuple[str, int]], rng: random.Random):
-        if not 2 <= len(players) <= 8:
-            raise RuleError(f"a round needs 2 to 8 players, got {len(players)}")
+        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+            raise RuleError(f"a round needs {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(players)}")
         if len(items) != len(players):
             raise RuleError("a round uses as many items as players")
         self.players = list(players)
@@ -83,7 +88,6 @@ class Round:
         self.hands: Dict[str, List[str]] = {
             p: self._sorted(deck[i * HAND_SIZE:(i + 1) * HAND_SIZE]) for i, p in enumerate(self.players)}
         self.offers: Dict[str, Offer] = {}
-        self.offer_positions: Dict[str, Tuple[int, ...]] = {}
         self.status: Dict[str, str] = {p: "here" for p in self.players}
         self.hog_by: Optional[str] = None
         self.over = False
@@ -119,7 +123,6 @@ class Round:
         self._live(player)
         item, count = self._cards(player, positions)
         self.offers[player] = Offer(item, count)
-        self.offer_positions[player] = tuple(positions)
         return self.offers[player]
 
     def away_gives(self, other: str, count: int) -> str:
@@ -153,8 +156,6 @@ class Round:
         self._move(other, their_item, count, player)
         self.offers.pop(player, None)
         self.offers.pop(other, None)
-        self.offer_positions.pop(player, None)
-        self.offer_positions.pop(other, None)
         return Trade(player, other, count, my_item, their_item)
 
     def _move(self, giver: str, item: str, count: int, taker: str) -> None:
@@ -187,18 +188,37 @@ class Round:
         return Counter(card for hand in self.hands.values() for card in hand)
 
 
+def check_config(players: Sequence[str], items: Sequence[Tuple[str, int]], target: int) -> None:
+    """Refuse a configuration the rules or the chat protocol cannot play (RuleError)."""
+    for name in players:
+        if not isinstance(name, str) or not NAME.match(name):
+            raise RuleError(f"player name {name!r} must be one word of letters, digits, _ . or -")
+    if len(set(players)) != len(players):
+        raise RuleError("player names must differ")
+    for entry in items:
+        if (not isinstance(entry, tuple) or len(entry) != 2 or not isinstance(entry[0], str)
+                or not NAME.match(entry[0]) or isinstance(entry[1], bool) or not isinstance(entry[1], int)
+                or entry[1] < 1):
+            raise RuleError(f"an item is (one-word name, positive int value), got {entry!r}")
+    names = [n for n, _ in items]
+    if len(set(names)) != len(names):
+        raise RuleError("item names must differ (each item has exactly nine cards)")
+    values = [v for _, v in items]
+    if len(set(values)) != len(values):
+        raise RuleError("item values must be distinct")
+    most = min(MAX_PLAYERS, len(items))
+    if not MIN_PLAYERS <= len(players) <= most:
+        raise RuleError(f"{MIN_PLAYERS} to {most} players, got {len(players)}")
+    if isinstance(target, bool) or not isinstance(target, int) or target < 1:
+        raise RuleError(f"the target must be a positive int, got {target!r}")
+
+
 class Game:
     """Rounds until someone reaches ``target`` points."""
 
     def __init__(self, players: Sequence[str], rng: random.Random,
                  items: Sequence[Tuple[str, int]] = DEFAULT_ITEMS, target: int = TARGET):
-        if len(set(players)) != len(players):
-            raise RuleError("player names must differ")
-        if not 2 <= len(players) <= min(8, len(items)):
-            raise RuleError(f"2 to {min(8, len(items))} players, got {len(players)}")
-        values = [v for _, v in items]
-        if len(set(values)) != len(values):
-            raise RuleError("item values must be distinct")
+        check_config(players, items, target)
         self.players, self.rng, self.items, self.target = list(players), rng, list(items), target
         self.totals = {p: 0 for p in players}
         self.rounds = 0

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Callable, Optional
 
-from .hands import KATA, NO_POINT, Hand, Variant, evaluate
+from .rules import KATA, NO_POINT, Hand, Variant, evaluate
 from .odds import banker_instant
 
 
