@@ -34,6 +34,7 @@ from typing import Tuple
 import numpy as np
 
 from .iteration import UNIT_ROUNDOFF, SweepResult
+from .plain import plain
 from .model import Model
 
 #: Largest error bound on values that still counts as a proof.
@@ -72,7 +73,7 @@ class Certificate:
         return not self.reason
 
     def to_dict(self) -> dict:
-        return {
+        return plain({
             "method": self.method,
             "updates": self.updates,
             "converged": self.converged,
@@ -86,7 +87,7 @@ class Certificate:
             "num_tie_states": int(len(self.tie_states)),
             "proven": self.proven,
             "reason": self.reason,
-        }
+        })
 
     def __repr__(self) -> str:
         status = "proven" if self.proven else f"NOT proven: {self.reason}"

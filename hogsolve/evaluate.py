@@ -28,6 +28,7 @@ from .model import Model, model_for
 from .policy_values import occupancy, play_values
 from .solver import solve
 from .rules import Ruleset
+from .plain import plain
 from .policy import Policy, as_policy
 
 
@@ -91,8 +92,12 @@ class BestResponse:
         return self.win_rate.average - 0.5
 
     def to_dict(self) -> dict:
-        return {"opponent": self.opponent, "win_rate": self.win_rate.to_dict(),
-                "exploitability": self.exploitability}
+        return plain({"opponent": self.opponent, "win_rate": self.win_rate,
+                      "exploitability": self.exploitability, "opening_move": self.policy[0, 0]})
+
+    def __repr__(self) -> str:
+        return (f"BestResponse(to {self.opponent}: win rate {self.win_rate.average:.12f}, "
+                f"exploitability {self.exploitability:.12f})")
 
 
 def best_response(strategy, rules: Ruleset, *, model: Optional[Model] = None) -> BestResponse:
@@ -166,8 +171,12 @@ class Regret:
         return out
 
     def to_dict(self, top: int = 10) -> dict:
-        return {"strategy": self.strategy, "win_rate_vs_optimal": self.win_rate.to_dict(),
-                "total_expected_loss": self.total_expected_loss, "worst_states": self.worst(top)}
+        return plain({"strategy": self.strategy, "win_rate_vs_optimal": self.win_rate,
+                      "total_expected_loss": self.total_expected_loss, "worst_states": self.worst(top)})
+
+    def __repr__(self) -> str:
+        return (f"Regret({self.strategy}: win rate {self.win_rate.average:.12f} against optimal, "
+                f"total expected loss {self.total_expected_loss:.12f})")
 
 
 def regret(strategy, rules: Ruleset, *, model: Optional[Model] = None, solution=None) -> Regret:

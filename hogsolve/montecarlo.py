@@ -19,6 +19,7 @@ import numpy as np
 from .model import Model, compile_model
 from .rules import Ruleset
 from .stats import standard_error, wilson_interval
+from .plain import plain
 from .policy import as_policy
 
 
@@ -69,9 +70,9 @@ class SimulationResult:
         return wilson_interval(self.average, self.effective_games)
 
     def to_dict(self) -> dict:
-        return {"a": self.a, "b": self.b, "games": self.games_first + self.games_second,
-                "first": self.first, "second": self.second, "average": self.average,
-                "ci95": list(self.interval), "seed": self.seed, "seconds": self.seconds}
+        return plain({"a": self.a, "b": self.b, "games": self.games_first + self.games_second,
+                      "first": self.first, "second": self.second, "average": self.average,
+                      "ci95": list(self.interval), "seed": self.seed, "seconds": self.seconds})
 
 
 class PointSampler:

@@ -75,6 +75,11 @@ class Policy:
     def __repr__(self) -> str:
         return f"Policy({self.name}, {self.rules.name}, goal={self.rules.goal})"
 
+    def to_dict(self) -> dict:
+        """Name, source, ruleset and the table as lists (plain JSON)."""
+        return {"name": self.name, "source": dict(self.source), "rules": rules_key(self.rules),
+                "table": self.table.tolist()}
+
     def matches(self, rules: Ruleset) -> bool:
         """True when this policy was made for ``rules`` (same components, goal, max dice)."""
         return rules_key(self.rules) == rules_key(rules)

@@ -12,6 +12,7 @@ import numpy as np
 
 from .evaluate import win_rate
 from .rules import Ruleset
+from .plain import plain
 from .policy import as_policy
 
 
@@ -40,7 +41,12 @@ class TournamentResult:
                 for k, i in enumerate(self.order)]
 
     def to_dict(self) -> dict:
-        return {"rules": self.rules, "ranking": self.ranking()}
+        return plain({"rules": self.rules, "ranking": self.ranking()})
+
+    def __repr__(self) -> str:
+        best = self.order[0]
+        return (f"TournamentResult({self.rules}, {len(self.names)} strategies; first {self.names[best]} "
+                f"with mean win rate {self.mean_win_rate[best]:.6f})")
 
 
 def _pair(i: int, j: int, a: np.ndarray, b: np.ndarray, rules: Ruleset):

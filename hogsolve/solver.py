@@ -27,6 +27,7 @@ from .certificate import Certificate, certify, tie_broken_policy
 from .exact import check_exact_supported, verify
 from .iteration import optimal_values
 from .model import Model, model_for
+from .plain import plain
 from .rules import Ruleset
 
 TIE_BREAK = "fewest dice among the optimal dice counts"
@@ -80,7 +81,7 @@ class Solution:
         }
         if self.exact is not None:
             out["exact"] = self.exact.to_dict()
-        return out
+        return plain(out)
 
     def __repr__(self) -> str:
         lines = [

@@ -93,18 +93,19 @@ def dispatch(args) -> int:
         print(line)
         return 0
     if verb == "odds":
-        table = odds(variant, args.reroll).to_dict()
+        table = odds(variant, args.reroll)
         if args.json:
-            emit_json(table)
+            emit_json(table.to_dict())
         else:
             print_odds(table)
         return 0
     if verb == "hand":
         dice = parse_dice(args.dice)
         hand = evaluate(dice, variant)
-        win, tie, lose = hand_odds(dice, variant, args.reroll)  # Chances unpack in that order
+        chances = hand_odds(dice, variant, args.reroll)
+        win, tie, lose = chances
         if args.json:
-            emit_json({"hand": describe(hand), "beats": win, "ties": tie, "loses": lose})
+            emit_json({"hand": describe(hand), **chances.to_dict()})
             return 0
         print(hand.describe())
         against = "a random scoring roll (re-rolled)" if args.reroll else "a random roll"
@@ -125,25 +126,26 @@ def show(x: Fraction) -> str:
     return f"{x.numerator}/{x.denominator} = {float(x):.6f}"
 
 
-def print_odds(table: dict) -> None:
-    title = "kata rules" if table["variant"] == ["kata"] else "variant " + ", ".join(table["variant"])
-    print(f"Sibala odds, {title}{', re-rolling no point' if table['reroll'] else ''} "
-          f"(exact, from all {table['rolls']} rolls)")
+def print_odds(table) -> None:
+    """The odds of an :class:`~hogsolve.sibala.odds.OddsTable` as text."""
+    title = "kata rules" if table.variant == ("kata",) else "variant " + ", ".join(table.variant)
+    print(f"Sibala odds, {title}{', re-rolling no point' if table.reroll else ''} "
+          f"(exact, from all {table.rolls} rolls)")
     print("categories of one roll:")
-    for name, p in table["categories"].items():
+    for name, p in table.categories.items():
         print(f"  {name:14} {show(p)}")
     print("normal points of one roll:")
-    for pts, p in table["points"].items():
+    for pts, p in table.points.items():
         label = {3: " (BG)", 12: " (十八)"}.get(pts, "")
         print(f"  {pts:>2}{label:6} {show(p)}")
-    if table["reroll"]:
-        print(f"expected rolls per hand: {show(table['expected_rolls_per_hand'])}")
-    one = table["one_roll_each"]
-    print("one hand each" + (" (after re-rolls)" if table["reroll"] else "") + ":")
-    print(f"  Black wins {show(one['black_wins'])}")
-    print(f"  tie        {show(one['tie'])}")
-    print(f"  White wins {show(one['white_wins'])}")
-    bank = table["banker_value"]
+    if table.reroll:
+        print(f"expected rolls per hand: {show(table.expected_rolls_per_hand)}")
+    one = table.one_roll_each
+    print("one hand each" + (" (after re-rolls)" if table.reroll else "") + ":")
+    print(f"  Black wins {show(one.beats)}")
+    print(f"  tie        {show(one.ties)}")
+    print(f"  White wins {show(one.loses)}")
+    bank = table.banker_value
     print("banker's expected value per unit bet (re-roll rule; 12 or all of a kind wins at once, 3 loses):")
     print(f"  ties push:          {show(bank['ties_push'])}")
     print(f"  ties to the banker: {show(bank['ties_to_banker'])}")

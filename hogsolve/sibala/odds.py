@@ -19,6 +19,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Dict, Optional, Sequence, Tuple
 
+from ..plain import plain
 from .rules import ALL_OF_A_KIND, KATA, NO_POINT, NORMAL_POINT, Variant, evaluate
 
 ROLLS = tuple(itertools.product(range(1, 7), repeat=4))  # 1296 equally likely rolls
@@ -46,7 +47,7 @@ class Chances:
         return iter((self.beats, self.ties, self.loses))
 
     def to_dict(self) -> dict:
-        return {"beats": self.beats, "ties": self.ties, "loses": self.loses}
+        return plain({"beats": self.beats, "ties": self.ties, "loses": self.loses})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -74,7 +75,7 @@ class OddsTable:
                "banker_value": dict(self.banker_value)}
         if self.points_after_reroll is not None:
             out["points_after_reroll"] = dict(self.points_after_reroll)
-        return out
+        return plain(out)
 
 
 def versus(mine: Dict[tuple, Fraction], theirs: Dict[tuple, Fraction]) -> Chances:

@@ -12,6 +12,8 @@ import dataclasses
 from collections import Counter
 from typing import Optional, Sequence, Tuple
 
+from ..plain import plain
+
 ALL_OF_A_KIND = "all of a kind"
 NORMAL_POINT = "normal point"
 NO_POINT = "no point"
@@ -125,7 +127,7 @@ class Verdict:
         return iter((self.side, self.hand))
 
     def to_dict(self) -> dict:
-        return {"side": self.side, "hand": None if self.hand is None else dataclasses.asdict(self.hand)}
+        return plain({"side": self.side, "hand": self.hand})
 
 
 def winner(black: Sequence[int], white: Sequence[int], variant: Variant = KATA) -> Verdict:

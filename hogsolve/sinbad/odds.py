@@ -12,6 +12,7 @@ from fractions import Fraction
 from math import comb, factorial, perm
 from typing import Dict
 
+from ..plain import plain
 from .rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS
 
 
@@ -57,7 +58,7 @@ class DealOdds:
     largest_collection: Dict[int, Fraction]
 
     def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
+        return plain(dataclasses.asdict(self))
 
 
 def deal_odds(players: int) -> DealOdds:

@@ -12,6 +12,7 @@ import dataclasses
 import random
 from typing import Dict, List, Sequence
 
+from ..plain import plain
 from ..stats import wilson_interval
 from .bots import BOTS
 from .room import Room
@@ -29,7 +30,7 @@ class GameRecord:
     rounds: int
 
     def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
+        return plain(dataclasses.asdict(self))
 
 
 def play_game(kinds: Sequence[str], seed: int, *, max_turns_per_round: int = 5000,
