@@ -42,6 +42,7 @@ class Arithmetic:
 
 
 def float_arithmetic(model: Model) -> Arithmetic:
+    """Plain float64 arithmetic: values as they are, weights the model's probabilities."""
     return Arithmetic(np.float64, 1.0, 1.0, model.probability)
 
 
@@ -67,6 +68,7 @@ class OutcomeTable:
         self.table[k, d.opponents] = values.reshape(-1)[d.lands]  # never final there
 
     def fill_all(self, values: np.ndarray) -> None:
+        """Record the outcomes of every score sum from a finished ``values`` table."""
         for k in range(2 * self.model.goal - 1):
             self.fill(k, values)
 

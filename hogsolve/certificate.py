@@ -73,6 +73,7 @@ class Certificate:
         return not self.reason
 
     def to_dict(self) -> dict:
+        """The certificate as plain JSON values."""
         return plain({
             "method": self.method,
             "updates": self.updates,

@@ -27,6 +27,7 @@ class Distribution:
 
     @property
     def probabilities(self) -> np.ndarray:
+        """``counts / total`` as floats."""
         return self.counts / self.total
 
     def as_dict(self) -> dict:

@@ -51,9 +51,11 @@ class WinRate:
 
     @property
     def average(self) -> float:
+        """The CS 61A win rate: the mean of the two seatings."""
         return (self.first + self.second) / 2
 
     def to_dict(self) -> dict:
+        """The win rate as plain JSON values."""
         return {"a": self.a, "b": self.b, "first": self.first, "second": self.second,
                 "average": self.average}
 
@@ -82,6 +84,7 @@ class BestResponse:
 
     @property
     def name(self) -> str:
+        """How the best response is shown."""
         return f"best response to {self.opponent}"
 
     def __call__(self, score: int, opponent_score: int) -> int:
@@ -89,9 +92,11 @@ class BestResponse:
 
     @property
     def exploitability(self) -> float:
+        """How far the best response's win rate exceeds one half."""
         return self.win_rate.average - 0.5
 
     def to_dict(self) -> dict:
+        """The best response's figures as plain JSON values (no tables)."""
         return plain({"opponent": self.opponent, "win_rate": self.win_rate,
                       "exploitability": self.exploitability, "opening_move": self.policy[0, 0]})
 
@@ -151,10 +156,12 @@ class Regret:
 
     @property
     def expected_loss(self) -> np.ndarray:
+        """``loss * reach`` per state."""
         return self.loss * self.reach
 
     @property
     def total_expected_loss(self) -> float:
+        """The sum of the expected losses: one half minus the win rate."""
         return float(self.expected_loss.sum())
 
     def worst(self, top: int = 10) -> list:
@@ -171,6 +178,7 @@ class Regret:
         return out
 
     def to_dict(self, top: int = 10) -> dict:
+        """The regret report as plain JSON values, with the ``top`` worst states."""
         return plain({"strategy": self.strategy, "win_rate_vs_optimal": self.win_rate,
                       "total_expected_loss": self.total_expected_loss, "worst_states": self.worst(top)})
 

@@ -37,10 +37,12 @@ class Turn:
 
     @property
     def free_bacon(self) -> bool:
+        """True when the mover rolled zero dice."""
         return self.num_dice == 0
 
     @property
     def pig_out(self) -> bool:
+        """True when a die showed 1."""
         return 1 in self.outcomes
 
     def events(self, normal_sides: int = 6) -> List[Dict[str, object]]:
@@ -61,6 +63,7 @@ class Turn:
         return out
 
     def to_dict(self) -> dict:
+        """The turn as plain values, with its rule events."""
         return {**dataclasses.asdict(self), "free_bacon": self.free_bacon, "pig_out": self.pig_out,
                 "events": self.events()}
 
@@ -74,6 +77,7 @@ class GameResult:
     turns: List[Turn]
 
     def to_dict(self) -> dict:
+        """The game as plain values."""
         return {"scores": list(self.scores), "winner": self.winner,
                 "turns": [t.to_dict() for t in self.turns]}
 

@@ -41,6 +41,7 @@ class SweepResult:
 
     @property
     def converged(self) -> bool:
+        """True when no score sum hit its cap."""
         return not self.stuck_stages
 
     def describe_stuck(self) -> str:

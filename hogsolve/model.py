@@ -48,10 +48,12 @@ class Model:
 
     @property
     def num_states(self) -> int:
+        """``goal ** 2`` states (score, opponent_score)."""
         return self.goal * self.goal
 
     @property
     def num_actions(self) -> int:
+        """Dice counts 0 to max_dice."""
         return self.counts.shape[1]
 
     @property
@@ -127,6 +129,7 @@ class Diagonal:
 
     @property
     def opponents(self) -> slice:
+        """The opponent scores of the diagonal as a slice."""
         return slice(int(self.o[0]), int(self.o[-1]) + 1)
 
 

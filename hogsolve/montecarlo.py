@@ -38,14 +38,17 @@ class SimulationResult:
 
     @property
     def first(self) -> float:
+        """Share of games won by ``a`` when it moved first."""
         return self.wins_first / self.games_first
 
     @property
     def second(self) -> float:
+        """Share of games won by ``a`` when ``b`` moved first."""
         return self.wins_second / self.games_second
 
     @property
     def average(self) -> float:
+        """The estimated CS 61A win rate of ``a``."""
         return (self.first + self.second) / 2
 
     @property
@@ -70,6 +73,7 @@ class SimulationResult:
         return wilson_interval(self.average, self.effective_games)
 
     def to_dict(self) -> dict:
+        """The simulation as plain JSON values."""
         return plain({"a": self.a, "b": self.b, "games": self.games_first + self.games_second,
                       "first": self.first, "second": self.second, "average": self.average,
                       "ci95": list(self.interval), "seed": self.seed, "seconds": self.seconds})

@@ -31,6 +31,7 @@ def shipped_tables() -> Path:
 
 
 def cache_root() -> Path:
+    """Where solved tables are cached: ``$HOGSOLVE_CACHE`` or ``~/.cache/hogsolve``."""
     return Path(os.environ.get("HOGSOLVE_CACHE", Path.home() / ".cache" / "hogsolve"))
 
 

@@ -26,6 +26,7 @@ class TournamentResult:
 
     @property
     def mean_win_rate(self) -> np.ndarray:
+        """Each strategy's mean win rate over its opponents."""
         return np.nanmean(self.rate, axis=1)
 
     @property
@@ -35,12 +36,14 @@ class TournamentResult:
         return sorted(range(len(self.names)), key=lambda i: -mean[i])
 
     def ranking(self) -> List[dict]:
+        """Ranked rows: rank, strategy, mean win rate, and each pairing's win rate."""
         mean, n = self.mean_win_rate, len(self.names)
         return [{"rank": k + 1, "strategy": self.names[i], "mean_win_rate": float(mean[i]),
                  "win_rates": {self.names[j]: float(self.rate[i, j]) for j in range(n) if j != i}}
                 for k, i in enumerate(self.order)]
 
     def to_dict(self) -> dict:
+        """The tournament as plain JSON values."""
         return plain({"rules": self.rules, "ranking": self.ranking()})
 
     def __repr__(self) -> str:

@@ -41,14 +41,17 @@ class Session:
 
     @property
     def scores(self) -> Dict[str, int]:
+        """``{"you": score, "bot": score}``."""
         return dict(zip(PLAYERS, self.match.scores))
 
     @property
     def winner(self) -> Optional[str]:
+        """"you", "bot", or None while the game goes on."""
         return None if self.match.winner is None else PLAYERS[self.match.winner]
 
     @property
     def to_move(self) -> Optional[str]:
+        """Who moves now: "you", "bot", or None when the game is over."""
         return None if self.winner is not None else PLAYERS[self.match.mover]
 
     def your_win_probability(self) -> float:

@@ -54,6 +54,7 @@ class Solution:
 
     @property
     def goal(self) -> int:
+        """The ruleset's goal."""
         return self.rules.goal
 
     @property
@@ -63,10 +64,12 @@ class Solution:
 
     @property
     def first_player_win_probability(self) -> float:
+        """P(the first player wins) under optimal play by both."""
         return float(self.win_probability[0, 0])
 
     @property
     def opening_move(self) -> int:
+        """The optimal number of dice at (0, 0)."""
         return int(self.policy[0, 0])
 
     def to_dict(self) -> dict:

@@ -34,6 +34,7 @@ class TableError(ValueError):
 
 
 def sha256(data: bytes) -> str:
+    """Hex sha256 of ``data``."""
     return hashlib.sha256(data).hexdigest()
 
 
@@ -55,6 +56,7 @@ def read_grid_csv(path: Path, dtype) -> np.ndarray:
 
 
 def npy_bytes(array: np.ndarray) -> bytes:
+    """An array as .npy bytes (never pickled)."""
     buf = io.BytesIO()
     np.save(buf, array, allow_pickle=False)
     return buf.getvalue()

@@ -54,6 +54,7 @@ class CapturedOutput:
     text: str  # the first KEPT_LINES lines of stdout then stderr
 
     def note(self, label: str) -> str:
+        """The one-line note shown when a file printed while it was tabulated."""
         return (f"note: {label} printed {self.lines} line{'s' if self.lines != 1 else ''} "
                 f"(hidden; --show-output shows them)")
 
@@ -63,6 +64,7 @@ def _sha256(path: Path) -> str:
 
 
 def cache_dir() -> Path:
+    """Where tabulated user files are cached."""
     return Path(os.environ.get("HOGSOLVE_CACHE", Path.home() / ".cache" / "hogsolve")) / "strategies"
 
 

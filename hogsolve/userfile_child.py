@@ -24,6 +24,7 @@ IMPORTING, CALLING, DONE = 1, 2, 3
 
 
 def main(request_path: str) -> None:
+    """Tabulate the request's function and write the result file (see the module docstring)."""
     with open(request_path) as f:
         request = json.load(f)
     progress = os.open(request["progress"], os.O_WRONLY)
@@ -97,6 +98,7 @@ def main(request_path: str) -> None:
 
 
 def short_repr(value) -> str:
+    """``repr(value)``, at most 60 characters, never raising."""
     try:
         text = repr(value)
     except BaseException:  # noqa: B902

@@ -79,3 +79,15 @@ def test_imports_only_point_down():
 
 def test_the_engine_depends_on_the_rules_only():
     assert imports(PACKAGE / "game.py") == {"hogsolve.rules"}
+
+
+def test_every_public_function_and_class_has_a_docstring():
+    missing = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_"):
+                members = [node] + [m for m in getattr(node, "body", []) if isinstance(node, ast.ClassDef)
+                                    and isinstance(m, ast.FunctionDef) and not m.name.startswith("_")]
+                missing += [f"{path.relative_to(ROOT)}:{m.name}" for m in members if not ast.get_docstring(m)]
+    assert missing == []

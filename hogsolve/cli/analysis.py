@@ -5,7 +5,7 @@ import sys
 from pathlib import Path
 
 from .common import (Failure, UsageError, add_jobs_option, add_spec_options, add_strategy_options, cap_jobs,
-                     emit_json, int_in_range, load_policy, output_file, positive, rules_and_policy, rules_of,
+                     respond, int_in_range, load_policy, output_file, positive, rules_and_policy, rules_of,
                      seed_value, spec_help, write_or_fail)
 
 
@@ -19,6 +19,7 @@ def _converged(call, what: str):
 
 
 def setup_compare(p):
+    """``hogsolve compare A B``: exact win rates, optionally simulated too."""
     p.add_argument("a", metavar="A", help=spec_help("the first strategy"))
     p.add_argument("b", metavar="B", help="the second strategy, in the same forms")
     add_strategy_options(p)
@@ -41,20 +42,21 @@ def setup_compare(p):
             sim = simulate(ta, tb, rules, games=args.simulate, seed=args.seed,
                            progress=lambda it, n: progress(it, n, "simulating"), announce=_announce)
             record["simulated"] = {**sim.to_dict(), "a": args.a, "b": args.b}
-        if args.json:
-            emit_json(record)
-            return 0
-        width = max(len(args.a), len(args.b)) + 13
-        print(f"{args.a} vs {args.b} ({rules.name}), exact probability that {args.a} wins:")
-        print(f"  {(args.a + ' moves first:'):{width}} {exact.first:.12f}")
-        print(f"  {(args.b + ' moves first:'):{width}} {exact.second:.12f}")
-        print(f"  {'average:':{width}} {exact.average:.12f}  (the CS 61A win rate)")
-        if sim is not None:
-            lo, hi = sim.interval
-            print(f"  simulated, {args.simulate} games (seed {args.seed}): {sim.average:.6f} "
-                  f"(95% interval {lo:.6f} to {hi:.6f})")
-        return 0
+        return respond(args, record, lambda: show_compare(args, rules, exact, sim))
     return run
+
+
+def show_compare(args, rules, exact, sim) -> None:
+    """The text of ``hogsolve compare``."""
+    width = max(len(args.a), len(args.b)) + 13
+    print(f"{args.a} vs {args.b} ({rules.name}), exact probability that {args.a} wins:")
+    print(f"  {(args.a + ' moves first:'):{width}} {exact.first:.12f}")
+    print(f"  {(args.b + ' moves first:'):{width}} {exact.second:.12f}")
+    print(f"  {'average:':{width}} {exact.average:.12f}  (the CS 61A win rate)")
+    if sim is not None:
+        lo, hi = sim.interval
+        print(f"  simulated, {args.simulate} games (seed {args.seed}): {sim.average:.6f} "
+              f"(95% interval {lo:.6f} to {hi:.6f})")
 
 
 def _announce(seconds: float) -> None:
@@ -64,6 +66,7 @@ def _announce(seconds: float) -> None:
 
 
 def setup_best_response(p):
+    """``hogsolve best-response SPEC``: the strategy that beats SPEC by the most."""
     add_spec_options(p, "the fixed opponent's strategy spec")
     p.add_argument("--out", type=Path, metavar="FILE.csv", help="write the best response's policy table")
     p.add_argument("--json", action="store_true", help="machine-readable output")
@@ -81,23 +84,25 @@ def setup_best_response(p):
         record["win_rate"].update(b=args.spec)
         if args.out is not None:
             record["written_to"] = str(args.out)
-        if args.json:
-            emit_json(record)
-            return 0
-        r = br.win_rate
-        print(f"Best response to {args.spec} ({rules.name}), exact win probability:")
-        print(f"  moving first:  {r.first:.12f}")
-        print(f"  moving second: {r.second:.12f}")
-        print(f"  average:       {r.average:.12f}")
-        print(f"  exploitability of {args.spec}: {br.exploitability:.12f}")
-        print(f"  opening move: {int(br.policy[0, 0])} dice")
-        if args.out is not None:
-            print(f"  wrote {args.out}")
-        return 0
+        return respond(args, record, lambda: show_best_response(args, rules, br))
     return run
 
 
+def show_best_response(args, rules, br) -> None:
+    """The text of ``hogsolve best-response``."""
+    r = br.win_rate
+    print(f"Best response to {args.spec} ({rules.name}), exact win probability:")
+    print(f"  moving first:  {r.first:.12f}")
+    print(f"  moving second: {r.second:.12f}")
+    print(f"  average:       {r.average:.12f}")
+    print(f"  exploitability of {args.spec}: {br.exploitability:.12f}")
+    print(f"  opening move: {int(br.policy[0, 0])} dice")
+    if args.out is not None:
+        print(f"  wrote {args.out}")
+
+
 def setup_regret(p):
+    """``hogsolve regret SPEC``: where a strategy loses against optimal play."""
     add_spec_options(p, "strategy spec")
     p.add_argument("--top", type=positive, default=10, metavar="K", help="states to list (default 10)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
@@ -107,23 +112,25 @@ def setup_regret(p):
         rules, table = rules_and_policy(args)
         report = _converged(lambda: regret(table, rules), "regret")
         record = {"rules": rules.name, **report.to_dict(args.top), "strategy": args.spec}
-        if args.json:
-            emit_json(record)
-            return 0
-        r = report.win_rate
-        print(f"{args.spec} against the optimal strategy ({rules.name}):")
-        print(f"  win rate {r.average:.12f} (first {r.first:.12f}, second {r.second:.12f})")
-        print(f"  total expected loss {report.total_expected_loss:.12f} = 1/2 - win rate")
-        print("  states where it loses most (expected loss = loss x reach):")
-        print(f"  {'score':>5} {'opp':>4} {'rolls':>5} {'best':>4} {'loss':>9} {'reach':>9} {'expected':>10}")
-        for row in report.worst(args.top):
-            print(f"  {row['score']:>5} {row['opponent_score']:>4} {row['choice']:>5} {row['optimal']:>4} "
-                  f"{row['loss']:>9.6f} {row['reach']:>9.6f} {row['expected_loss']:>10.3e}")
-        return 0
+        return respond(args, record, lambda: show_regret(args, rules, report))
     return run
 
 
+def show_regret(args, rules, report) -> None:
+    """The text of ``hogsolve regret``."""
+    r = report.win_rate
+    print(f"{args.spec} against the optimal strategy ({rules.name}):")
+    print(f"  win rate {r.average:.12f} (first {r.first:.12f}, second {r.second:.12f})")
+    print(f"  total expected loss {report.total_expected_loss:.12f} = 1/2 - win rate")
+    print("  states where it loses most (expected loss = loss x reach):")
+    print(f"  {'score':>5} {'opp':>4} {'rolls':>5} {'best':>4} {'loss':>9} {'reach':>9} {'expected':>10}")
+    for row in report.worst(args.top):
+        print(f"  {row['score']:>5} {row['opponent_score']:>4} {row['choice']:>5} {row['optimal']:>4} "
+              f"{row['loss']:>9.6f} {row['reach']:>9.6f} {row['expected_loss']:>10.3e}")
+
+
 def setup_tournament(p):
+    """``hogsolve tournament SPEC...``: a round robin with exact win rates."""
     p.add_argument("specs", nargs="+", metavar="SPEC", help=spec_help("two or more strategies"))
     add_strategy_options(p)
     add_jobs_option(p)
@@ -140,15 +147,16 @@ def setup_tournament(p):
         result = _converged(lambda: tournament(tables, rules, names=args.specs, jobs=jobs,
                                                progress=lambda it, n: progress(it, n, "tournament")),
                             "tournament")
-        if args.json:
-            emit_json(result.to_dict())
-            return 0
-        n, order, mean, rate = len(tables), result.order, result.mean_win_rate, result.rate
-        width = max(len(s) for s in args.specs)
-        print(f"Round robin ({rules.name}), exact CS 61A win rates (row against column):")
-        print(f"{'rank':>4}  {'strategy':{width}}  {'mean':>8}  " + "  ".join(f"{k + 1:>8}" for k in range(n)))
-        for k, i in enumerate(order):
-            cells = "  ".join(f"{'-':>8}" if j == i else f"{rate[i, j]:8.6f}" for j in order)
-            print(f"{k + 1:>4}  {args.specs[i]:{width}}  {mean[i]:8.6f}  {cells}")
-        return 0
+        return respond(args, result.to_dict(), lambda: show_tournament(rules, result))
     return run
+
+
+def show_tournament(rules, result) -> None:
+    """The text of ``hogsolve tournament``: ranked rows, win rates against each column."""
+    n, order, mean, rate = len(result.names), result.order, result.mean_win_rate, result.rate
+    width = max(len(s) for s in result.names)
+    print(f"Round robin ({rules.name}), exact CS 61A win rates (row against column):")
+    print(f"{'rank':>4}  {'strategy':{width}}  {'mean':>8}  " + "  ".join(f"{k + 1:>8}" for k in range(n)))
+    for k, i in enumerate(order):
+        cells = "  ".join(f"{'-':>8}" if j == i else f"{rate[i, j]:8.6f}" for j in order)
+        print(f"{k + 1:>4}  {result.names[i]:{width}}  {mean[i]:8.6f}  {cells}")

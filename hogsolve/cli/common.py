@@ -27,6 +27,7 @@ class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line and exit code 2."""
 
     def error(self, message):
+        """Raise a one-line UsageError instead of printing usage and exiting."""
         raise UsageError(f"{self.prog}: {message}")
 
 
@@ -47,7 +48,17 @@ def json_value(x):
     raise TypeError(f"cannot write {type(x).__name__} as JSON")
 
 
+def respond(args, data, show: Callable[[], None]) -> int:
+    """Print ``data`` as JSON with ``--json``, else call ``show()`` to print text; exit code 0."""
+    if getattr(args, "json", False):
+        emit_json(data)
+    else:
+        show()
+    return 0
+
+
 def emit_json(data) -> None:
+    """Print ``data`` as indented JSON (fractions with both exact and decimal forms)."""
     print(json.dumps(data, indent=2, default=json_value))
 
 
@@ -85,6 +96,7 @@ def cap_jobs(jobs: int) -> int:
 
 
 def add_jobs_option(p) -> None:
+    """Add ``--jobs N`` (capped at the machine's cores when used)."""
     p.add_argument("--jobs", type=int_in_range(1, what="the number of jobs"), default=1, metavar="N",
                    help="parallel workers (default 1; at most the machine's cores)")
 
@@ -92,6 +104,7 @@ def add_jobs_option(p) -> None:
 # ----------------------------------------------------------------- rules ----
 
 def add_rules_option(p, *, many: bool = False) -> None:
+    """Add ``--rules``, ``--goal`` and ``--max-memory``."""
     from ..rules import rulesets
     names = ", ".join(rulesets())
     if many:
@@ -156,6 +169,7 @@ def write_or_fail(write: Callable[[], object], path) -> object:
 # ------------------------------------------------------------ strategies --
 
 def positive_seconds(text: str) -> float:
+    """An argparse type: a positive number of seconds."""
     try:
         value = float(text)
     except ValueError:
@@ -175,11 +189,13 @@ def add_strategy_options(p) -> None:
 
 
 def spec_help(what: str) -> str:
+    """Help text for a strategy argument, listing every spec form."""
     from ..specs import SPEC_HELP
     return f"{what}: {SPEC_HELP}".replace("%", "%%")
 
 
 def add_spec_options(p, help: str) -> None:
+    """Add a SPEC argument and the strategy options."""
     p.add_argument("spec", metavar="SPEC", help=spec_help(help))
     add_strategy_options(p)
 

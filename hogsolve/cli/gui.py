@@ -5,6 +5,7 @@ from .common import UsageError, int_in_range, load_rules
 
 
 def setup_gui(p):
+    """``hogsolve gui``: serve the browser game on 127.0.0.1."""
     from ..rules import rulesets
     p.add_argument("--rules", default="su18", metavar="NAME",
                    help=f"ruleset selected at first ({', '.join(rulesets())}; default su18)")

@@ -7,6 +7,7 @@ from .common import add_rules_option, emit_json, rules_of, seed_value
 
 
 def setup_play(p):
+    """``hogsolve play``: a game against the optimal bot in the terminal."""
     add_rules_option(p)
     p.add_argument("--first", choices=["you", "bot"], default="you", help="who moves first (default you)")
     p.add_argument("--seed", type=seed_value, default=None, help="seed for the dice (0 or more)")

@@ -4,10 +4,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .common import add_rules_option, emit_json, output_file, rules_of, write_or_fail
+from .common import add_rules_option, respond, output_file, rules_of, write_or_fail
 
 
 def setup_plot(p):
+    """``hogsolve plot``: draw a ruleset's policy and win probabilities to a PNG."""
     add_rules_option(p)
     p.add_argument("--out", type=Path, required=True, metavar="FILE.png", help="the picture to write")
     p.add_argument("--json", action="store_true", help="machine-readable output")
@@ -25,9 +26,5 @@ def setup_plot(p):
         bot = optimal_strategy(rules)
         write_or_fail(lambda: plot_solution(bot.table, bot.win_probability,
                                             f"{rules.name} (goal {rules.goal})", args.out), args.out)
-        if args.json:
-            emit_json({"rules": rules.name, "written_to": str(args.out)})
-        else:
-            print(f"wrote {args.out}")
-        return 0
+        return respond(args, {"rules": rules.name, "written_to": str(args.out)}, lambda: print(f"wrote {args.out}"))
     return run

@@ -6,25 +6,23 @@ from pathlib import Path
 from typing import Optional
 
 from ..version import __version__
-from .common import UsageError, add_rules_option, emit_json, load_rules, solve_progress, write_or_fail, writable_dir
+from .common import UsageError, add_rules_option, emit_json, respond, load_rules, solve_progress, write_or_fail, writable_dir
 
 
 def setup_rules(p):
+    """``hogsolve rules``: list the built-in rulesets."""
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
     def run(args):
         from ..rules import rulesets
         known = rulesets()
-        if args.json:
-            emit_json([r.summary() for r in known.values()])
-        else:
-            for name, r in known.items():
-                print(f"{name}  {r.description}")
-        return 0
+        return respond(args, [r.summary() for r in known.values()],
+                       lambda: [print(f"{name}  {r.description}") for name, r in known.items()])
     return run
 
 
 def setup_solve(p):
+    """``hogsolve solve``: solve rulesets, certify them, and write tables."""
     from ..player import shipped_tables
     add_rules_option(p, many=True)
     p.add_argument("--all", action="store_true",

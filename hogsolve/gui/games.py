@@ -55,6 +55,7 @@ class WebGame:
             return {**hint, "values": [round(v, 6) for v in hint["values"]]}
 
     def state(self) -> dict:
+        """Everything the page needs to draw the game, as JSON-ready values."""
         with self.lock:
             session = self.session
             you, bot = session.match.scores
@@ -83,6 +84,7 @@ class GameStore:
         self.lock = threading.Lock()
 
     def bot(self, name: str):
+        """The optimal bot of a ruleset, loaded once."""
         with self.lock:
             if name not in self.bots:
                 self.bots[name] = optimal_strategy(get_rules(name))
@@ -98,6 +100,7 @@ class GameStore:
             del self.games[oldest], self.used[oldest]
 
     def create(self, rules_name: str, you_first: bool, seed: Optional[int] = None) -> WebGame:
+        """A new game, kept under a fresh random id (the oldest may make room)."""
         rules = get_rules(rules_name)
         seed = seed if seed is not None else random.SystemRandom().randrange(2 ** 32)
         game_id = secrets.token_hex(8)
@@ -109,6 +112,7 @@ class GameStore:
         return game
 
     def get(self, game_id: str) -> WebGame:
+        """The game ``game_id``, marked as just used; 404 if it expired or never was."""
         with self.lock:
             self._expire()
             game = self.games.get(game_id)

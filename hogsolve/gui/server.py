@@ -64,6 +64,7 @@ def finite(x: float) -> Optional[float]:
 
 
 def policy_payload(store: GameStore, name: str) -> dict:
+    """A ruleset's policy and win probabilities for the page's heatmap."""
     bot = store.bot(name)
     return {"rules": name, "goal": int(bot.rules.goal), "max_dice": int(bot.rules.max_dice),
             "policy": bot.table.astype(int).tolist(),
@@ -84,6 +85,7 @@ class HogServer(ThreadingHTTPServer):
         self.slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
 
     def process_request(self, request, client_address):
+        """Wait for a free connection slot, then serve in a thread."""
         self.slots.acquire()  # the accept loop waits; the backlog holds the rest
         try:
             super().process_request(request, client_address)
@@ -92,17 +94,20 @@ class HogServer(ThreadingHTTPServer):
             raise
 
     def process_request_thread(self, request, client_address):
+        """Serve one connection and free its slot."""
         try:
             super().process_request_thread(request, client_address)
         finally:
             self.slots.release()
 
     def handle_error(self, request, client_address):
+        """One line on stderr for a connection that failed, never a traceback."""
         print(f"hogsolve gui: a connection from {client_address[0]} failed: {sys.exc_info()[1]!r}",
               file=sys.stderr)
 
 
 class Handler(BaseHTTPRequestHandler):
+    """Answers one connection: checks, routes, and replies in JSON (see the module docstring)."""
     server_version = "hogsolve"
     sys_version = ""
     timeout = READ_TIMEOUT
@@ -110,18 +115,22 @@ class Handler(BaseHTTPRequestHandler):
     policy_cache: dict
 
     def log_message(self, format, *args):  # quiet: the terminal shows only the URL
+        """Quiet: the terminal shows only the URL."""
         pass
 
     def version_string(self) -> str:
+        """``Server: hogsolve``, without Python's version."""
         return self.server_version  # no Python version for the world to see
 
     # -- plumbing ---------------------------------------------------------
     def end_headers(self):
+        """Add the security headers to every response."""
         for name, value in SECURITY_HEADERS.items():
             self.send_header(name, value)
         super().end_headers()
 
     def send_json(self, status: int, payload, allow: Optional[str] = None) -> None:
+        """Reply with ``payload`` as standard JSON (no NaN), no body for HEAD."""
         body = json.dumps(payload, allow_nan=False).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
@@ -147,9 +156,11 @@ class Handler(BaseHTTPRequestHandler):
             pass
 
     def fail(self, status: int, message: str, allow: Optional[str] = None) -> None:
+        """Reply ``{"error": message}`` with ``status``."""
         self.send_json(status, {"error": message}, allow)
 
     def read_json(self) -> dict:
+        """The request body as a JSON object, or a GameError (400, 413)."""
         try:
             length = int(self.headers.get("Content-Length") or 0)
         except ValueError:
@@ -188,6 +199,7 @@ class Handler(BaseHTTPRequestHandler):
             raise GameError(415, "send Content-Type: application/json")
 
     def dispatch(self, method: str) -> None:
+        """Check the request, route it, and turn every failure into a JSON reply."""
         allow = None
         try:
             path = urlsplit(self.path).path
@@ -213,38 +225,48 @@ class Handler(BaseHTTPRequestHandler):
             self.reply_error(500, f"internal error: {type(exc).__name__}")
 
     def reply_error(self, status: int, message: str, allow: Optional[str] = None) -> None:
+        """Reply with an error unless the client has gone."""
         try:
             self.fail(status, message, allow)
         except (BrokenPipeError, ConnectionResetError, TimeoutError):
             self.went_away()
 
     def went_away(self) -> None:
+        """Log one line for a client that left mid-request."""
         self.close_connection = True
         print(f"hogsolve gui: a client went away during {self.command} {self.path[:80]}", file=sys.stderr)
 
     def do_GET(self):
+        """Serve GET."""
         self.dispatch("GET")
 
     def do_HEAD(self):
+        """Serve HEAD: GET's headers without its body."""
         self.dispatch("HEAD")
 
     def do_POST(self):
+        """Serve POST."""
         self.dispatch("POST")
 
     def do_PUT(self):
+        """Refuse PUT (405)."""
         self.dispatch("PUT")
 
     def do_PATCH(self):
+        """Refuse PATCH (405)."""
         self.dispatch("PATCH")
 
     def do_DELETE(self):
+        """Refuse DELETE (405)."""
         self.dispatch("DELETE")
 
     def do_OPTIONS(self):
+        """Answer OPTIONS with the allowed methods (and no CORS headers)."""
         self.dispatch("OPTIONS")
 
     # -- API --------------------------------------------------------------
     def api(self, method: str, path: str) -> None:
+        """Serve one API route."""
         route, arg = match_route(path)
         if route is None:
             raise GameError(404, f"no such API path: {path[:200]}")
@@ -275,6 +297,7 @@ class Handler(BaseHTTPRequestHandler):
             self.send_json(200, store.get(arg).hint())
 
     def new_game(self, body: dict) -> dict:
+        """Create a game from a validated request body."""
         name = body.get("rules", self.store.default_rules)
         first = body.get("first", "you")
         seed = body.get("seed")
@@ -291,6 +314,7 @@ class Handler(BaseHTTPRequestHandler):
 
     # -- static files -----------------------------------------------------
     def static(self, path: str) -> None:
+        """Serve a file of the page (only from the static folder)."""
         file = static_file(path)
         if file is None:
             raise GameError(404, f"not found: {path[:200]}")
@@ -315,6 +339,7 @@ ROUTES = [
 
 
 def match_route(path: str) -> Tuple[Optional[str], Optional[str]]:
+    """``(route name, argument)`` of an API path, or ``(None, None)``."""
     for pattern, name in ROUTES:
         m = pattern.match(path)
         if m:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from ..cli.common import UsageError, emit_json, seed_value
+from ..cli.common import UsageError, respond, seed_value
 from .rules import Variant, SibalaError, compare, evaluate
 
 VARIANTS = ("triple-scores", "face-rank")
@@ -26,11 +26,13 @@ def parse_dice(text: str):
 
 
 def variant_of(args) -> Variant:
+    """The Variant named by ``--variant`` options."""
     chosen = set(args.variant or [])
     return Variant(triple_scores="triple-scores" in chosen, face_rank="face-rank" in chosen)
 
 
 def setup_sibala(parser):
+    """``hogsolve sibala compare | odds | hand | play``."""
     sub = parser.add_subparsers(dest="sibala_verb", metavar="COMMAND", parser_class=type(parser))
 
     def common(p):
@@ -65,6 +67,7 @@ def setup_sibala(parser):
 
 
 def dispatch(args) -> int:
+    """Run one sibala sub-command."""
     from .odds import hand_odds, odds
     verb = args.sibala_verb
     if verb is None:
@@ -83,34 +86,29 @@ def dispatch(args) -> int:
             raise UsageError("sibala compare: give Black's and White's dice, e.g. 5354 2623")
         b, w = parse_dice(black), parse_dice(white)
         line = compare(b, w, variant)
-        if args.json:
-            emit_json({"black": b, "white": w, "result": line,
-                       "hands": {"black": describe(evaluate(b, variant)), "white": describe(evaluate(w, variant))}})
-            return 0
-        if args.explain:
-            print(f"Black: {evaluate(b, variant).describe()}")
-            print(f"White: {evaluate(w, variant).describe()}")
-        print(line)
-        return 0
+        record = {"black": b, "white": w, "result": line,
+                  "hands": {"black": describe(evaluate(b, variant)), "white": describe(evaluate(w, variant))}}
+
+        def text_compare():
+            if args.explain:
+                print(f"Black: {evaluate(b, variant).describe()}")
+                print(f"White: {evaluate(w, variant).describe()}")
+            print(line)
+        return respond(args, record, text_compare)
     if verb == "odds":
         table = odds(variant, args.reroll)
-        if args.json:
-            emit_json(table.to_dict())
-        else:
-            print_odds(table)
-        return 0
+        return respond(args, table.to_dict(), lambda: print_odds(table))
     if verb == "hand":
         dice = parse_dice(args.dice)
         hand = evaluate(dice, variant)
         chances = hand_odds(dice, variant, args.reroll)
         win, tie, lose = chances
-        if args.json:
-            emit_json({"hand": describe(hand), **chances.to_dict()})
-            return 0
-        print(hand.describe())
-        against = "a random scoring roll (re-rolled)" if args.reroll else "a random roll"
-        print(f"against {against}: beats {show(win)}, ties {show(tie)}, loses {show(lose)}")
-        return 0
+
+        def text():
+            print(hand.describe())
+            against = "a random scoring roll (re-rolled)" if args.reroll else "a random roll"
+            print(f"against {against}: beats {show(win)}, ties {show(tie)}, loses {show(lose)}")
+        return respond(args, {"hand": describe(hand), **chances.to_dict()}, text)
     if verb == "play":
         from .terminal import play_house
         play_house(seed=args.seed, variant=variant)
@@ -119,10 +117,12 @@ def dispatch(args) -> int:
 
 
 def describe(hand) -> dict:
+    """A hand as plain values for JSON output."""
     return {"dice": list(hand.dice), "category": hand.category, "points": hand.points, "tie_die": hand.tie_die}
 
 
 def show(x: Fraction) -> str:
+    """A fraction as ``n/d = decimal``."""
     return f"{x.numerator}/{x.denominator} = {float(x):.6f}"
 
 

@@ -47,6 +47,7 @@ class Chances:
         return iter((self.beats, self.ties, self.loses))
 
     def to_dict(self) -> dict:
+        """The chances as exact fraction strings."""
         return plain({"beats": self.beats, "ties": self.ties, "loses": self.loses})
 
 
@@ -66,6 +67,7 @@ class OddsTable:
     points_after_reroll: Optional[Dict[int, Fraction]] = None
 
     def to_dict(self) -> dict:
+        """Every table as plain JSON values (fractions as exact strings)."""
         out = {"variant": list(self.variant), "reroll": self.reroll, "rolls": self.rolls,
                "categories": dict(self.categories), "points": dict(self.points),
                "all_of_a_kind": dict(self.all_of_a_kind),

@@ -40,9 +40,11 @@ class Variant:
 
     @property
     def kind_order(self) -> Tuple[int, ...]:
+        """All-of-a-kind faces from strongest to weakest under this variant."""
         return FACE_KIND_ORDER if self.face_rank else KATA_KIND_ORDER
 
     def names(self) -> list:
+        """The variant's option names (empty for the kata's rules)."""
         return [n for n, on in (("triple-scores", self.triple_scores), ("face-rank", self.face_rank)) if on]
 
 
@@ -70,6 +72,7 @@ class Hand:
         return (0, 0, 0)
 
     def describe(self) -> str:
+        """The hand in words, e.g. ``6 6 2 2: normal point 12 (十八), tie-break die 6``."""
         if self.category == ALL_OF_A_KIND:
             return f"{' '.join(map(str, self.dice))}: all of a kind of {self.points}"
         if self.category == NORMAL_POINT:
@@ -80,6 +83,7 @@ class Hand:
 
 
 def check_dice(dice: Sequence[int]) -> Tuple[int, ...]:
+    """Four ints from 1 to 6, or a SibalaError."""
     try:
         values = tuple(dice)
     except TypeError:
@@ -127,6 +131,7 @@ class Verdict:
         return iter((self.side, self.hand))
 
     def to_dict(self) -> dict:
+        """The verdict as plain JSON values."""
         return plain({"side": self.side, "hand": self.hand})
 
 

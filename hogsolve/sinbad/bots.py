@@ -41,6 +41,7 @@ class Bot:
         self.new_round()  # every bot can act (or pass) before its first round
 
     def observe(self, message) -> None:
+        """Take in one message the room showed this bot."""
         event = message.event
         if not event:
             return
@@ -65,19 +66,24 @@ class Bot:
 
     # hooks for subclasses
     def new_round(self) -> None:
+        """Forget what belonged to the last round (a hook for subclasses)."""
         pass
 
     def seen_trade(self, a: str, b: str, count: int) -> None:
+        """A trade of ``count`` cards between ``a`` and ``b`` happened (a hook)."""
         pass
 
     def received(self, giver: str, item: str, count: int) -> None:
+        """This bot received ``count`` ``item`` from ``giver`` (a hook)."""
         pass
 
     def act(self, hand: Sequence[str]) -> Optional[str]:
+        """A chat line to say with ``hand``, or None to pass."""
         raise NotImplementedError
 
     @staticmethod
     def hog_ready(hand: Sequence[str]) -> bool:
+        """True when ``hand`` is nine of one item."""
         return Counter(hand).most_common(1)[0][1] == HAND_SIZE
 
 
@@ -87,6 +93,7 @@ class RandomTrader(Bot):
     kind = "random"
 
     def act(self, hand):
+        """A random legal offer or acceptance, or a pass."""
         if self.hog_ready(hand):
             return "hog"
         held = Counter(hand)
@@ -110,6 +117,7 @@ class GreedyCollector(Bot):
     kind = "greedy"
 
     def target(self, held: Counter) -> str:
+        """The item to collect: the most held."""
         return max(held, key=lambda i: held[i])
 
     def choose_offer_to_take(self, hand, held: Counter, target: str):
@@ -122,6 +130,7 @@ class GreedyCollector(Bot):
         return best
 
     def act(self, hand):
+        """Say hog, take a matching offer, or offer the largest off-target set."""
         if self.hog_ready(hand):
             return "hog"
         held = Counter(hand)
@@ -155,6 +164,7 @@ class TrackingBot(GreedyCollector):
     kind = "tracker"
 
     def new_round(self) -> None:
+        """Start a fresh estimate of the other hands."""
         self.estimate: Dict[str, Counter] = {}
         self.discards: Dict[str, set] = {}
         self.gave: Dict[str, str] = {}
@@ -174,6 +184,7 @@ class TrackingBot(GreedyCollector):
             self.discards[p] = set()
 
     def observe(self, message) -> None:
+        """Note the players and my open offer, then update as any bot does."""
         event = message.event
         if event and event[0] in ("offer", "status"):
             self.players.add(event[1])            # ("status", player, "away"): the word is no player
@@ -186,6 +197,7 @@ class TrackingBot(GreedyCollector):
         super().observe(message)
 
     def seen_trade(self, a, b, count):
+        """Move estimated cards between the two traders."""
         if self.name in (a, b):
             other = b if a == self.name else a
             given = self.pending if a == self.name else (self.offered or (None,))[0]
@@ -206,6 +218,7 @@ class TrackingBot(GreedyCollector):
                 self.estimate[taker][item] += moved
 
     def received(self, giver, item, count):
+        """What ``giver`` gave me is an item it is not collecting."""
         if giver in self.estimate:
             self.estimate[giver][item] = max(0.0, self.estimate[giver][item] - count)
             self.discards[giver].add(item)
@@ -242,6 +255,7 @@ class TrackingBot(GreedyCollector):
         return chance * (1.4 if count == 1 else 1.0)
 
     def choose_offer_to_take(self, hand, held, target):
+        """``(player, my item, count)`` of the open offer most likely to bring my target."""
         best, best_gain = None, 0.0
         for other, k in self.offers.items():
             junk = [i for i, c in held.items() if i != target and c >= k]
@@ -253,6 +267,7 @@ class TrackingBot(GreedyCollector):
         return best
 
     def act(self, hand):
+        """Act as the greedy collector would, with the estimate's choices."""
         if not self.estimate:
             self._init(hand)
         line = super().act(hand)

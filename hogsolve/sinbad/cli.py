@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 from fractions import Fraction
 
-from ..cli.common import UsageError, add_jobs_option, cap_jobs, emit_json, int_in_range, positive, seed_value
+from ..cli.common import UsageError, add_jobs_option, cap_jobs, int_in_range, positive, respond, seed_value
 from .bots import BOTS
 from .rules import MAX_PLAYERS, MIN_PLAYERS
 
@@ -26,6 +26,7 @@ def bot_list(text: str):
 
 
 def setup_sinbad(parser):
+    """``hogsolve sinbad tournament | play | odds``."""
     sub = parser.add_subparsers(dest="sinbad_verb", metavar="COMMAND", parser_class=type(parser))
     t = sub.add_parser("tournament", help="seeded bot games with win rates and 95%% intervals",
                        description="seeded bot games with win rates and 95% intervals")
@@ -59,31 +60,40 @@ def setup_sinbad(parser):
 
 
 def tournament(args) -> int:
+    """``sinbad tournament``: seeded bot games and their win rates."""
     from ..progress import progress
     from .tournament import run_tournament, standings
     results = run_tournament(args.bots, args.players, args.games, args.seed, jobs=cap_jobs(args.jobs),
                              progress=lambda it, n: progress(it, n, "games"))
     table = standings(results)
     rounds = sum(r.rounds for r in results) / len(results)
-    if args.json:
-        emit_json({"games": args.games, "players": args.players, "seed": args.seed, "bots": args.bots,
-                   "mean_rounds": rounds, "standings": [s.to_dict() for s in table]})
-        return 0
-    print(f"SinbadHogBot tournament: {args.games} games of {args.players} players "
-          f"(seats: {', '.join(args.bots)} cycled), seed {args.seed}, {rounds:.2f} rounds a game")
-    print(f"{'bot':10} {'seats':>6} {'wins':>8} {'win rate':>9}   95% interval")
-    for s in table:
-        lo, hi = s.interval
-        print(f"{s.kind:10} {s.seats:>6} {s.wins:>8.1f} {s.win_rate:>9.3f}   {lo:.3f} to {hi:.3f}")
-    return 0
+    record = {"games": args.games, "players": args.players, "seed": args.seed, "bots": args.bots,
+              "mean_rounds": rounds, "standings": [s.to_dict() for s in table]}
+
+    def show():
+        print(f"SinbadHogBot tournament: {args.games} games of {args.players} players "
+              f"(seats: {', '.join(args.bots)} cycled), seed {args.seed}, {rounds:.2f} rounds a game")
+        print(f"{'bot':10} {'seats':>6} {'wins':>8} {'win rate':>9}   95% interval")
+        for s in table:
+            lo, hi = s.interval
+            print(f"{s.kind:10} {s.seats:>6} {s.wins:>8.1f} {s.win_rate:>9.3f}   {lo:.3f} to {hi:.3f}")
+    return respond(args, record, show)
 
 
 def odds(args) -> int:
+    """``sinbad odds``: exact deal statistics for every number of players."""
     from .odds import deal_odds
     rows = [deal_odds(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)]
-    if args.json:
-        emit_json([r.to_dict() for r in rows])
-        return 0
+
+    def show():
+        print("Exact deal statistics (nine cards each from N items of nine cards)")
+        print(f"{'N':>2} {'P(you are dealt a hog)':>24} {'P(someone is)':>14}   P(your largest collection = 1..9)")
+        for r in rows:
+            dist = r.largest_collection
+            cells = " ".join(f"{float(dist.get(m, Fraction(0))):.4f}" for m in range(1, 10))
+            p = r.player_dealt_hog
+            print(f"{r.players:>2} {f'1/{p.denominator}':>24} {float(r.someone_dealt_hog):>14.3e}   {cells}")
+    return respond(args, [r.to_dict() for r in rows], show)
     print("Exact deal statistics (nine cards each from N items of nine cards)")
     print(f"{'N':>2} {'P(you are dealt a hog)':>24} {'P(someone is)':>14}   P(your largest collection = 1..9)")
     for r in rows:

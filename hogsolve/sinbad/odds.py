@@ -58,6 +58,7 @@ class DealOdds:
     largest_collection: Dict[int, Fraction]
 
     def to_dict(self) -> dict:
+        """The statistics as plain JSON values (fractions as exact strings)."""
         return plain(dataclasses.asdict(self))
 
 

@@ -27,6 +27,7 @@ ACCEPT = re.compile(r"^/b\s+(\d+)\s+(\S+)\s*$")
 
 @dataclasses.dataclass(frozen=True)
 class Message:
+    """A line of the room: its text, its addressee (None: everyone), and the same content as data."""
     text: str
     to: Optional[str] = None
     event: Tuple = ()
@@ -41,12 +42,15 @@ class Room:
 
     @property
     def round(self):
+        """The round being played (None before :meth:`start`)."""
         return self.game.round
 
     def start(self) -> List[Message]:
+        """Deal the first round; the messages announce it and show each hand."""
         return self._new_round()
 
     def hand_message(self, player: str) -> Message:
+        """A private message showing ``player`` their hand."""
         r = self.round
         cards = tuple(r.hands[player])
         text = "your hand: " + ", ".join(f"{i} {label(c, r.values)}" for i, c in enumerate(cards, 1))
@@ -137,4 +141,5 @@ class Room:
 
 
 def positions(digits: str) -> List[int]:
+    """``"134"`` -> ``[1, 3, 4]``."""
     return [int(d) for d in digits]

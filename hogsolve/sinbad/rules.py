@@ -52,6 +52,7 @@ class RuleError(ValueError):
 
 @dataclasses.dataclass(frozen=True)
 class Offer:
+    """An open offer: ``count`` cards of ``item``."""
     item: str
     count: int
 
@@ -68,6 +69,7 @@ class Trade:
 
 
 def label(item: str, values: Dict[str, int]) -> str:
+    """``name [value]``, as the room shows an item."""
     return f"{item} [{values[item]}]"
 
 
@@ -120,6 +122,7 @@ class Round:
 
     # -- moves --------------------------------------------------------------
     def offer(self, player: str, positions: Sequence[int]) -> Offer:
+        """Open an offer of the cards at ``positions`` (replacing the previous one)."""
         self._live(player)
         item, count = self._cards(player, positions)
         self.offers[player] = Offer(item, count)
@@ -137,6 +140,7 @@ class Round:
         return min(enough, key=lambda i: (held[i], self.order[i]))
 
     def accept(self, player: str, positions: Sequence[int], other: str) -> Trade:
+        """Trade the cards at ``positions`` for ``other``'s offer, atomically."""
         self._live(player)
         if other not in self.hands:
             raise RuleError(f"no player named {other!r} in this round")
@@ -165,6 +169,7 @@ class Round:
         self.hands[taker] = self._sorted(self.hands[taker] + [item] * count)
 
     def hog(self, player: str) -> str:
+        """End the round with ``player``'s nine of one item; returns the item."""
         self._live(player)
         held = Counter(self.hands[player])
         item, count = held.most_common(1)[0]
@@ -174,6 +179,7 @@ class Round:
         return item
 
     def end_without_hog(self) -> None:
+        """End a stalled round: everyone scores their largest collection."""
         self.over = True
 
     def scores(self) -> Dict[str, int]:
@@ -185,6 +191,7 @@ class Round:
         return out
 
     def card_totals(self) -> Counter:
+        """Cards of each item over every hand (nine each, always)."""
         return Counter(card for hand in self.hands.values() for card in hand)
 
 
@@ -226,6 +233,7 @@ class Game:
         self.winners: List[str] = []
 
     def new_round(self) -> Round:
+        """Deal a new round with as many items as players, keeping presence."""
         chosen = self.rng.sample(self.items, len(self.players))
         chosen.sort(key=lambda it: it[1])
         status = self.round.status if self.round else None
@@ -249,4 +257,5 @@ class Game:
 
     @property
     def over(self) -> bool:
+        """True once someone reached the target."""
         return bool(self.winners)

@@ -13,6 +13,7 @@ from .room import Message, Room
 
 
 class Seats:
+    """Bots seated in a room: delivers each its messages and asks it to act."""
     def __init__(self, room: Room, bots: Dict[str, object], *, patience: int = 20,
                  max_turns: int = 5000, observer: Optional[Callable[[Message], None]] = None):
         self.room, self.bots, self.observer = room, bots, observer
@@ -22,6 +23,7 @@ class Seats:
         self.round = room.game.rounds
 
     def deliver(self, messages: Iterable[Message]) -> None:
+        """Show each bot the messages it may see."""
         for m in messages:
             if self.observer is not None:
                 self.observer(m)
@@ -44,4 +46,5 @@ class Seats:
             self.new_round()
 
     def new_round(self) -> None:
+        """Reset the stall counter at a new round."""
         self.round, self.quiet, self.turns = self.room.game.rounds, 0, 0

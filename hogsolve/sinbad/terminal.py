@@ -20,6 +20,7 @@ YOU = "you"
 def play_room(*, bots: int = 3, kinds=("tracker", "greedy"), seed: Optional[int] = None,
               read: Callable[[str], str] = input, write: Callable[[str], None] = print,
               steps_per_line: int = 2) -> dict:
+    """A person against ``bots`` bots in the terminal until the game ends or they leave."""
     rng = random.Random(seed)
     seated = [kinds[i % len(kinds)] for i in range(bots)]
     names = [YOU] + [f"{kind}{i + 1}" for i, kind in enumerate(seated)]

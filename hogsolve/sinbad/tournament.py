@@ -30,6 +30,7 @@ class GameRecord:
     rounds: int
 
     def to_dict(self) -> dict:
+        """The record as plain JSON values."""
         return plain(dataclasses.asdict(self))
 
 
@@ -50,12 +51,14 @@ def play_game(kinds: Sequence[str], seed: int, *, max_turns_per_round: int = 500
 
 @dataclasses.dataclass(frozen=True)
 class Standing:
+    """A bot kind's seats, wins (shared wins count as fractions) and win rate."""
     kind: str
     seats: int
     wins: float
 
     @property
     def win_rate(self) -> float:
+        """Wins per seat."""
         return self.wins / self.seats
 
     @property
@@ -64,11 +67,13 @@ class Standing:
         return wilson_interval(self.win_rate, self.seats)
 
     def to_dict(self) -> dict:
+        """The standing as plain JSON values."""
         return {"bot": self.kind, "seats": self.seats, "wins": self.wins, "win_rate": self.win_rate,
                 "ci95": list(self.interval)}
 
 
 def lineup_for(game: int, lineup: Sequence[str], players: int, seed: int) -> List[str]:
+    """The seeded seat order of game ``game``: the lineup cycled over the seats, shuffled."""
     seats = [lineup[i % len(lineup)] for i in range(players)]
     random.Random(f"{seed}-{game}").shuffle(seats)
     return seats
