@@ -26,6 +26,9 @@ PLATEAU = 1e-9
 PATIENCE = 32
 #: Most updates of one score sum before it is reported as not converged.
 STAGE_CAP = 20_000
+#: A contraction's change falls at every update; one that has not fallen for
+#: this many updates in a row, above the plateau, is oscillating: not converged.
+STUCK_PATIENCE = 1_000
 
 
 class ConvergenceError(RuntimeError):
@@ -50,8 +53,8 @@ class SweepResult:
             return ""
         shown = ", ".join(str(k) for k in self.stuck_stages[:5])
         more = f" and {len(self.stuck_stages) - 5} more" if len(self.stuck_stages) > 5 else ""
-        return (f"the iteration did not converge within its cap of updates on score sum(s) "
-                f"{shown}{more}")
+        return (f"the iteration did not converge on score sum(s) {shown}{more} (the change stopped "
+                f"falling above rounding, or {STAGE_CAP} updates passed)")
 
     def check(self, what: str) -> "SweepResult":
         """Raise :class:`ConvergenceError` unless converged."""
@@ -67,8 +70,9 @@ def sweep(model: Model, update: Callable[[int], float], *, stage_cap: Optional[i
     When every turn scores, each sum needs one update (its values depend
     only on larger sums).  Otherwise a sum repeats until it has settled (see
     :data:`SETTLED` and :data:`PLATEAU`), at most ``stage_cap`` times; a sum
-    that hits the cap is recorded, never silently accepted, and the later
-    sums still get their own full budget.  ``progress(stages, total)`` may
+    that hits the cap, or whose change stops falling far above rounding
+    (:data:`STUCK_PATIENCE`), is recorded, never silently accepted, and the
+    later sums still get their own full budget.  ``progress(stages, total)`` may
     wrap the stages, e.g. to draw a progress bar.
     """
     stage_cap = STAGE_CAP if stage_cap is None else stage_cap
@@ -88,6 +92,9 @@ def sweep(model: Model, update: Callable[[int], float], *, stage_cap: Optional[i
             else:
                 stale += 1
                 if stale >= PATIENCE and lowest <= PLATEAU:
+                    break
+                if stale >= STUCK_PATIENCE:
+                    stuck.append(k)
                     break
         else:
             stuck.append(k)

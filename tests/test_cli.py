@@ -1,16 +1,14 @@
 """The command line as a user meets it."""
 import json
-import subprocess
-import sys
 
 import pytest
 
+from cli_helpers import run_main
 from hogsolve.cli import main
 
 
 def run(*args):
-    return subprocess.run([sys.executable, "-m", "hogsolve.cli", *args],
-                          capture_output=True, text=True, timeout=600)
+    return run_main(*args)
 
 
 def test_rules_lists_every_ruleset(capsys):

@@ -1,17 +1,15 @@
 """compare, best-response, regret and tournament from the command line."""
 import json
-import subprocess
-import sys
 
 import pytest
 
+from cli_helpers import run_main
 from hogsolve.cli import main
 from hogsolve.tables import read_grid_csv
 
 
 def run(*args):
-    return subprocess.run([sys.executable, "-m", "hogsolve.cli", *args],
-                          capture_output=True, text=True, timeout=600)
+    return run_main(*args)
 
 
 def test_compare(capsys):

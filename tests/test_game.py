@@ -104,7 +104,7 @@ def faces_for(points, n, sides, pig_out):
     return faces
 
 
-@pytest.mark.parametrize("name", ["su18", "fa18", "fa13", "fa14"])
+@pytest.mark.parametrize("name", ["su18", "fa13"])  # tests/test_properties.py samples all four
 def test_engine_matches_model_in_every_state(name):
     rules = get_rules(name)
     model = compile_model(rules)

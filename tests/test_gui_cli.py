@@ -7,6 +7,7 @@ import urllib.request
 
 import pytest
 
+from cli_helpers import run_main
 from hogsolve.cli import main
 
 
@@ -30,8 +31,7 @@ def test_gui_command_serves_on_loopback():
     (["plot", "--rules", "su18", "--out", "x.jpg"], "must name a .png"),
 ])
 def test_bad_input(args, message):
-    result = subprocess.run([sys.executable, "-m", "hogsolve.cli", *args], capture_output=True,
-                            text=True, timeout=60)
+    result = run_main(*args)
     assert result.returncode == 2 and message in result.stderr
 
 

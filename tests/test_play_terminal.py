@@ -1,7 +1,5 @@
 """hogsolve play: a person against the bot, scripted."""
-import subprocess
-import sys
-
+from cli_helpers import run_main
 from hogsolve import get_rules
 from hogsolve.terminal import play_terminal
 
@@ -51,16 +49,14 @@ def test_ctrl_c_quits_cleanly():
 
 
 def test_command_line_session():
-    out = subprocess.run([sys.executable, "-m", "hogsolve.cli", "play", "--seed", "1", "--rules", "fa18"],
-                         input="h\n4\n", capture_output=True, text=True, timeout=120)
+    out = run_main("play", "--seed", "1", "--rules", "fa18", stdin="h\n4\n")
     assert out.returncode == 0 and out.stderr == ""
     assert "Hint: the optimal move is 9 dice" in out.stdout
     assert "You rolled 4 dice" in out.stdout and "Quit. Score so far" in out.stdout
 
 
 def test_json_record():
-    out = subprocess.run([sys.executable, "-m", "hogsolve.cli", "play", "--seed", "1", "--json"],
-                         input="2\n", capture_output=True, text=True, timeout=120)
+    out = run_main("play", "--seed", "1", "--json", stdin="2\n")
     import json
     record = json.loads(out.stdout)
     assert out.returncode == 0 and record["turns"][0]["num_dice"] == 2 and record["winner"] is None

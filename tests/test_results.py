@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from hogsolve import (best_response, get_rules, optimal_strategy, regret, simulate, solve, tournament,
+from hogsolve import (best_response, get_rules, regret, simulate, solve, tournament,
                       win_rate)
 from hogsolve.iteration import SweepResult
 from hogsolve.sibala.odds import hand_odds, odds

@@ -1,12 +1,11 @@
 """Sibala: the kata's six examples, the variants, exact odds checked by hand."""
 import itertools
 import json
-import subprocess
-import sys
 from fractions import Fraction
 
 import pytest
 
+from cli_helpers import run_main
 from hogsolve.cli import main
 from hogsolve.sibala import ALL_OF_A_KIND, NO_POINT, NORMAL_POINT, SibalaError, Variant, compare, evaluate, odds
 from hogsolve.sibala.odds import banker_value, hand_odds
@@ -116,8 +115,7 @@ def test_play_house_scripted():
 
 
 def run(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "hogsolve.cli", "sibala", *args], capture_output=True,
-                          text=True, timeout=120, input=stdin)
+    return run_main("sibala", *args, stdin=stdin)
 
 
 def test_cli(capsys):

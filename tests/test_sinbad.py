@@ -3,14 +3,13 @@ import copy
 import itertools
 import json
 import random
-import subprocess
-import sys
 from collections import Counter
 from fractions import Fraction
 from math import comb
 
 import pytest
 
+from cli_helpers import run_main
 from hogsolve.cli import main
 from hogsolve.sinbad.bots import BOTS, Bot
 from hogsolve.sinbad.rules import DEFAULT_ITEMS, Game, Round, RuleError
@@ -272,8 +271,7 @@ def test_deal_odds_against_simulation():
 
 
 def run(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "hogsolve.cli", "sinbad", *args], capture_output=True,
-                          text=True, timeout=300, input=stdin)
+    return run_main("sinbad", *args, stdin=stdin)
 
 
 def test_cli_tournament_and_odds(capsys):

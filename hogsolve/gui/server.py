@@ -369,10 +369,11 @@ def static_file(path: str) -> Optional[Path]:
     return candidate
 
 
-def make_server(port: int = 0, default_rules: str = "su18", **store_options) -> HogServer:
+def make_server(port: int = 0, default_rules: str = "su18", *, read_timeout: float = READ_TIMEOUT,
+                **store_options) -> HogServer:
     """A server on 127.0.0.1 (port 0: any free port), not yet serving."""
     store = GameStore(default_rules, **store_options)
-    handler = type("BoundHandler", (Handler,), {"store": store, "policy_cache": {}})
+    handler = type("BoundHandler", (Handler,), {"store": store, "policy_cache": {}, "timeout": read_timeout})
     return HogServer(("127.0.0.1", port), handler)
 
 
