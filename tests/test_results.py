@@ -63,3 +63,12 @@ def test_no_silent_numpy_scalars():
     data = solve(rules).to_dict()
     assert type(data["opening_move"]) is int and type(data["first_player_win_probability"]) is float
     assert np.isfinite(data["certificate"]["error_bound"])
+
+
+def test_a_model_of_another_ruleset_is_refused():
+    from hogsolve import compile_model
+    su18_model = compile_model(get_rules("su18"))
+    with pytest.raises(ValueError, match="compiled for su18"):
+        solve(get_rules("fa13"), model=su18_model)
+    with pytest.raises(ValueError, match="compiled for su18"):
+        win_rate(always_roll(4), always_roll(5), get_rules("fa13"), model=su18_model)

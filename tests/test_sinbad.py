@@ -156,6 +156,7 @@ def test_room_lines():
     assert [m.to for m in start[1:]] == ["p0", "p1"]
     item = room.round.hands["p1"][0]
     count = room.round.hands["p1"].count(item)
+    p1_before = list(room.round.hands["p1"])
     out = room.handle("p1", "/b 1")
     assert out[0].text == "p1 offers 1 card" and item not in out[0].text  # the room never sees items
     p0_item = room.round.hands["p0"][0]
@@ -165,7 +166,9 @@ def test_room_lines():
     got = {m.to: m.event for m in out if m.event[0] == "received"}
     assert got["p0"][2] == item and got["p1"][2] == p0_item
     assert room.handle("p1", "hello")[0].text == "p1: hello"
-    assert count >= 1
+    # the trade moved exactly one card each way
+    assert room.round.hands["p1"].count(item) == count - 1 + (p0_item == item)
+    assert sorted(room.round.hands["p1"] + [item]) == sorted(p1_before + [p0_item])
 
 
 class Spy(Bot):
@@ -204,6 +207,7 @@ def test_invariants_under_seeded_games(seed, monkeypatch):
             assert 1 <= m.event[3] <= 4
 
     result = play_game(kinds, seed, observer=observer)
+    assert checked["trades"] > 0 and checked["trades"] % 2 == 0  # both sides hear of every trade
     assert result.winners and max(result.totals.values()) >= 60
     assert all(result.totals[w] == max(result.totals.values()) for w in result.winners)
     for name, spy in spies.items():
@@ -306,3 +310,21 @@ def test_cli_bad_input(args, message):
     result = run(*args)
     assert result.returncode == 2 and message in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("players, items, message", [
+    (["ann lee", "bob"], DEFAULT_ITEMS, "one word"),
+    ([3, "bob"], DEFAULT_ITEMS, "one word"),
+    (["ann", "bob"], (("ham", 10), ("ham", 15)), "item names must differ"),
+    (["ann", "bob"], (("ham", 10), ("bacon", 10)), "values must be distinct"),
+    (["ann", "bob", "cy"], (("ham", 10), ("bacon", 15)), "2 to 2 players"),
+])
+def test_room_configuration_is_checked(players, items, message):
+    with pytest.raises(RuleError, match=message):
+        Room(players, seed=1, items=items)
+
+
+def test_commands_before_the_deal_are_refused():
+    room = Room(["ann", "bob"], seed=1)
+    out = room.handle("ann", "/b 1")
+    assert out[0].to == "ann" and "not started" in out[0].text
