@@ -94,11 +94,3 @@ def odds(args) -> int:
             p = r.player_dealt_hog
             print(f"{r.players:>2} {f'1/{p.denominator}':>24} {float(r.someone_dealt_hog):>14.3e}   {cells}")
     return respond(args, [r.to_dict() for r in rows], show)
-    print("Exact deal statistics (nine cards each from N items of nine cards)")
-    print(f"{'N':>2} {'P(you are dealt a hog)':>24} {'P(someone is)':>14}   P(your largest collection = 1..9)")
-    for r in rows:
-        dist = r.largest_collection
-        cells = " ".join(f"{float(dist.get(m, Fraction(0))):.4f}" for m in range(1, 10))
-        p = r.player_dealt_hog
-        print(f"{r.players:>2} {f'1/{p.denominator}':>24} {float(r.someone_dealt_hog):>14.3e}   {cells}")
-    return 0
