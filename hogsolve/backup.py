@@ -63,9 +63,21 @@ class OutcomeTable:
         self.table[(new + opp)[keep], opp[keep]] = lost
 
     def fill(self, k: int, values: np.ndarray) -> None:
-        """Record outcomes landing on sum ``k`` from ``values[s, o]`` (that diagonal known)."""
+        """Record outcomes landing on sum ``k`` from ``values[s, o]`` (that diagonal known).
+
+        Usually a turn ending below the goal does not end the game; an
+        after-turn bonus can push it over, and then the outcome is final.
+        """
         d = self.model.diagonals[k]
-        self.table[k, d.opponents] = values.reshape(-1)[d.lands]  # never final there
+        flat = values.reshape(-1)
+        if not d.final:
+            self.table[k, d.opponents] = flat[d.lands]
+            return
+        win = self.model.win
+        known = flat[np.minimum(d.lands, win - 1)]
+        lost = np.full(len(d.lands), self.arith.one, dtype=self.arith.dtype)
+        won = np.zeros(len(d.lands), dtype=self.arith.dtype)
+        self.table[k, d.opponents] = np.where(d.lands < win, known, np.where(d.lands == win, won, lost))
 
     def fill_all(self, values: np.ndarray) -> None:
         """Record the outcomes of every score sum from a finished ``values`` table."""
@@ -110,7 +122,7 @@ class OutcomeTable:
             sums[o_, s_] = outcomes[o_, s_] @ w[t].T
         sums = sums.transpose(1, 0, 2).copy()  # [s, o, A]
         s, o = np.meshgrid(np.arange(g), np.arange(g), indexing="ij")
-        sums[..., 0] = self.arith.total * self.table[s + o + model.free_bacon_points[o], o]
+        sums[..., 0] = self.arith.total * self.table[s + o + model.free_bacon_points[s, o], o]
         return self.arith.finish(sums)
 
     def action_values(self, k: int) -> np.ndarray:

@@ -106,7 +106,7 @@ def stay_probabilities(model: Model) -> np.ndarray:
     """``rho[s, o]``: the largest chance, over actions, that a turn from (s, o) scores 0."""
     by_kind = model.probability[:, 1:, 0].max(axis=1)  # (T,) rolling dice scores 0
     rho = by_kind[model.dice_kind]
-    return np.where((model.free_bacon_points == 0)[None, :], 1.0, rho)
+    return np.where(model.free_bacon_points == 0, 1.0, rho)
 
 
 def stay_probability(model: Model) -> float:

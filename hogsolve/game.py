@@ -15,7 +15,7 @@ import dataclasses
 import random
 from typing import Callable, Dict, List, Mapping, Optional, Tuple, Union
 
-from .rules import Ruleset, checked_choice, end_of_turn_and_swap, roll_points
+from .rules import Ruleset, checked_choice, end_of_turn_and_swap, roll_points, zero_dice_points
 
 Dice = Union[Callable[[], int], Mapping[int, Callable[[], int]]]
 
@@ -106,12 +106,12 @@ def take_turn(rules: Ruleset, mover: int, score: int, opponent_score: int,
     sides = int(rules.dice_sides(score, opponent_score))
     if num_dice == 0:
         outcomes: Tuple[int, ...] = ()
-        points = int(rules.free_bacon(opponent_score))
+        points = int(zero_dice_points(rules, score, opponent_score))
     else:
         outcomes = tuple(roll(sides) for _ in range(num_dice))
-        for face in outcomes:
-            if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= sides:
-                raise ValueError(f"dice gave {face!r} for a {sides}-sided die")
+        for face in outcomes:  # as in CS 61A, a test die may show any positive number
+            if isinstance(face, bool) or not isinstance(face, int) or face < 1:
+                raise ValueError(f"dice gave {face!r}; a die shows a positive whole number")
         points = roll_points(outcomes, rules.pig_out)
     new, opp, swapped = end_of_turn_and_swap(rules, score, opponent_score, points)
     return Turn(mover, score, opponent_score, num_dice, sides, outcomes, points, int(new), int(opp), swapped)

@@ -7,7 +7,7 @@ two parts, and the model stores each once:
 * the points: ``counts[t, n, p] / denominators[t]`` is the exact probability
   that rolling ``n`` dice of kind ``t`` (``dice_sides_values[t]`` sides)
   scores ``p`` points, and ``dice_kind[s, o]`` is the kind in state (s, o);
-  rolling zero dice scores ``free_bacon_points[o]`` for sure;
+  rolling zero dice scores ``free_bacon_points[s, o]`` for sure;
 * the end of the turn: ``after[new, o]`` is where a turn leads when the mover
   ends it on ``new`` points (before any swap) against ``o``, seen from the
   *next* mover: the flat index of (opponent's score, mover's score) after the
@@ -28,7 +28,7 @@ from typing import List, Optional, Tuple
 import numpy as np
 
 from .dice import pig_out_count, sum_counts_without_ones
-from .rules import Ruleset, call_rule, end_of_turn
+from .rules import Ruleset, call_rule, end_of_turn, zero_dice_points
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -42,7 +42,7 @@ class Model:
     counts: np.ndarray             # (T, A, P) exact numerators; row n = 0 unused
     denominators: np.ndarray       # (T,) sides ** max_dice
     probability: np.ndarray        # (T, A, P) floats counts / denominators
-    free_bacon_points: np.ndarray  # (goal,) points of zero dice by opponent score
+    free_bacon_points: np.ndarray  # (goal, goal) points of zero dice by [score, opponent score]
     after: np.ndarray              # (goal + P, goal) int32 next state, see module doc
     score_sum_gain: int            # least points of any turn: least rise of the score sum
 
@@ -69,11 +69,11 @@ class Model:
         order = np.lexsort((o, s + o))  # by score sum, then rising opponent score
         s, o = s[order], o[order]
         kinds = self.dice_kind[s, o]
-        lands, bacon_rows = self.after[s, o], s + o + self.free_bacon_points[o]
+        lands, bacon_rows = self.after[s, o], s + o + self.free_bacon_points[s, o]
         bounds = np.searchsorted((s + o), np.arange(2 * g))
         low = np.minimum.reduceat(kinds, bounds[:-1])
         high = np.maximum.reduceat(kinds, bounds[:-1])
-        return [Diagonal(s[a:b], o[a:b], order[a:b], lands[a:b], bacon_rows[a:b], kinds[a:b],
+        return [Diagonal(bool((lands[a:b] >= self.win).any()), s[a:b], o[a:b], order[a:b], lands[a:b], bacon_rows[a:b], kinds[a:b],
                          int(low[k]) if low[k] == high[k] else None)
                 for k, (a, b) in enumerate(zip(bounds[:-1], bounds[1:]))]
 
@@ -105,7 +105,7 @@ class Model:
         """
         s, o = score, opponent_score
         if num_dice == 0:
-            return [(int(self.after[s + self.free_bacon_points[o], o]), Fraction(1))]
+            return [(int(self.after[s + self.free_bacon_points[s, o], o]), Fraction(1))]
         t = self.dice_kind[s, o]
         merged: dict = {}
         for p in np.flatnonzero(self.counts[t, num_dice]):
@@ -119,6 +119,7 @@ class Model:
 class Diagonal:
     """The states of one score sum ``k``, by rising opponent score, with lookups."""
 
+    final: bool            # a turn ending exactly on one of these states can end the game (bonus rules)
     s: np.ndarray          # mover's scores
     o: np.ndarray          # opponent's scores (consecutive)
     flat: np.ndarray       # flat state indices
@@ -174,14 +175,17 @@ def compile_model(rules: Ruleset) -> Model:
     counts = _points_counts(kinds, max_dice, int(rules.pig_out))
     denominators = kinds.astype(np.int64) ** max_dice
 
-    bacon = np.asarray(call_rule(rules.free_bacon, np.arange(goal)), dtype=np.int64)
-    bacon = np.broadcast_to(bacon, (goal,)).copy()
+    bacon = np.asarray(zero_dice_points(rules, s, o), dtype=np.int64)
+    bacon = np.broadcast_to(bacon, (goal, goal)).copy()
     if bacon.min() < 0:
         raise ValueError(f"{rules.name}: free_bacon must never be negative, got {bacon.min()}")
 
     most = int(max(counts.shape[2] - 1, bacon.max()))
     new = np.arange(goal + most + 1)[:, None]
     opp = np.arange(goal)[None, :]
+    extra = np.asarray(call_rule(rules.bonus, new, opp))
+    if extra.min() < 0:
+        raise ValueError(f"{rules.name}: the after-turn bonus must never be negative, got {extra.min()}")
     mover, opponent = end_of_turn(rules, new, opp, 0)
     win, loss = goal * goal, goal * goal + 1
     after = np.where(mover >= goal, win, np.where(opponent >= goal, loss, opponent * goal + mover))

@@ -160,7 +160,7 @@ def _play_chunk(model: Model, sampler: PointSampler, pa: np.ndarray, pb: np.ndar
     while len(state):
         s, o = np.divmod(state, g)
         actions = np.where(a_moves, pa[state], pb[state])
-        points = model.free_bacon_points[o]
+        points = model.free_bacon_points[s, o]
         rolled = actions > 0
         points[rolled] = sampler.sample(kinds_flat[state[rolled]], actions[rolled], rng)
         nxt = after[(s + points) * g + o]

@@ -72,7 +72,7 @@ def occupancy(model: Model, policy_me: np.ndarray, policy_opp: np.ndarray) -> np
                 targets = model.after[d.s[:, None] + points, d.o[:, None]]
                 np.add.at(pending[1 - i], targets, mass[i][:, None] * w)
                 bacon = actions == 0
-                np.add.at(pending[1 - i], model.after[d.s[bacon] + model.free_bacon_points[d.o[bacon]],
+                np.add.at(pending[1 - i], model.after[d.s[bacon] + model.free_bacon_points[d.s[bacon], d.o[bacon]],
                                                       d.o[bacon]], mass[i][bacon])
             if model.progressive:
                 break

@@ -64,6 +64,56 @@ def bacon_digit_difference(opponent_score):
     return 1 + abs(tens(opponent_score) - ones(opponent_score))
 
 
+def bacon_two_plus_digit_difference(opponent_score):
+    """sp18: 2 + |tens - ones| of the opponent's score."""
+    return 2 + abs(tens(opponent_score) - ones(opponent_score))
+
+
+def bacon_ten_minus_smaller_digit(opponent_score):
+    """su19/fa19: 10 - min(tens, ones) of the opponent's score."""
+    return 10 - np.minimum(tens(opponent_score), ones(opponent_score)) if isinstance(opponent_score, np.ndarray) \
+        else 10 - min(tens(opponent_score), ones(opponent_score))
+
+
+ONE_SEVENTH_DIGITS = "142857"
+
+
+def bacon_one_seventh_digit(opponent_score):
+    """fa21 Picky Piggy: the n-th digit after the point of 1/7 = 0.142857..., n = the
+    opponent's score; 7 when n is 0."""
+    digits = np.array([int(d) for d in ONE_SEVENTH_DIGITS])
+    n = np.asarray(opponent_score)
+    out = np.where(n == 0, 7, digits[(np.maximum(n, 1) - 1) % 6])
+    return int(out) if np.ndim(out) == 0 else out
+
+
+def bacon_pig_tail(opponent_score):
+    """fa22/sp23 Pig Tail: 2 |tens - ones| + 1 of the opponent's score."""
+    return 2 * abs(tens(opponent_score) - ones(opponent_score)) + 1
+
+
+def both_scores(rule):
+    """Mark a zero-dice rule as taking ``(score, opponent_score)`` rather than ``(opponent_score)``."""
+    rule.uses_score = True
+    return rule
+
+
+@both_scores
+def bacon_boar_brawl(score, opponent_score):
+    """fa23 onward, Boar Brawl: max(3 |tens of the opponent - ones of the mover|, 1)."""
+    return _larger(3 * abs(tens(opponent_score) - ones(score)), 1)
+
+
+def zero_dice_points(rules: "Ruleset", score, opponent_score):
+    """Points of rolling zero dice at (score, opponent_score), for ints or arrays."""
+    if getattr(rules.free_bacon, "uses_score", False):
+        return call_rule(rules.free_bacon, score, opponent_score)
+    points = call_rule(rules.free_bacon, opponent_score)
+    if np.ndim(score) or np.ndim(opponent_score):
+        return np.broadcast_to(points, np.broadcast_shapes(np.shape(score), np.shape(opponent_score)))
+    return points
+
+
 # ----------------------------------------------------------- Swine Swap -----
 # A swap rule is called on (mover's new score, opponent's score).
 
@@ -82,9 +132,86 @@ def swap_double(score, opponent_score):
     return (score == 2 * opponent_score) | (opponent_score == 2 * score)
 
 
+def swap_reversed_digits(score, opponent_score):
+    """su15/fa15/sp16: swap when the last two digits of one score are those of the other
+    reversed (5 reads as 05)."""
+    return score % 100 == ones(opponent_score) * 10 + tens(opponent_score)
+
+
+def swap_multiple(score, opponent_score):
+    """fa17/sp18: swap when both scores exceed 1 and one is a whole multiple of the other."""
+    s, o = np.asarray(score), np.asarray(opponent_score)
+    both = (s > 1) & (o > 1)
+    out = both & ((np.maximum(s, o) % np.maximum(np.minimum(s, o), 1)) == 0)
+    return bool(out) if np.ndim(out) == 0 else out
+
+
+def leading_digit(score):
+    """The leftmost digit of a score (0 for 0)."""
+    s = np.asarray(score)
+    digits = np.floor(np.log10(np.maximum(s, 1))).astype(np.int64)
+    out = np.where(s == 0, 0, s // 10 ** digits)
+    return int(out) if np.ndim(out) == 0 else out
+
+
+def swap_leading_equals_last(score, opponent_score):
+    """su19: swap when the mover's leftmost digit equals the opponent's last digit."""
+    return leading_digit(score) == ones(opponent_score)
+
+
 def never_swap(score, opponent_score):
     """No Swine Swap at all."""
     return score != score
+
+
+# ------------------------------------------------------- after-turn bonus ---
+# A bonus rule is called on (mover's new score, opponent's score) before the
+# swap test and returns extra points for the mover (never negative).
+
+def no_bonus(score, opponent_score):
+    """No score change after the turn."""
+    return 0 * score
+
+
+def bonus_hog_pile_equal(score, opponent_score):
+    """fa21 Hog Pile: a mover who lands on the opponent's score gains that many points again."""
+    return np.where(score == opponent_score, score, 0) if isinstance(score, np.ndarray) \
+        else (score if score == opponent_score else 0)
+
+
+def _is_prime(n: int) -> bool:
+    if n < 2:
+        return False
+    return all(n % d for d in range(2, int(n ** 0.5) + 1))
+
+
+def _next_prime(n: int) -> int:
+    n += 1
+    while not _is_prime(n):
+        n += 1
+    return n
+
+
+def _num_factors(n: int) -> int:
+    return sum(1 for d in range(1, n + 1) if n % d == 0) if n > 0 else 0
+
+
+def bonus_pigs_on_prime(score, opponent_score):
+    """su22 Pigs on Prime: a prime new score (1 counts, as the official games show) rises
+    to the next prime."""
+    return _next_prime(score) - score if (score == 1 or _is_prime(score)) else 0
+
+
+def bonus_square_swine(score, opponent_score):
+    """fa22/sp23 Square Swine: a perfect-square new score becomes the next perfect square."""
+    root = int(round(score ** 0.5))
+    return (root + 1) ** 2 - score if root * root == score else 0
+
+
+def bonus_sus_fuss(score, opponent_score):
+    """fa23 onward, Sus Fuss: a new score with exactly 3 or 4 factors (1 and itself
+    included) becomes the next prime above it."""
+    return _next_prime(score) - score if _num_factors(score) in (3, 4) else 0
 
 
 # ------------------------------------------------------------ dice sides ----
@@ -130,6 +257,7 @@ def end_of_turn_and_swap(rules: "Ruleset", score, opponent_score, points):
     The swap test runs once; works on ints and, element-wise, on numpy arrays.
     """
     new = score + points
+    new = new + call_rule(rules.bonus, new, opponent_score)
     swap = call_rule(rules.swaps, new, opponent_score)
     if np.ndim(swap) == 0:
         swap = bool(swap)
@@ -191,9 +319,13 @@ class Ruleset:
     name, description : str
         Short name and one-line description.
     free_bacon : callable ``(opponent_score) -> points``
-        Points for rolling zero dice.
+        Points for rolling zero dice (``(score, opponent_score)`` when marked
+        with :func:`both_scores`).
     swaps : callable ``(score, opponent_score) -> bool``
         Swine Swap test, on the mover's new score and the opponent's score.
+    bonus : callable ``(score, opponent_score) -> points``
+        Extra points for the mover after the turn's points are added and before
+        the swap test (Hog Pile, Pigs on Prime, ...); never negative.
     dice_sides : callable ``(score, opponent_score) -> sides``
         Sides of the dice for a turn, from the scores before the turn.
     pig_out : int
@@ -213,6 +345,7 @@ class Ruleset:
     pig_out: int = 1
     goal: int = 100
     max_dice: int = 10
+    bonus: Callable = no_bonus
 
     def __post_init__(self):
         for field in ("goal", "max_dice", "pig_out"):
@@ -241,24 +374,11 @@ class Ruleset:
             "free_bacon": getattr(self.free_bacon, "__name__", repr(self.free_bacon)),
             "swaps": getattr(self.swaps, "__name__", repr(self.swaps)),
             "dice_sides": getattr(self.dice_sides, "__name__", repr(self.dice_sides)),
+            **({} if self.bonus is no_bonus else {"bonus": getattr(self.bonus, "__name__", repr(self.bonus))}),
         }
 
 
-_BUILTIN: Tuple[Ruleset, ...] = (
-    Ruleset(
-        "su18",
-        "CS 61A Summer 2018: Free Bacon 1 + last digit of tens x ones; "
-        "swap when mover's ones digit = opponent's tens digit",
-        free_bacon=bacon_product_digit,
-        swaps=swap_ones_equals_tens,
-    ),
-    Ruleset(
-        "fa18",
-        "CS 61A Fall 2018: Free Bacon max(2 x tens - ones, 1); "
-        "swap when both scores have the same |tens - ones|",
-        free_bacon=bacon_twice_tens_minus_ones,
-        swaps=swap_equal_digit_gaps,
-    ),
+_BUILTIN: Tuple[Ruleset, ...] = (  # in the order the course used them
     Ruleset(
         "fa13",
         "CS 61A Fall 2013: Free Bacon 1 + larger digit; Hog Wild four-sided dice "
@@ -274,7 +394,84 @@ _BUILTIN: Tuple[Ruleset, ...] = (
         swaps=swap_double,
         dice_sides=hog_wild,
     ),
+    Ruleset(
+        "su15",
+        "CS 61A Summer 2015: Free Bacon 1 + larger digit; Hog Wild four-sided dice when the score "
+        "sum is a multiple of 7; swap when the last two digits of one score reverse the other's",
+        free_bacon=bacon_larger_digit,
+        swaps=swap_reversed_digits,
+        dice_sides=hog_wild,
+    ),
+    Ruleset(
+        "fa17",
+        "CS 61A Fall 2017: Free Bacon 1 + larger digit; swap when both scores exceed 1 and one "
+        "is a multiple of the other",
+        free_bacon=bacon_larger_digit,
+        swaps=swap_multiple,
+    ),
+    Ruleset(
+        "sp18",
+        "CS 61A Spring 2018: Free Bacon 2 + |tens - ones|; swap when both scores exceed 1 and "
+        "one is a multiple of the other",
+        free_bacon=bacon_two_plus_digit_difference,
+        swaps=swap_multiple,
+    ),
+    Ruleset(
+        "su18",
+        "CS 61A Summer 2018: Free Bacon 1 + last digit of tens x ones; "
+        "swap when mover's ones digit = opponent's tens digit",
+        free_bacon=bacon_product_digit,
+        swaps=swap_ones_equals_tens,
+    ),
+    Ruleset(
+        "fa18",
+        "CS 61A Fall 2018: Free Bacon max(2 x tens - ones, 1); "
+        "swap when both scores have the same |tens - ones|",
+        free_bacon=bacon_twice_tens_minus_ones,
+        swaps=swap_equal_digit_gaps,
+    ),
+    Ruleset(
+        "su19",
+        "CS 61A Summer 2019: Free Bacon 10 - smaller digit; swap when the mover's leftmost digit "
+        "equals the opponent's last digit",
+        free_bacon=bacon_ten_minus_smaller_digit,
+        swaps=swap_leading_equals_last,
+    ),
+    Ruleset(
+        "fa21",
+        "CS 61A Fall 2021: Picky Piggy (zero dice score the n-th digit of 1/7, n = opponent's "
+        "score; 7 at 0); Hog Pile: landing on the opponent's score adds it again",
+        free_bacon=bacon_one_seventh_digit,
+        bonus=bonus_hog_pile_equal,
+    ),
+    Ruleset(
+        "su22",
+        "CS 61A Summer 2022: Oink Points max(2 x tens - ones, 1); Pigs on Prime: a prime new "
+        "score (1 counts) rises to the next prime",
+        free_bacon=bacon_twice_tens_minus_ones,
+        bonus=bonus_pigs_on_prime,
+    ),
+    Ruleset(
+        "fa22",
+        "CS 61A Fall 2022 and Spring 2023: Pig Tail 2 |tens - ones| + 1; Square Swine: a "
+        "perfect-square new score becomes the next perfect square",
+        free_bacon=bacon_pig_tail,
+        bonus=bonus_square_swine,
+    ),
+    Ruleset(
+        "fa23",
+        "CS 61A Fall 2023 onward: Boar Brawl max(3 |opponent's tens - mover's ones|, 1); "
+        "Sus Fuss: a new score with 3 or 4 factors becomes the next prime",
+        free_bacon=bacon_boar_brawl,
+        bonus=bonus_sus_fuss,
+    ),
 )
+
+#: Semesters whose rules are another semester's (hogsolve's fa13 is the sp14 ruleset).
+ALIASES: Dict[str, str] = {
+    "sp14": "fa13", "sp23": "fa22",
+    "sp24": "fa23", "su24": "fa23", "fa24": "fa23", "su25": "fa23", "fa25": "fa23",
+}
 
 
 class UnknownRulesetError(ValueError):
@@ -286,11 +483,18 @@ def rulesets() -> Dict[str, Ruleset]:
     return {rules.name: rules for rules in _BUILTIN}
 
 
+def semesters(name: str) -> Tuple[str, ...]:
+    """Every semester label that names the built-in ruleset ``name`` (itself first)."""
+    return (name,) + tuple(alias for alias, target in ALIASES.items() if target == name)
+
+
 def get_rules(name: str, goal: int | None = None) -> Ruleset:
-    """A built-in ruleset by name, optionally with another goal."""
+    """A built-in ruleset by name or semester label, optionally with another goal."""
     known = rulesets()
+    name = ALIASES.get(name, name)
     if name not in known:
         raise UnknownRulesetError(
-            f"unknown ruleset {name!r}; choose from {', '.join(known)}")
+            f"unknown ruleset {name!r}; choose from {', '.join(known)} (or the semesters "
+            f"{', '.join(ALIASES)})")
     rules = known[name]
     return rules if goal is None else rules.replace(goal=goal)

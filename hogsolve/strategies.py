@@ -14,7 +14,7 @@ from typing import Callable
 import numpy as np
 
 from .policy import StrategyError, as_policy, checked_choice, strategy_name  # noqa: F401 (re-exported)
-from .rules import Ruleset
+from .rules import Ruleset, end_of_turn_and_swap, zero_dice_points
 
 
 class Strategy:
@@ -46,7 +46,7 @@ def always_roll(n: int) -> Strategy:
 def bacon_strategy(rules: Ruleset, margin: int = 8, num_rolls: int = 4) -> Strategy:
     """Roll 0 when Free Bacon gives at least ``margin`` points, else ``num_rolls``."""
     def strategy(score, opponent_score):
-        return 0 if rules.free_bacon(opponent_score) >= margin else num_rolls
+        return 0 if zero_dice_points(rules, score, opponent_score) >= margin else num_rolls
     return Strategy(strategy, f"bacon:{margin}:{num_rolls}")
 
 
@@ -54,12 +54,11 @@ def swap_strategy(rules: Ruleset, margin: int = 8, num_rolls: int = 4) -> Strate
     """Roll 0 when it causes a beneficial swap, or gains at least ``margin``
     points without a harmful swap; else ``num_rolls`` (the CS 61A baseline)."""
     def strategy(score, opponent_score):
-        bacon = rules.free_bacon(opponent_score)
-        new = score + bacon
-        swapped = bool(rules.swaps(new, opponent_score))
-        if swapped and opponent_score > new:
-            return 0
-        if bacon >= margin and not (swapped and opponent_score < new):
+        bacon = zero_dice_points(rules, score, opponent_score)
+        mover, opponent, swapped = end_of_turn_and_swap(rules, score, opponent_score, bacon)
+        if swapped and mover > opponent:
+            return 0  # the swap helps
+        if bacon >= margin and not (swapped and mover < opponent):
             return 0
         return num_rolls
     return Strategy(strategy, f"swap:{margin}:{num_rolls}")

@@ -40,6 +40,7 @@ def brute_force_distribution(num_dice: int, sides: int, pig_out: int = 1):
 def turn_outcome(rules, score, opp, points):
     """('win'|'loss'|(next mover's score, next opponent's score)) from the rules text."""
     new = score + points
+    new += int(rules.bonus(new, opp))
     if rules.swaps(new, opp):
         new, opp = opp, new
     if new >= rules.goal:
@@ -52,7 +53,9 @@ def turn_outcome(rules, score, opp, points):
 def outcome_distribution(rules, score, opp, num_dice, exact=False):
     """{outcome: probability} of one action."""
     if num_dice == 0:
-        return {turn_outcome(rules, score, opp, int(rules.free_bacon(opp))): 1}
+        bacon = rules.free_bacon(score, opp) if getattr(rules.free_bacon, "uses_score", False) \
+            else rules.free_bacon(opp)
+        return {turn_outcome(rules, score, opp, int(bacon)): 1}
     sides = int(rules.dice_sides(score, opp))
     out = {}
     for pts, p in roll_distribution(num_dice, sides, rules.pig_out).items():

@@ -86,8 +86,12 @@ def test_raising_strategy_and_numpy_ints():
 
 
 def test_bad_die_value():
-    with pytest.raises(ValueError, match="for a 4-sided die"):
-        play(always_roll(2), always_roll(2), fa13, dice=make_test_dice(6))
+    # as in CS 61A, a test die may show more than its sides; not 0, negatives or non-ints
+    result = play(always_roll(2), always_roll(2), fa13, dice=make_test_dice(7), goal=20)
+    assert max(result.scores) >= 20
+    for bad in (0, -3, 2.0, True):
+        with pytest.raises(ValueError, match="a die shows a positive whole number"):
+            play(always_roll(2), always_roll(2), fa13, dice=make_test_dice(bad))
 
 
 def faces_for(points, n, sides, pig_out):
@@ -115,7 +119,7 @@ def test_engine_matches_model_in_every_state(name):
             actions = [0] + rng.sample(range(1, 11), 3)
             for n in actions:
                 if n == 0:
-                    possible = [int(model.free_bacon_points[o])]
+                    possible = [int(model.free_bacon_points[s, o])]
                 else:
                     possible = rng.sample(list(np.flatnonzero(model.counts[model.dice_kind[s, o], n])), 2)
                 for p in possible:

@@ -4,13 +4,16 @@ import pytest
 from hypothesis import given, strategies as st
 
 from hogsolve import Ruleset, get_rules, rulesets
-from hogsolve.rules import end_of_turn, roll_points, UnknownRulesetError, call_rule
+from hogsolve.rules import end_of_turn, roll_points, UnknownRulesetError, call_rule, zero_dice_points
 
 su18, fa18, fa13, fa14 = (get_rules(n) for n in ("su18", "fa18", "fa13", "fa14"))
 
 
 def test_builtin_names():
-    assert list(rulesets()) == ["su18", "fa18", "fa13", "fa14"]
+    assert list(rulesets()) == ["fa13", "fa14", "su15", "fa17", "sp18", "su18", "fa18", "su19", "fa21",
+                                "su22", "fa22", "fa23"]
+    assert get_rules("sp14") is get_rules("fa13") and get_rules("sp23").name == "fa22"
+    assert get_rules("fa25").name == "fa23"
 
 
 # seed 000 (su18) -----------------------------------------------------------
@@ -90,7 +93,8 @@ def test_fa14_free_bacon():
 @given(st.sampled_from(list(rulesets().values())), st.integers(0, 160), st.integers(0, 99))
 def test_components_agree_on_ints_and_arrays(rules, score, opp):
     arr_s, arr_o = np.array([score, 0]), np.array([opp, 0])
-    assert int(call_rule(rules.free_bacon, arr_o)[0]) == rules.free_bacon(opp)
+    assert int(zero_dice_points(rules, arr_s, arr_o)[0]) == int(zero_dice_points(rules, score, opp))
+    assert int(call_rule(rules.bonus, arr_s, arr_o)[0]) == int(rules.bonus(score, opp))
     assert bool(call_rule(rules.swaps, arr_s, arr_o)[0]) == bool(rules.swaps(score, opp))
     assert int(call_rule(rules.dice_sides, arr_s, arr_o)[0]) == rules.dice_sides(score, opp)
     a, b = end_of_turn(rules, arr_s, arr_o, 3)
@@ -103,7 +107,7 @@ def test_int_only_component_still_vectorises():
 
 
 def test_get_rules_errors_and_goal():
-    with pytest.raises(UnknownRulesetError, match="su18, fa18, fa13, fa14"):
+    with pytest.raises(UnknownRulesetError, match="fa13, fa14, su15"):
         get_rules("sp19")
     assert get_rules("su18", goal=30).goal == 30
     with pytest.raises(ValueError):

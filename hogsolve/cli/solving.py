@@ -14,10 +14,15 @@ def setup_rules(p):
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
     def run(args):
-        from ..rules import rulesets
+        from ..rules import rulesets, semesters
         known = rulesets()
-        return respond(args, [r.summary() for r in known.values()],
-                       lambda: [print(f"{name}  {r.description}") for name, r in known.items()])
+        records = [{**r.summary(), "semesters": list(semesters(name))} for name, r in known.items()]
+
+        def show():
+            for name, r in known.items():
+                also = semesters(name)[1:]
+                print(f"{name}{' (also ' + ', '.join(also) + ')' if also else ''}  {r.description}")
+        return respond(args, records, show)
     return run
 
 
