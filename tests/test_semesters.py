@@ -1,0 +1,171 @@
+"""Every built-in semester against the official examples collected in RULESETS.md.
+
+CS 61A's functions are mapped onto hogsolve's: ``free_bacon(opp)`` and the
+semester's named zero-dice rule onto :func:`zero_dice_points`, ``is_swap``
+onto the swap rule, the after-turn helpers (``hog_pile``, ``pigs_on_prime``,
+``sus_update``...) onto the bonus rule, ``take_turn``/``roll_dice`` onto the
+engine with CS 61A's ``make_test_dice``, and ``play`` onto :func:`hogsolve.play`.
+"""
+import itertools
+
+import pytest
+
+from hogsolve import get_rules, play, rulesets, solve
+from hogsolve.game import take_turn
+from hogsolve.rules import zero_dice_points
+from hogsolve.strategies import always_roll
+from reference import recursive_values
+
+
+def make_test_dice(*outcomes):
+    """CS 61A's make_test_dice: a die cycling through ``outcomes``."""
+    cycle = itertools.cycle(outcomes)
+    return lambda: next(cycle)
+
+
+def turn_points(rules, num_rolls, opponent_score, dice=None, score=0):
+    """CS 61A's take_turn: the points of one turn (before any after-turn rule)."""
+    roll = (lambda sides: dice()) if dice is not None else (lambda sides: 1)
+    return take_turn(rules, 0, score, opponent_score, num_rolls, roll).points
+
+
+def end_score(rules, num_rolls, score, opponent_score, dice=None):
+    """CS 61A's sus_update / square_update: the mover's score after the turn and its bonus."""
+    roll = (lambda sides: dice()) if dice is not None else (lambda sides: 1)
+    return take_turn(rules, 0, score, opponent_score, num_rolls, roll).new_score
+
+
+def final(rules, s0_strategy, s1_strategy, dice, **kwargs):
+    return play(s0_strategy, s1_strategy, rules, dice=dice, **kwargs).scores
+
+
+THREES = make_test_dice(3)
+
+
+def test_sp14_is_fa13():
+    rules = get_rules("sp14")
+    assert rules.name == "fa13"
+    assert rules.dice_sides(4, 24) == 4 and rules.dice_sides(16, 64) == 6
+    assert turn_points(rules, 2, 0, make_test_dice(4, 6, 1), score=1) == 10
+    assert turn_points(rules, 3, 20, make_test_dice(4, 6, 1), score=1) == 1
+    dice = {4: make_test_dice(1), 6: make_test_dice(3)}
+    assert final(rules, always_roll(5), always_roll(5), dice) == (92, 106)
+    dice = {4: make_test_dice(1), 6: make_test_dice(3)}
+    assert final(rules, always_roll(2), always_roll(2), dice) == (17, 102)
+    dice = {4: make_test_dice(1), 6: make_test_dice(3)}
+    assert final(rules, always_roll(2), always_roll(10), dice) == (19, 120)
+    dice = {4: make_test_dice(1), 6: make_test_dice(3)}
+    assert final(rules, always_roll(0), always_roll(0), dice) == (91, 103)
+
+
+def test_su15():
+    rules = get_rules("su15")
+    assert rules.swaps(19, 91) and not rules.swaps(20, 40) and rules.swaps(41, 14)
+    assert rules.dice_sides(4, 24) == 4 and rules.dice_sides(16, 64) == 6 and rules.dice_sides(0, 0) == 4
+    assert turn_points(rules, 2, 0, make_test_dice(4, 6, 1), score=1) == 10
+    assert turn_points(rules, 3, 0, make_test_dice(4, 6, 1), score=1) == 1
+    assert turn_points(rules, 0, 35) == 6
+
+    def dice():
+        return {4: make_test_dice(1), 6: make_test_dice(3)}
+    assert final(rules, always_roll(5), always_roll(3), dice(), score0=91, score1=10)[0] == 106
+    assert final(rules, always_roll(5), always_roll(5), dice(), goal=10)[0] == 1
+    assert final(rules, always_roll(5), always_roll(3), dice(), score0=36, score1=15, goal=50)[0] == 15
+    assert final(rules, always_roll(5), always_roll(3), dice(), score0=98, score1=31)[0] == 31
+
+
+@pytest.mark.parametrize("name, bacon", [("fa17", {35: 6, 71: 8, 7: 8}), ("sp18", {35: 4, 71: 8, 7: 9, 0: 2})])
+def test_fa17_and_sp18(name, bacon):
+    rules = get_rules(name)
+    assert {o: int(zero_dice_points(rules, 0, o)) for o in bacon} == bacon
+    assert not rules.swaps(19, 91) and rules.swaps(20, 40) and rules.swaps(40, 20)
+    assert turn_points(rules, 2, 0, make_test_dice(4, 6, 1)) == 10
+    assert turn_points(rules, 3, 0, make_test_dice(4, 6, 1)) == 1
+    assert turn_points(rules, 0, 35) == bacon[35]
+    assert final(rules, always_roll(5), always_roll(3), make_test_dice(3), score0=91, score1=10)[0] == 106
+    assert final(rules, always_roll(5), always_roll(5), make_test_dice(3), goal=10)[0] == 15
+    assert final(rules, always_roll(4), always_roll(3), make_test_dice(3), score0=88, score1=20)[0] == 20
+    if name == "fa17":
+        assert final(rules, always_roll(4), always_roll(4), make_test_dice(3), score0=87, score1=88)[0] == 99
+    else:
+        strat0 = lambda score, opponent: opponent % 10  # noqa: E731 (the official test's own)
+        strat1 = lambda score, opponent: score // 10  # noqa: E731
+        assert final(rules, strat0, strat1, make_test_dice(3), score0=41, score1=80)[0] == 51
+
+
+def test_su19():
+    rules = get_rules("su19")
+    assert [int(zero_dice_points(rules, 0, o)) for o in (35, 71, 9)] == [7, 9, 10]
+    assert not rules.swaps(56, 32) and rules.swaps(56, 35) and not rules.swaps(89, 91)
+    assert turn_points(rules, 2, 0, make_test_dice(4, 5, 1)) == 9
+    assert turn_points(rules, 3, 0, make_test_dice(4, 6, 1)) == 1
+    assert turn_points(rules, 0, 56) == 5
+    assert final(rules, always_roll(5), always_roll(3), make_test_dice(3), score0=91, score1=10)[0] == 106
+    assert final(rules, always_roll(5), always_roll(5), make_test_dice(3), goal=10)[0] == 15
+    assert final(rules, always_roll(5), always_roll(5), make_test_dice(3), goal=15)[0] == 15
+    strat0 = lambda score, opponent: opponent % 10  # noqa: E731
+    strat1 = lambda score, opponent: max((score // 10) - 4, 0)  # noqa: E731
+    assert final(rules, strat0, strat1, make_test_dice(7), score0=71, score1=80)[0] == 108
+
+
+def test_fa21():
+    rules = get_rules("fa21")
+    assert [rules.bonus(a, b) for a, b in ((25, 43), (32, 33), (7, 7))] == [0, 0, 7]
+    assert [int(zero_dice_points(rules, 0, n)) for n in (0, 1, 2)] == [7, 1, 4]
+    assert turn_points(rules, 2, 0, make_test_dice(4, 5, 1)) == 9
+    assert turn_points(rules, 3, 0, make_test_dice(4, 6, 1)) == 1
+    assert turn_points(rules, 0, 2) == 4
+    assert final(rules, always_roll(5), always_roll(3), make_test_dice(3), score0=91, score1=10)[0] == 106
+    assert final(rules, always_roll(5), always_roll(5), make_test_dice(3), goal=10)[0] == 15
+    assert final(rules, always_roll(3), always_roll(3), make_test_dice(3), goal=15)[0] == 9
+    strat0 = lambda score, opponent: opponent % 10  # noqa: E731
+    strat1 = lambda score, opponent: max((score // 10) - 4, 0)  # noqa: E731
+    assert final(rules, strat0, strat1, make_test_dice(7), score0=71, score1=80)[0] == 75
+
+
+def test_su22():
+    rules = get_rules("su22")
+    assert int(zero_dice_points(rules, 5, 123)) == 1 and int(zero_dice_points(rules, 5, 584)) == 12
+    assert [rules.bonus(a, b) for a, b in ((25, 43), (7, 7), (32, 33))] == [0, 4, 0]
+    assert turn_points(rules, 2, 0, make_test_dice(4, 5, 1), score=5) == 9
+    assert turn_points(rules, 3, 0, make_test_dice(4, 6, 1), score=5) == 1
+    assert turn_points(rules, 0, 41, score=3) == 7
+    assert final(rules, always_roll(5), always_roll(3), make_test_dice(3), score0=91, score1=10)[0] == 106
+    assert final(rules, always_roll(5), always_roll(5), make_test_dice(3), goal=10)[0] == 15
+    assert final(rules, always_roll(3), always_roll(3), make_test_dice(3), goal=15)[0] == 18
+    assert final(rules, always_roll(1), always_roll(1), make_test_dice(3), goal=5)[0] == 5
+
+
+def test_fa22_and_sp23():
+    rules = get_rules("sp23")
+    assert rules.name == "fa22"
+    assert [s + rules.bonus(s, 0) for s in (1, 9, 64)] == [4, 16, 81]  # next_perfect_square
+    assert rules.bonus(2, 0) == 0
+    assert [int(zero_dice_points(rules, 0, o)) for o in (25, 52, 0)] == [7, 7, 1]
+    assert turn_points(rules, 2, 0, make_test_dice(4, 5, 1)) == 9
+    assert turn_points(rules, 3, 0, make_test_dice(4, 6, 1)) == 1
+    assert turn_points(rules, 0, 41) == 7
+
+
+def test_fa23_onward():
+    for semester in ("fa23", "sp24", "su24", "fa24", "su25", "fa25"):
+        assert get_rules(semester).name == "fa23"
+    rules = get_rules("fa23")
+    assert [int(zero_dice_points(rules, s, o)) for s, o in ((21, 46), (52, 79), (0, 0))] == [9, 15, 1]
+    assert [s + rules.bonus(s, 0) for s in (1, 21, 25)] == [1, 23, 29]  # sus_points
+    assert end_score(rules, 2, 5, 7, make_test_dice(2, 4)) == 11
+    assert end_score(rules, 0, 15, 37) == 23
+    assert end_score(rules, 2, 2, 3, make_test_dice(4)) == 11
+    assert turn_points(rules, 2, 27, make_test_dice(4, 5, 1), score=7) == 9
+    assert turn_points(rules, 3, 9, make_test_dice(4, 6, 1), score=15) == 1
+    assert turn_points(rules, 0, 41, score=12) == 6
+
+
+@pytest.mark.parametrize("name", [n for n in rulesets() if n not in ("su18", "fa18", "fa13", "fa14")])
+def test_solver_matches_a_plain_recursion(name):
+    """The new rules through the compiled model agree with a recursion over the rules' text."""
+    rules = get_rules(name, goal=25)
+    solution = solve(rules)
+    value, _ = recursive_values(rules)
+    worst = max(abs(solution.win_probability[s, o] - value(s, o)) for s in range(25) for o in range(25))
+    assert worst <= solution.certificate.error_bound + 1e-15
