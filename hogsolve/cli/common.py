@@ -111,6 +111,8 @@ def add_rules_option(p, *, many: bool = False) -> None:
         p.add_argument("--rules", nargs="+", metavar="NAME", help=f"rulesets ({names})")
     else:
         p.add_argument("--rules", default="su18", metavar="NAME", help=f"ruleset ({names}; default su18)")
+    p.add_argument("--rules-file", type=Path, metavar="FILE.toml", default=None,
+                   help="a ruleset described as data instead of --rules (see `hogsolve rules --show fa22 --toml`)")
     p.add_argument("--goal", type=int_in_range(1, what="the goal"), default=None,
                    help="score that ends the game (default: the ruleset's)")
     p.add_argument("--max-memory", type=float, default=None, metavar="GB",
@@ -118,14 +120,20 @@ def add_rules_option(p, *, many: bool = False) -> None:
 
 
 def load_rules(name: str, goal: Optional[int] = None, *, max_memory_gb: Optional[float] = None,
-               exact: bool = False):
-    """The named ruleset at ``goal``, refused when solving it would not fit in memory."""
-    from ..rules import UnknownRulesetError, get_rules
+               exact: bool = False, rules_file: Optional[Path] = None):
+    """The named ruleset (or the one in ``rules_file``) at ``goal``, refused when solving it
+    would not fit in memory."""
     from ..memory import MemoryLimitError, check_fits
+    from ..rulefile import RuleFileError, load_rules_file
+    from ..rules import UnknownRulesetError, get_rules
     try:
-        rules = get_rules(name, goal)
+        if rules_file is not None:
+            rules = load_rules_file(rules_file)
+            rules = rules if goal is None else rules.replace(goal=goal)
+        else:
+            rules = get_rules(name, goal)
         check_fits(rules, exact=exact, limit_gb=max_memory_gb)
-    except (UnknownRulesetError, ValueError, TypeError, MemoryLimitError) as exc:
+    except (UnknownRulesetError, RuleFileError, ValueError, TypeError, MemoryLimitError) as exc:
         raise UsageError(str(exc)) from None
     return rules
 
@@ -217,7 +225,7 @@ def load_policy(spec: str, rules, args):
 
 def rules_of(args):
     """The ruleset named by --rules/--goal/--max-memory."""
-    return load_rules(args.rules, args.goal, max_memory_gb=args.max_memory)
+    return load_rules(args.rules, args.goal, max_memory_gb=args.max_memory, rules_file=args.rules_file)
 
 
 def rules_and_policy(args):

@@ -10,11 +10,23 @@ from .common import UsageError, add_rules_option, emit_json, respond, load_rules
 
 
 def setup_rules(p):
-    """``hogsolve rules``: list the built-in rulesets."""
+    """``hogsolve rules``: list the built-in rulesets, or show one (as a rule file with --toml)."""
+    p.add_argument("--show", metavar="NAME", help="show one ruleset (a name or a semester)")
+    p.add_argument("--toml", action="store_true", help="with --show: print it as a rule file for --rules-file")
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
     def run(args):
+        from ..rulefile import to_toml
         from ..rules import rulesets, semesters
+        if args.toml and not args.show:
+            raise UsageError("hogsolve rules: --toml goes with --show NAME")
+        if args.show:
+            rules = load_rules(args.show)
+            if args.toml:
+                print(to_toml(rules), end="")
+                return 0
+            record = {**rules.summary(), "semesters": list(semesters(rules.name))}
+            return respond(args, record, lambda: [print(f"{k:12} {v}") for k, v in record.items()])
         known = rulesets()
         records = [{**r.summary(), "semesters": list(semesters(name))} for name, r in known.items()]
 
@@ -46,15 +58,18 @@ def setup_solve(p):
         from ..rules import get_rules, rulesets
         from ..solver import solve
         from ..tables import write_solution
-        if args.all and args.rules:
-            raise UsageError("hogsolve solve: name either --rules NAME ... or --all, not both")
+        if sum(bool(x) for x in (args.all, args.rules, args.rules_file)) > 1:
+            raise UsageError("hogsolve solve: name one of --rules NAME ..., --rules-file FILE or --all")
         if args.all:
             names = list(rulesets())
         elif args.rules:
             names = args.rules
+        elif args.rules_file:
+            names = [None]
         else:
-            raise UsageError("hogsolve solve: name --rules NAME ... or --all")
-        chosen = [load_rules(n, args.goal, max_memory_gb=args.max_memory, exact=args.exact) for n in names]
+            raise UsageError("hogsolve solve: name --rules NAME ..., --rules-file FILE or --all")
+        chosen = [load_rules(n, args.goal, max_memory_gb=args.max_memory, exact=args.exact,
+                             rules_file=args.rules_file) for n in names]
         out = args.out
         if out is None and args.all:
             out = shipped_tables()

@@ -1,0 +1,121 @@
+"""Rulesets as data: TOML files naming the rule components, read and written.
+
+A rule file names a ruleset and picks each rule from the components that
+the built-in rulesets use::
+
+    name = "mine"
+    description = "fa22's zero-dice rule with fa13's swap, to 50"
+    goal = 50
+    max_dice = 10
+    pig_out = 1
+    free_bacon = "bacon_pig_tail"
+    swaps = "swap_double"
+    dice_sides = "six_sided"
+    bonus = "no_bonus"
+
+Only ``name`` and ``free_bacon`` are required.  Unknown keys or components,
+wrong types and out-of-range values are refused with the file, the key and
+the reason (:class:`RuleFileError`).  Python's ``tomllib`` reads the files;
+:func:`to_toml` writes them, and every built-in ruleset round-trips.
+"""
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Callable, Dict
+
+from . import rules as r
+from .rules import Ruleset
+
+#: Every named component, by the Ruleset field it fills.
+COMPONENTS: Dict[str, Dict[str, Callable]] = {
+    "free_bacon": {f.__name__: f for f in (
+        r.bacon_larger_digit, r.bacon_digit_difference, r.bacon_product_digit, r.bacon_twice_tens_minus_ones,
+        r.bacon_two_plus_digit_difference, r.bacon_ten_minus_smaller_digit, r.bacon_one_seventh_digit,
+        r.bacon_pig_tail, r.bacon_boar_brawl)},
+    "swaps": {f.__name__: f for f in (
+        r.never_swap, r.swap_double, r.swap_ones_equals_tens, r.swap_equal_digit_gaps, r.swap_reversed_digits,
+        r.swap_multiple, r.swap_leading_equals_last)},
+    "dice_sides": {f.__name__: f for f in (r.six_sided, r.hog_wild)},
+    "bonus": {f.__name__: f for f in (
+        r.no_bonus, r.bonus_hog_pile_equal, r.bonus_pigs_on_prime, r.bonus_square_swine, r.bonus_sus_fuss)},
+}
+TEXT_FIELDS = ("name", "description")
+INT_FIELDS = ("goal", "max_dice", "pig_out")
+KEYS = TEXT_FIELDS + INT_FIELDS + tuple(COMPONENTS)
+
+
+class RuleFileError(ValueError):
+    """A rule file that cannot be read; the message names the file, the key and the reason."""
+
+
+def from_dict(data: dict, source: str = "<rules>") -> Ruleset:
+    """A :class:`Ruleset` from the parsed contents of a rule file."""
+    def bad(key, why):
+        return RuleFileError(f"{source}: {key}: {why}")
+
+    if not isinstance(data, dict):
+        raise RuleFileError(f"{source}: expected a table of keys")
+    unknown = [k for k in data if k not in KEYS]
+    if unknown:
+        raise bad(unknown[0], f"unknown key; expected {', '.join(KEYS)}")
+    for key in ("name", "free_bacon"):
+        if key not in data:
+            raise bad(key, "missing (required)")
+    fields = {}
+    for key in TEXT_FIELDS:
+        if key in data:
+            if not isinstance(data[key], str) or not data[key].strip():
+                raise bad(key, f"expected a non-empty string, got {data[key]!r}")
+            fields[key] = data[key]
+    fields.setdefault("description", f"{fields['name']} (from a rule file)")
+    for key in INT_FIELDS:
+        if key in data:
+            if isinstance(data[key], bool) or not isinstance(data[key], int):
+                raise bad(key, f"expected a whole number, got {data[key]!r}")
+            fields[key] = data[key]
+    for key, choices in COMPONENTS.items():
+        if key in data:
+            if not isinstance(data[key], str) or data[key] not in choices:
+                raise bad(key, f"unknown component {data[key]!r}; choose from {', '.join(choices)}")
+            fields[key] = choices[data[key]]
+    try:
+        return Ruleset(**fields)
+    except (TypeError, ValueError) as exc:
+        field = next((k for k in INT_FIELDS if k in str(exc)), "ruleset")
+        raise bad(field, str(exc)) from None
+
+
+def load_rules_file(path) -> Ruleset:
+    """Read a TOML rule file (see the module docstring)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RuleFileError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RuleFileError(f"{path}: not valid TOML: {exc}") from None
+    return from_dict(data, str(path))
+
+
+def component_name(rules: Ruleset, key: str) -> str:
+    """The registered name of one of ``rules``' components (ValueError for an unnamed one)."""
+    function = getattr(rules, key)
+    for name, candidate in COMPONENTS[key].items():
+        if candidate is function:
+            return name
+    raise ValueError(f"{rules.name}: its {key} rule is not a named component, so it has no rule file")
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def to_toml(rules: Ruleset) -> str:
+    """``rules`` as a rule file that :func:`load_rules_file` reads back to an equal Ruleset."""
+    lines = [f"name = {_quote(rules.name)}", f"description = {_quote(rules.description)}"]
+    lines += [f"{key} = {int(getattr(rules, key))}" for key in INT_FIELDS]
+    lines += [f"{key} = {_quote(component_name(rules, key))}" for key in COMPONENTS]
+    return "\n".join(lines) + "\n"
