@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import dataclasses
 
+from typing import Optional
+
 import numpy as np
 
 from .model import Model
@@ -62,22 +64,32 @@ class OutcomeTable:
         lost[final[keep] == model.loss] = self.arith.one
         self.table[(new + opp)[keep], opp[keep]] = lost
 
-    def fill(self, k: int, values: np.ndarray) -> None:
-        """Record outcomes landing on sum ``k`` from ``values[s, o]`` (that diagonal known).
+    def fill(self, k: int, values: np.ndarray, same_values: Optional[np.ndarray] = None) -> None:
+        """Record outcomes landing on sum ``k`` (that diagonal known).
 
-        Usually a turn ending below the goal does not end the game; an
-        after-turn bonus can push it over, and then the outcome is final.
+        ``values[s, o]`` is the win probability of whoever moves next;
+        where an extra-turn rule keeps the move, the mover's own values
+        ``same_values`` count instead (the same table unless two different
+        policies play).  Usually a turn ending below the goal does not end
+        the game; an after-turn bonus can push it over, and then the outcome
+        is final.
         """
         d = self.model.diagonals[k]
         flat = values.reshape(-1)
-        if not d.final:
+        if not d.final and d.again is None:
             self.table[k, d.opponents] = flat[d.lands]
             return
         win = self.model.win
-        known = flat[np.minimum(d.lands, win - 1)]
-        lost = np.full(len(d.lands), self.arith.one, dtype=self.arith.dtype)
-        won = np.zeros(len(d.lands), dtype=self.arith.dtype)
-        self.table[k, d.opponents] = np.where(d.lands < win, known, np.where(d.lands == win, won, lost))
+        lands = np.minimum(d.lands, win - 1)
+        known = flat[lands]
+        if d.again is not None:
+            same = (values if same_values is None else same_values).reshape(-1)[lands]
+            known = np.where(d.again, self.arith.one - same, known)  # the opponent's chance, as stored
+        if d.final:
+            lost = np.full(len(d.lands), self.arith.one, dtype=self.arith.dtype)
+            won = np.zeros(len(d.lands), dtype=self.arith.dtype)
+            known = np.where(d.lands < win, known, np.where(d.lands == win, won, lost))
+        self.table[k, d.opponents] = known
 
     def fill_all(self, values: np.ndarray) -> None:
         """Record the outcomes of every score sum from a finished ``values`` table."""

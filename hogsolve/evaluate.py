@@ -123,8 +123,8 @@ def best_response(strategy, rules: Ruleset, *, model: Optional[Model] = None) ->
         change = max(float(np.abs(best - value_me[d.s, d.o]).max()),
                      float(np.abs(q_opp - value_opp[d.s, d.o]).max()))
         value_me[d.s, d.o], value_opp[d.s, d.o], action_values[d.s, d.o] = best, q_opp, q
-        mine.fill(k, value_opp)
-        theirs.fill(k, value_me)
+        mine.fill(k, value_opp, value_me)
+        theirs.fill(k, value_me, value_opp)
         return change
 
     sweep(model, update).check("best response")

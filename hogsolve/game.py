@@ -15,7 +15,7 @@ import dataclasses
 import random
 from typing import Callable, Dict, List, Mapping, Optional, Tuple, Union
 
-from .rules import Ruleset, checked_choice, end_of_turn_and_swap, roll_points, zero_dice_points
+from .rules import Ruleset, checked_choice, end_of_turn_and_swap, moves_again, roll_points, zero_dice_points
 
 Dice = Union[Callable[[], int], Mapping[int, Callable[[], int]]]
 
@@ -34,6 +34,7 @@ class Turn:
     new_score: int                # mover's score after the turn
     new_opponent_score: int
     swapped: bool                 # the swap rule fired (even if the scores were equal)
+    extra_turn: bool = False      # the mover moves again
 
     @property
     def free_bacon(self) -> bool:
@@ -49,7 +50,7 @@ class Turn:
         """Rule events of the turn, in the order they happen, as data for front ends to word.
 
         Kinds: ``hog_wild`` (``sides``), ``free_bacon`` (``points``),
-        ``pig_out`` (``points``), ``swine_swap``.
+        ``pig_out`` (``points``), ``swine_swap``, ``extra_turn``.
         """
         out: List[Dict[str, object]] = []
         if self.num_dice and self.sides != normal_sides:
@@ -60,6 +61,8 @@ class Turn:
             out.append({"kind": "pig_out", "points": self.points})
         if self.swapped:
             out.append({"kind": "swine_swap"})
+        if self.extra_turn:
+            out.append({"kind": "extra_turn"})
         return out
 
     def to_dict(self) -> dict:
@@ -114,7 +117,10 @@ def take_turn(rules: Ruleset, mover: int, score: int, opponent_score: int,
                 raise ValueError(f"dice gave {face!r}; a die shows a positive whole number")
         points = roll_points(outcomes, rules.pig_out)
     new, opp, swapped = end_of_turn_and_swap(rules, score, opponent_score, points)
-    return Turn(mover, score, opponent_score, num_dice, sides, outcomes, points, int(new), int(opp), swapped)
+    over = new >= rules.goal or opp >= rules.goal
+    again = not over and bool(moves_again(rules, int(new), int(opp)))
+    return Turn(mover, score, opponent_score, num_dice, sides, outcomes, points, int(new), int(opp), swapped,
+                again)
 
 
 class Match:
@@ -143,13 +149,15 @@ class Match:
         return self.scores[self.mover], self.scores[1 - self.mover]
 
     def move(self, num_dice: int, roll: Callable[[int], int]) -> Turn:
-        """The mover rolls ``num_dice``; the move passes to the other player."""
+        """The mover rolls ``num_dice``; the move passes to the other player (unless an
+        extra-turn rule keeps it)."""
         if self.winner is not None:
             raise ValueError("the game is over")
         turn = take_turn(self.rules, self.mover, *self.state(), num_dice, roll)
         self.scores[self.mover], self.scores[1 - self.mover] = turn.new_score, turn.new_opponent_score
         self.turns.append(turn)
-        self.mover = 1 - self.mover
+        if not turn.extra_turn:
+            self.mover = 1 - self.mover
         return turn
 
 

@@ -9,10 +9,12 @@ two parts, and the model stores each once:
   scores ``p`` points, and ``dice_kind[s, o]`` is the kind in state (s, o);
   rolling zero dice scores ``free_bacon_points[s, o]`` for sure;
 * the end of the turn: ``after[new, o]`` is where a turn leads when the mover
-  ends it on ``new`` points (before any swap) against ``o``, seen from the
-  *next* mover: the flat index of (opponent's score, mover's score) after the
-  swap, or a sentinel, ``win`` (the mover has won) or ``loss`` (the mover has
-  lost, e.g. by swapping the opponent past the goal).
+  ends it on ``new`` points (before any bonus or swap) against ``o``, seen
+  from the *next* mover: the flat index of (opponent's score, mover's score)
+  after the swap, or a sentinel, ``win`` (the mover has won) or ``loss`` (the
+  mover has lost, e.g. by swapping the opponent past the goal).  Where
+  ``again[new, o]`` (extra-turn rules) the mover moves next, and the index is
+  (mover's score, opponent's score).
 
 So action ``n`` in state (s, o) leads to ``after[s + p, o]`` with probability
 ``counts[dice_kind[s, o], n, p] / denominators[...]``; :meth:`Model.transitions`
@@ -28,7 +30,7 @@ from typing import List, Optional, Tuple
 import numpy as np
 
 from .dice import pig_out_count, sum_counts_without_ones
-from .rules import Ruleset, call_rule, end_of_turn, zero_dice_points
+from .rules import Ruleset, call_rule, end_of_turn, moves_again, zero_dice_points
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -44,6 +46,7 @@ class Model:
     probability: np.ndarray        # (T, A, P) floats counts / denominators
     free_bacon_points: np.ndarray  # (goal, goal) points of zero dice by [score, opponent score]
     after: np.ndarray              # (goal + P, goal) int32 next state, see module doc
+    again: Optional[np.ndarray]    # (goal + P, goal) bool: the mover moves again (None: never)
     score_sum_gain: int            # least points of any turn: least rise of the score sum
 
     @property
@@ -73,7 +76,9 @@ class Model:
         bounds = np.searchsorted((s + o), np.arange(2 * g))
         low = np.minimum.reduceat(kinds, bounds[:-1])
         high = np.maximum.reduceat(kinds, bounds[:-1])
-        return [Diagonal(bool((lands[a:b] >= self.win).any()), s[a:b], o[a:b], order[a:b], lands[a:b], bacon_rows[a:b], kinds[a:b],
+        again = self.again[s, o] if self.again is not None else None
+        return [Diagonal(bool((lands[a:b] >= self.win).any()),
+                         None if again is None or not again[a:b].any() else again[a:b], s[a:b], o[a:b], order[a:b], lands[a:b], bacon_rows[a:b], kinds[a:b],
                          int(low[k]) if low[k] == high[k] else None)
                 for k, (a, b) in enumerate(zip(bounds[:-1], bounds[1:]))]
 
@@ -86,6 +91,11 @@ class Model:
     def loss(self) -> int:
         """Sentinel next state: the mover has lost."""
         return self.num_states + 1
+
+    @property
+    def again_base(self) -> int:
+        """Offset of "the mover again at state i" in :meth:`transitions`."""
+        return self.num_states + 2
 
     @property
     def progressive(self) -> bool:
@@ -101,15 +111,20 @@ class Model:
         """``[(next_state, probability), ...]`` of one action, merged by next state.
 
         ``next_state`` is a flat index seen from the next mover, or ``win`` /
-        ``loss``; probabilities are exact :class:`fractions.Fraction`.
+        ``loss``, or ``again_base + index`` when the mover moves again (index
+        from the mover's side); probabilities are exact :class:`fractions.Fraction`.
         """
         s, o = score, opponent_score
+
+        def landing(new):
+            nxt = int(self.after[new, o])
+            return nxt + self.again_base if self.again is not None and self.again[new, o] else nxt
         if num_dice == 0:
-            return [(int(self.after[s + self.free_bacon_points[s, o], o]), Fraction(1))]
+            return [(landing(s + self.free_bacon_points[s, o]), Fraction(1))]
         t = self.dice_kind[s, o]
         merged: dict = {}
         for p in np.flatnonzero(self.counts[t, num_dice]):
-            nxt = int(self.after[s + p, o])
+            nxt = landing(s + p)
             merged[nxt] = merged.get(nxt, 0) + Fraction(int(self.counts[t, num_dice, p]),
                                                          int(self.denominators[t]))
         return sorted(merged.items())
@@ -120,6 +135,7 @@ class Diagonal:
     """The states of one score sum ``k``, by rising opponent score, with lookups."""
 
     final: bool            # a turn ending exactly on one of these states can end the game (bonus rules)
+    again: Optional[np.ndarray]  # where a turn ending on these states keeps the move (None: nowhere)
     s: np.ndarray          # mover's scores
     o: np.ndarray          # opponent's scores (consecutive)
     flat: np.ndarray       # flat state indices
@@ -188,7 +204,11 @@ def compile_model(rules: Ruleset) -> Model:
         raise ValueError(f"{rules.name}: the after-turn bonus must never be negative, got {extra.min()}")
     mover, opponent = end_of_turn(rules, new, opp, 0)
     win, loss = goal * goal, goal * goal + 1
-    after = np.where(mover >= goal, win, np.where(opponent >= goal, loss, opponent * goal + mover))
+    over = (mover >= goal) | (opponent >= goal)
+    again = ~over & np.asarray(moves_again(rules, np.minimum(mover, goal - 1), np.minimum(opponent, goal - 1)),
+                               dtype=bool)
+    after = np.where(mover >= goal, win, np.where(opponent >= goal, loss,
+                                                  np.where(again, mover * goal + opponent, opponent * goal + mover)))
 
     dice_kind = dice_kind.reshape(goal, goal).astype(np.int8)
 
@@ -202,5 +222,6 @@ def compile_model(rules: Ruleset) -> Model:
         dice_sides_values=kinds, counts=counts, denominators=denominators,
         probability=counts / denominators[:, None, None],
         free_bacon_points=bacon, after=after.astype(np.int32),
+        again=again if again.any() else None,
         score_sum_gain=gain,
     )

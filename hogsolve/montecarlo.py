@@ -152,6 +152,7 @@ def _play_chunk(model: Model, sampler: PointSampler, pa: np.ndarray, pb: np.ndar
     g = model.goal
     kinds_flat = model.dice_kind.reshape(-1)
     after = model.after.reshape(-1)
+    again = None if model.again is None else model.again.reshape(-1)
     games = len(a_first)
     state = np.zeros(games, dtype=np.int64)        # flat (mover score, opponent score)
     a_moves = a_first.copy()
@@ -163,10 +164,12 @@ def _play_chunk(model: Model, sampler: PointSampler, pa: np.ndarray, pb: np.ndar
         points = model.free_bacon_points[s, o]
         rolled = actions > 0
         points[rolled] = sampler.sample(kinds_flat[state[rolled]], actions[rolled], rng)
-        nxt = after[(s + points) * g + o]
+        landing = (s + points) * g + o
+        nxt = after[landing]
         over = nxt >= model.win
         mover_won = nxt[over] == model.win
         a_won[game[over]] = np.where(a_moves[over], mover_won, ~mover_won)
         keep = ~over
-        state, a_moves, game = nxt[keep], ~a_moves[keep], game[keep]
+        turn_passes = np.ones(len(nxt), dtype=bool) if again is None else ~again[landing]
+        state, a_moves, game = nxt[keep], (a_moves ^ turn_passes)[keep], game[keep]
     return a_won

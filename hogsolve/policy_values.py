@@ -37,8 +37,8 @@ def play_values(model: Model, policy_a: np.ndarray, policy_b: np.ndarray) -> Tup
         change = max(float(np.abs(qa - value_a[d.s, d.o]).max()),
                      float(np.abs(qb - value_b[d.s, d.o]).max()))
         value_a[d.s, d.o], value_b[d.s, d.o] = qa, qb
-        moves_a.fill(k, value_b)  # after a's move, b is to move
-        moves_b.fill(k, value_a)
+        moves_a.fill(k, value_b, value_a)  # after a's move, b is to move (a again on an extra turn)
+        moves_b.fill(k, value_a, value_b)
         return change
 
     sweep(model, update).check("exact win rate")
@@ -69,11 +69,11 @@ def occupancy(model: Model, policy_me: np.ndarray, policy_opp: np.ndarray) -> np
             for i in (0, 1):
                 actions = policies[i][d.flat]
                 w = model.probability[d.kinds, actions]  # (m, P); zero for Free Bacon
-                targets = model.after[d.s[:, None] + points, d.o[:, None]]
-                np.add.at(pending[1 - i], targets, mass[i][:, None] * w)
+                new = d.s[:, None] + points
+                _spread(model, pending, i, new, d.o[:, None], mass[i][:, None] * w)
                 bacon = actions == 0
-                np.add.at(pending[1 - i], model.after[d.s[bacon] + model.free_bacon_points[d.s[bacon], d.o[bacon]],
-                                                      d.o[bacon]], mass[i][bacon])
+                _spread(model, pending, i, d.s[bacon] + model.free_bacon_points[d.s[bacon], d.o[bacon]],
+                        d.o[bacon], mass[i][bacon])
             if model.progressive:
                 break
             if mass[0].sum() + mass[1].sum() < 1e-17:
@@ -88,3 +88,16 @@ def deviation_gains(model: Model, policy: np.ndarray) -> np.ndarray:
     instead of following ``policy``, both players following it otherwise."""
     values, _ = play_values(model, policy, policy)
     return backup_all(model, values) - values[..., None]
+
+
+def _spread(model: Model, pending, mover: int, new, opponent, mass) -> None:
+    """Add ``mass`` to where turns ending on ``new`` against ``opponent`` lead: to the other
+    player's pending states, or to the mover's own on an extra turn."""
+    targets = model.after[new, opponent]
+    if model.again is None:
+        np.add.at(pending[1 - mover], targets, mass)
+        return
+    again = np.broadcast_to(model.again[new, opponent], np.shape(mass))
+    targets = np.broadcast_to(targets, np.shape(mass))
+    np.add.at(pending[1 - mover], targets[~again], mass[~again])
+    np.add.at(pending[mover], targets[again], mass[again])

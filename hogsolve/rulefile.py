@@ -12,6 +12,7 @@ the built-in rulesets use::
     swaps = "swap_double"
     dice_sides = "six_sided"
     bonus = "no_bonus"
+    extra_turn = "no_extra_turn"
 
 Only ``name`` and ``free_bacon`` are required.  Unknown keys or components,
 wrong types and out-of-range values are refused with the file, the key and
@@ -32,13 +33,14 @@ COMPONENTS: Dict[str, Dict[str, Callable]] = {
     "free_bacon": {f.__name__: f for f in (
         r.bacon_larger_digit, r.bacon_digit_difference, r.bacon_product_digit, r.bacon_twice_tens_minus_ones,
         r.bacon_two_plus_digit_difference, r.bacon_ten_minus_smaller_digit, r.bacon_one_seventh_digit,
-        r.bacon_pig_tail, r.bacon_boar_brawl)},
+        r.bacon_pig_tail, r.bacon_boar_brawl, r.bacon_pi_digit, r.bacon_smallest_square_digit)},
     "swaps": {f.__name__: f for f in (
         r.never_swap, r.swap_double, r.swap_ones_equals_tens, r.swap_equal_digit_gaps, r.swap_reversed_digits,
         r.swap_multiple, r.swap_leading_equals_last)},
     "dice_sides": {f.__name__: f for f in (r.six_sided, r.hog_wild)},
     "bonus": {f.__name__: f for f in (
         r.no_bonus, r.bonus_hog_pile_equal, r.bonus_pigs_on_prime, r.bonus_square_swine, r.bonus_sus_fuss)},
+    "extra_turn": {f.__name__: f for f in (r.no_extra_turn, r.extra_pig_pass_or_swine_align, r.extra_more_boar)},
 }
 TEXT_FIELDS = ("name", "description")
 INT_FIELDS = ("goal", "max_dice", "pig_out")

@@ -214,6 +214,65 @@ def bonus_sus_fuss(score, opponent_score):
     return _next_prime(score) - score if _num_factors(score) in (3, 4) else 0
 
 
+# ------------------------------------------------------------- extra turn ---
+# An extra-turn rule is called on the scores (mover, opponent) after the
+# bonus and the swap; True means the same player moves again.
+
+def no_extra_turn(score, opponent_score):
+    """Players always alternate."""
+    return score != score
+
+
+def _gcd(a, b):
+    return np.gcd(a, b) if isinstance(a, np.ndarray) or isinstance(b, np.ndarray) else __import__("math").gcd(a, b)
+
+
+def extra_pig_pass_or_swine_align(score, opponent_score):
+    """fa20: an extra turn when the mover trails by 1 or 2 (Pig Pass) or when both scores are
+    positive with a greatest common divisor of at least 10 (Swine Align)."""
+    pig_pass = (score < opponent_score) & (opponent_score - score < 3)
+    swine_align = (score > 0) & (opponent_score > 0) & (_gcd(score, opponent_score) >= 10)
+    return pig_pass | swine_align
+
+
+def extra_more_boar(score, opponent_score):
+    """sp21 More Boar: an extra turn when the mover's two leading digits are both smaller than
+    the opponent's (a one-digit score reads as 0x)."""
+    def leading_two(x):
+        x = np.asarray(x)
+        digits = np.floor(np.log10(np.maximum(x, 1))).astype(np.int64) + 1
+        top = np.where(digits >= 2, x // 10 ** np.maximum(digits - 2, 0), x)  # two leading digits (or 0x)
+        return top // 10, top % 10
+    a1, a2 = leading_two(score)
+    b1, b2 = leading_two(opponent_score)
+    out = (a1 < b1) & (a2 < b2)
+    return bool(out) if np.ndim(out) == 0 else out
+
+
+PI_DIGITS = ("31415926535897932384626433832795028841971693993751058209749445923078164062862089986280348253421170679")
+
+
+def bacon_pi_digit(opponent_score):
+    """fa20: 3 + the n-th digit of pi (n = the opponent's score; digit 0 is the leading 3)."""
+    digits = np.array([int(d) for d in PI_DIGITS])
+    out = 3 + digits[np.minimum(np.asarray(opponent_score), len(digits) - 1)]
+    return int(out) if np.ndim(out) == 0 else out
+
+
+def bacon_smallest_square_digit(opponent_score):
+    """sp21 Piggy Points: 3 + the smallest digit of the opponent's score squared."""
+    def smallest(n: int) -> int:
+        return min(int(d) for d in str(n * n))
+    if isinstance(opponent_score, np.ndarray):
+        return 3 + np.vectorize(smallest, otypes=[np.int64])(opponent_score)
+    return 3 + smallest(int(opponent_score))
+
+
+def moves_again(rules: "Ruleset", score, opponent_score):
+    """True where the mover keeps the move after ending a turn on (score, opponent_score)."""
+    return call_rule(rules.extra_turn, score, opponent_score)
+
+
 # ------------------------------------------------------------ dice sides ----
 # A dice-sides rule is called on the scores *before* the turn.
 
@@ -326,6 +385,8 @@ class Ruleset:
     bonus : callable ``(score, opponent_score) -> points``
         Extra points for the mover after the turn's points are added and before
         the swap test (Hog Pile, Pigs on Prime, ...); never negative.
+    extra_turn : callable ``(score, opponent_score) -> bool``
+        After the turn (bonus and swap applied), whether the mover moves again.
     dice_sides : callable ``(score, opponent_score) -> sides``
         Sides of the dice for a turn, from the scores before the turn.
     pig_out : int
@@ -346,6 +407,7 @@ class Ruleset:
     goal: int = 100
     max_dice: int = 10
     bonus: Callable = no_bonus
+    extra_turn: Callable = no_extra_turn
 
     def __post_init__(self):
         for field in ("goal", "max_dice", "pig_out"):
@@ -375,6 +437,8 @@ class Ruleset:
             "swaps": getattr(self.swaps, "__name__", repr(self.swaps)),
             "dice_sides": getattr(self.dice_sides, "__name__", repr(self.dice_sides)),
             **({} if self.bonus is no_bonus else {"bonus": getattr(self.bonus, "__name__", repr(self.bonus))}),
+            **({} if self.extra_turn is no_extra_turn
+               else {"extra_turn": getattr(self.extra_turn, "__name__", repr(self.extra_turn))}),
         }
 
 
@@ -436,6 +500,21 @@ _BUILTIN: Tuple[Ruleset, ...] = (  # in the order the course used them
         "equals the opponent's last digit",
         free_bacon=bacon_ten_minus_smaller_digit,
         swaps=swap_leading_equals_last,
+    ),
+    Ruleset(
+        "fa20",
+        "CS 61A Fall 2020: Free Bacon 3 + the n-th digit of pi (n = opponent's score); an extra "
+        "turn after trailing by 1 or 2 (Pig Pass) or when both scores share a factor of 10 or "
+        "more (Swine Align)",
+        free_bacon=bacon_pi_digit,
+        extra_turn=extra_pig_pass_or_swine_align,
+    ),
+    Ruleset(
+        "sp21",
+        "CS 61A Spring 2021: Piggy Points 3 + smallest digit of the opponent's score squared; "
+        "More Boar: an extra turn when both of the mover's leading digits are below the opponent's",
+        free_bacon=bacon_smallest_square_digit,
+        extra_turn=extra_more_boar,
     ),
     Ruleset(
         "fa21",

@@ -24,6 +24,8 @@ def event_words(event: Dict[str, object]) -> str:
         return f"Hog Wild: {event['sides']}-sided dice"
     if kind == "swine_swap":
         return "Swine Swap"
+    if kind == "extra_turn":
+        return "Extra turn"
     points = event["points"]
     label = {"free_bacon": "Free Bacon", "pig_out": "Pig Out"}[kind]
     return f"{label}: {points} point{'s' if points != 1 else ''}"

@@ -38,7 +38,8 @@ def brute_force_distribution(num_dice: int, sides: int, pig_out: int = 1):
 
 
 def turn_outcome(rules, score, opp, points):
-    """('win'|'loss'|(next mover's score, next opponent's score)) from the rules text."""
+    """'win', 'loss', (next mover's score, next opponent's score), or ('again', score, opp)
+    when the mover moves again, from the rules text."""
     new = score + points
     new += int(rules.bonus(new, opp))
     if rules.swaps(new, opp):
@@ -47,6 +48,8 @@ def turn_outcome(rules, score, opp, points):
         return "win"
     if opp >= rules.goal:
         return "loss"
+    if rules.extra_turn(new, opp):
+        return ("again", new, opp)  # the same player moves again
     return (opp, new)
 
 
@@ -70,7 +73,12 @@ def recursive_values(rules, exact=False):
     def action_value(s, o, n):
         total = 0
         for key, p in outcome_distribution(rules, s, o, n, exact).items():
-            v = 1 if key == "win" else 0 if key == "loss" else 1 - value(*key)
+            if key == "win" or key == "loss":
+                v = 1 if key == "win" else 0
+            elif key[0] == "again":
+                v = value(key[1], key[2])
+            else:
+                v = 1 - value(*key)
             total += p * v
         return total
 

@@ -26,7 +26,7 @@ def one_line_exit_2(capsys, args, message):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["solve", "--all", "--rules", "nope"], "not both"),
+    (["solve", "--all", "--rules", "nope"], "name one of"),
     (["solve", "--rules", "su18", "--goal", "100000"], "GB"),
     (["compare", "optimal", "always_roll:4", "--goal", "100000"], "GB"),
     (["solve", "--rules", "su18", "--goal", "2000", "--max-memory", "1"], "limit of 1 GB"),

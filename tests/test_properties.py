@@ -56,7 +56,10 @@ def test_engine_and_model_agree_on_random_states(name, s, o, n, faces):
         assert landing == model.win
     elif turn.new_opponent_score >= rules.goal:
         assert landing == model.loss
+    elif turn.extra_turn:
+        assert model.again[s + points, o] and landing == turn.new_score * rules.goal + turn.new_opponent_score
     else:
+        assert model.again is None or not model.again[s + points, o]
         assert landing == turn.new_opponent_score * rules.goal + turn.new_score
 
 

@@ -169,3 +169,50 @@ def test_solver_matches_a_plain_recursion(name):
     value, _ = recursive_values(rules)
     worst = max(abs(solution.win_probability[s, o] - value(s, o)) for s in range(25) for o in range(25))
     assert worst <= solution.certificate.error_bound + 1e-15
+
+
+def test_fa20_extra_turns():
+    rules = get_rules("fa20")
+    assert [int(zero_dice_points(rules, 0, o)) for o in (0, 1, 2)] == [6, 4, 7]
+    pig_pass = [rules.extra_turn(a, b) and b - a < 3 and a < b for a, b in ((5, 4), (13, 10), (7, 10))]
+    assert pig_pass == [False, False, False]
+    assert not rules.extra_turn(2, 40) and rules.extra_turn(11, 22) and rules.extra_turn(36, 24)
+    assert turn_points(rules, 2, 0, make_test_dice(4, 5, 1)) == 9
+    assert turn_points(rules, 3, 0, make_test_dice(4, 6, 1)) == 1
+    assert turn_points(rules, 0, 2) == 7
+    assert final(rules, always_roll(5), always_roll(3), make_test_dice(3), score0=91, score1=10)[0] == 106
+    assert final(rules, always_roll(5), always_roll(5), make_test_dice(3), goal=10)[0] == 15
+    assert final(rules, always_roll(5), always_roll(5), make_test_dice(3), goal=25)[0] == 15  # Swine Align
+    assert final(rules, always_roll(5), always_roll(5), make_test_dice(3), goal=15)[0] == 15
+    turns = play(always_roll(5), always_roll(5), rules, dice=make_test_dice(3), goal=25).turns
+    assert [t.mover for t in turns] == [0, 1, 1]  # 15 vs 15: gcd 15, the second player goes again and wins
+
+
+def test_sp21_extra_turns():
+    rules = get_rules("sp21")
+    assert rules.extra_turn(21, 43) and not rules.extra_turn(32, 33) and rules.extra_turn(6, 18)
+    assert [int(zero_dice_points(rules, 0, o)) for o in (4, 10, 94)] == [4, 3, 6]
+    assert turn_points(rules, 2, 0, make_test_dice(4, 5, 1)) == 9
+    assert turn_points(rules, 0, 2) == 7
+    assert final(rules, always_roll(5), always_roll(3), make_test_dice(3), score0=91, score1=10)[0] == 106
+    assert final(rules, always_roll(5), always_roll(5), make_test_dice(3), goal=10)[0] == 15
+    assert final(rules, always_roll(6), always_roll(2), make_test_dice(3), goal=25)[0] == 36  # More Boar
+    assert final(rules, always_roll(5), always_roll(5), make_test_dice(3), goal=15)[0] == 15
+
+
+@pytest.mark.parametrize("name", ["fa20", "sp21"])
+def test_extra_turns_everywhere_downstream(name):
+    """Exact evaluation, simulation and reach all follow who keeps the move."""
+    from hogsolve import best_response, simulate, win_rate
+    from hogsolve.model import compile_model
+    from hogsolve.policy_values import occupancy
+    rules = get_rules(name)
+    sol = solve(rules)
+    exact = win_rate(sol, always_roll(4), rules)
+    sim = simulate(sol, always_roll(4), rules, games=200_000, seed=4)
+    lo, hi = sim.interval
+    assert abs(sim.average - exact.average) <= 3.3 * sim.standard_error
+    assert best_response(sol, rules).exploitability <= sol.certificate.error_bound * 10 + 1e-12
+    # every game visits (0, 0) once with its first mover, and expected visits are probabilities
+    visits = occupancy(compile_model(rules), sol.policy.astype(int), sol.policy.astype(int))
+    assert visits[0, 0] == pytest.approx(0.5) and visits.min() >= 0

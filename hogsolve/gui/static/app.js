@@ -95,9 +95,10 @@ function eventWords(e) {  // the server sends rule events as data: {kind, ...num
   if (e.kind === "free_bacon") return `Free Bacon: ${points(e.points)}`;
   if (e.kind === "pig_out") return `Pig Out: ${points(e.points)}`;
   if (e.kind === "swine_swap") return "Swine Swap";
+  if (e.kind === "extra_turn") return "Extra turn";
   return e.kind;
 }
-const EVENT_CLASS = {pig_out: "pig", swine_swap: "swap", hog_wild: "wild", free_bacon: ""};
+const EVENT_CLASS = {pig_out: "pig", swine_swap: "swap", hog_wild: "wild", free_bacon: "", extra_turn: "swap"};
 
 function turnWords(turn) {
   const who = turn.player === "you" ? "You" : "The bot";
