@@ -15,7 +15,8 @@ import dataclasses
 import random
 from typing import Callable, Dict, List, Mapping, Optional, Tuple, Union
 
-from .rules import Ruleset, checked_choice, end_of_turn_and_swap, moves_again, roll_points, zero_dice_points
+from .rules import (Ruleset, checked_choice, end_of_turn_and_swap, moves_again, roll_points, turn_points,
+                    zero_dice_points)
 
 Dice = Union[Callable[[], int], Mapping[int, Callable[[], int]]]
 
@@ -109,13 +110,13 @@ def take_turn(rules: Ruleset, mover: int, score: int, opponent_score: int,
     sides = int(rules.dice_sides(score, opponent_score))
     if num_dice == 0:
         outcomes: Tuple[int, ...] = ()
-        points = int(zero_dice_points(rules, score, opponent_score))
+        points = int(turn_points(rules, int(zero_dice_points(rules, score, opponent_score)), 0))
     else:
         outcomes = tuple(roll(sides) for _ in range(num_dice))
         for face in outcomes:  # as in CS 61A, a test die may show any positive number
             if isinstance(face, bool) or not isinstance(face, int) or face < 1:
                 raise ValueError(f"dice gave {face!r}; a die shows a positive whole number")
-        points = roll_points(outcomes, rules.pig_out)
+        points = int(turn_points(rules, roll_points(outcomes, rules.pig_out, rules.pig_out_rule), num_dice))
     new, opp, swapped = end_of_turn_and_swap(rules, score, opponent_score, points)
     over = new >= rules.goal or opp >= rules.goal
     again = not over and bool(moves_again(rules, int(new), int(opp)))

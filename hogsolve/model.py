@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import dataclasses
 from fractions import Fraction
+from math import comb
 from functools import cached_property
 from typing import List, Optional, Tuple
 
 import numpy as np
 
 from .dice import pig_out_count, sum_counts_without_ones
-from .rules import Ruleset, call_rule, end_of_turn, moves_again, zero_dice_points
+from .rules import Ruleset, call_rule, end_of_turn, moves_again, turn_points, zero_dice_points
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -150,16 +151,34 @@ class Diagonal:
         return slice(int(self.o[0]), int(self.o[-1]) + 1)
 
 
-def _points_counts(kinds: np.ndarray, max_dice: int, pig_out: int) -> np.ndarray:
-    """(T, A, P) counts of points for n dice, scaled to denominator sides**max_dice."""
-    most = max(int(kinds.max()) * max_dice, pig_out)
-    counts = np.zeros((len(kinds), max_dice + 1, most + 1), dtype=np.int64)
+def _points_counts(kinds: np.ndarray, rules: Ruleset) -> np.ndarray:
+    """(T, A, P) counts of a turn's points for n dice, scaled to denominator sides**max_dice.
+
+    Pig Out scores ``rules.pig_out`` (or ``pig_out_rule`` of the number of 1s),
+    and the turn-score rule then maps every score.
+    """
+    max_dice = int(rules.max_dice)
+    raw: dict = {}  # (kind, n, raw points) -> count
     for t, sides in enumerate(int(x) for x in kinds):
         for n in range(1, max_dice + 1):
             up = sides ** (max_dice - n)
-            counts[t, n, pig_out] += pig_out_count(n, sides) * up
-            sums = np.array(sum_counts_without_ones(n, sides), dtype=np.int64) * up
-            counts[t, n, 2 * n: 2 * n + len(sums)] += sums
+            if rules.pig_out_rule is None:
+                raw[t, n, int(rules.pig_out)] = raw.get((t, n, int(rules.pig_out)), 0) + pig_out_count(n, sides) * up
+            else:
+                for ones in range(1, n + 1):
+                    key = (t, n, int(rules.pig_out_rule(ones, n)))
+                    raw[key] = raw.get(key, 0) + comb(n, ones) * (sides - 1) ** (n - ones) * up
+            for i, c in enumerate(sum_counts_without_ones(n, sides)):
+                raw[t, n, 2 * n + i] = raw.get((t, n, 2 * n + i), 0) + c * up
+    mapped: dict = {}
+    for (t, n, p), c in raw.items():
+        q = int(turn_points(rules, p, n))
+        if q < 0:
+            raise ValueError(f"{rules.name}: a turn cannot score {q} points")
+        mapped[t, n, q] = mapped.get((t, n, q), 0) + c
+    counts = np.zeros((len(kinds), max_dice + 1, max(q for _, _, q in mapped) + 1), dtype=np.int64)
+    for (t, n, q), c in mapped.items():
+        counts[t, n, q] += c
     return counts
 
 
@@ -188,11 +207,12 @@ def compile_model(rules: Ruleset) -> Model:
     kinds, dice_kind = np.unique(sides, return_inverse=True)
     if int(kinds.max()) ** max_dice >= 2 ** 62:
         raise ValueError(f"{rules.name}: {kinds.max()}-sided dice x {max_dice} overflow exact counts")
-    counts = _points_counts(kinds, max_dice, int(rules.pig_out))
+    counts = _points_counts(kinds, rules)
     denominators = kinds.astype(np.int64) ** max_dice
 
     bacon = np.asarray(zero_dice_points(rules, s, o), dtype=np.int64)
-    bacon = np.broadcast_to(bacon, (goal, goal)).copy()
+    bacon = np.broadcast_to(bacon, (goal, goal))
+    bacon = np.asarray(turn_points(rules, bacon, np.zeros_like(bacon)), dtype=np.int64).copy()
     if bacon.min() < 0:
         raise ValueError(f"{rules.name}: free_bacon must never be negative, got {bacon.min()}")
 
@@ -213,7 +233,7 @@ def compile_model(rules: Ruleset) -> Model:
     dice_kind = dice_kind.reshape(goal, goal).astype(np.int8)
 
     # A swap only exchanges the two scores, so the score sum rises by the points.
-    gain = min(int(bacon.min()), int(rules.pig_out), 2)
+    gain = min(int(bacon.min()), int(np.flatnonzero(counts[:, 1:].sum(axis=(0, 1))).min()))
     pad = most + 1 - counts.shape[2]
     counts = np.pad(counts, ((0, 0), (0, 0), (0, pad)))
     return Model(

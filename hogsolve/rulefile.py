@@ -41,10 +41,13 @@ COMPONENTS: Dict[str, Dict[str, Callable]] = {
     "bonus": {f.__name__: f for f in (
         r.no_bonus, r.bonus_hog_pile_equal, r.bonus_pigs_on_prime, r.bonus_square_swine, r.bonus_sus_fuss)},
     "extra_turn": {f.__name__: f for f in (r.no_extra_turn, r.extra_pig_pass_or_swine_align, r.extra_more_boar)},
+    "turn_score": {f.__name__: f for f in (r.same_score, r.hogtimus_prime)},
 }
+#: Optional components: absent means none (the constant ``pig_out`` is used).
+OPTIONAL = {"pig_out_rule": {f.__name__: f for f in (r.ones_capped,)}}
 TEXT_FIELDS = ("name", "description")
 INT_FIELDS = ("goal", "max_dice", "pig_out")
-KEYS = TEXT_FIELDS + INT_FIELDS + tuple(COMPONENTS)
+KEYS = TEXT_FIELDS + INT_FIELDS + tuple(COMPONENTS) + tuple(OPTIONAL)
 
 
 class RuleFileError(ValueError):
@@ -76,7 +79,7 @@ def from_dict(data: dict, source: str = "<rules>") -> Ruleset:
             if isinstance(data[key], bool) or not isinstance(data[key], int):
                 raise bad(key, f"expected a whole number, got {data[key]!r}")
             fields[key] = data[key]
-    for key, choices in COMPONENTS.items():
+    for key, choices in {**COMPONENTS, **OPTIONAL}.items():
         if key in data:
             if not isinstance(data[key], str) or data[key] not in choices:
                 raise bad(key, f"unknown component {data[key]!r}; choose from {', '.join(choices)}")
@@ -105,7 +108,7 @@ def load_rules_file(path) -> Ruleset:
 def component_name(rules: Ruleset, key: str) -> str:
     """The registered name of one of ``rules``' components (ValueError for an unnamed one)."""
     function = getattr(rules, key)
-    for name, candidate in COMPONENTS[key].items():
+    for name, candidate in {**COMPONENTS, **OPTIONAL}[key].items():
         if candidate is function:
             return name
     raise ValueError(f"{rules.name}: its {key} rule is not a named component, so it has no rule file")
@@ -120,4 +123,5 @@ def to_toml(rules: Ruleset) -> str:
     lines = [f"name = {_quote(rules.name)}", f"description = {_quote(rules.description)}"]
     lines += [f"{key} = {int(getattr(rules, key))}" for key in INT_FIELDS]
     lines += [f"{key} = {_quote(component_name(rules, key))}" for key in COMPONENTS]
+    lines += [f"{key} = {_quote(component_name(rules, key))}" for key in OPTIONAL if getattr(rules, key) is not None]
     return "\n".join(lines) + "\n"

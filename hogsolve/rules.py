@@ -19,7 +19,7 @@ ends if either player has reached the goal.
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable, Dict, Sequence, Tuple
+from typing import Callable, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -214,6 +214,23 @@ def bonus_sus_fuss(score, opponent_score):
     return _next_prime(score) - score if _num_factors(score) in (3, 4) else 0
 
 
+# --------------------------------------------------- turn-score rules -------
+
+def ones_capped(ones, num_dice):
+    """sp17 Pig Out: the number of 1s rolled, at most 11 - the number of dice."""
+    return min(ones, 11 - num_dice)
+
+
+def same_score(points, num_dice):
+    """The turn scores what the dice (or zero dice) gave."""
+    return points
+
+
+def hogtimus_prime(points, num_dice):
+    """sp17/fa15/sp16 Hogtimus Prime: a prime turn score becomes the next prime."""
+    return _next_prime(points) if _is_prime(points) else points
+
+
 # ------------------------------------------------------------- extra turn ---
 # An extra-turn rule is called on the scores (mover, opponent) after the
 # bonus and the swap; True means the same player moves again.
@@ -288,10 +305,18 @@ def hog_wild(score, opponent_score):
 
 # ---------------------------------------------------------- turn helpers ----
 
-def roll_points(outcomes: Sequence[int], pig_out: int = 1) -> int:
-    """Points of one roll: ``pig_out`` if any die shows 1 (Pig Out), else the sum."""
+def roll_points(outcomes: Sequence[int], pig_out: int = 1, pig_out_rule=None) -> int:
+    """Points of one roll: if any die shows 1 (Pig Out), ``pig_out`` or
+    ``pig_out_rule(number of 1s, number of dice)``; else the sum."""
     outcomes = list(outcomes)
-    return pig_out if 1 in outcomes else sum(outcomes)
+    if 1 not in outcomes:
+        return sum(outcomes)
+    return int(pig_out_rule(outcomes.count(1), len(outcomes))) if pig_out_rule is not None else pig_out
+
+
+def turn_points(rules: "Ruleset", raw_points, num_dice):
+    """A turn's points after the ruleset's turn-score rule (Hogtimus Prime, ...)."""
+    return call_rule(rules.turn_score, raw_points, num_dice)
 
 
 def call_rule(rule, *args):
@@ -387,6 +412,10 @@ class Ruleset:
         the swap test (Hog Pile, Pigs on Prime, ...); never negative.
     extra_turn : callable ``(score, opponent_score) -> bool``
         After the turn (bonus and swap applied), whether the mover moves again.
+    pig_out_rule : callable ``(number of 1s, number of dice) -> points`` or None
+        When given, the points of a Pig Out instead of the constant ``pig_out``.
+    turn_score : callable ``(points, number of dice) -> points``
+        Changes a turn's points, zero dice included (Hogtimus Prime).
     dice_sides : callable ``(score, opponent_score) -> sides``
         Sides of the dice for a turn, from the scores before the turn.
     pig_out : int
@@ -408,6 +437,8 @@ class Ruleset:
     max_dice: int = 10
     bonus: Callable = no_bonus
     extra_turn: Callable = no_extra_turn
+    pig_out_rule: Optional[Callable] = None
+    turn_score: Callable = same_score
 
     def __post_init__(self):
         for field in ("goal", "max_dice", "pig_out"):
@@ -439,6 +470,10 @@ class Ruleset:
             **({} if self.bonus is no_bonus else {"bonus": getattr(self.bonus, "__name__", repr(self.bonus))}),
             **({} if self.extra_turn is no_extra_turn
                else {"extra_turn": getattr(self.extra_turn, "__name__", repr(self.extra_turn))}),
+            **({} if self.pig_out_rule is None
+               else {"pig_out_rule": getattr(self.pig_out_rule, "__name__", repr(self.pig_out_rule))}),
+            **({} if self.turn_score is same_score
+               else {"turn_score": getattr(self.turn_score, "__name__", repr(self.turn_score))}),
         }
 
 
@@ -465,6 +500,17 @@ _BUILTIN: Tuple[Ruleset, ...] = (  # in the order the course used them
         free_bacon=bacon_larger_digit,
         swaps=swap_reversed_digits,
         dice_sides=hog_wild,
+    ),
+    Ruleset(
+        "sp17",
+        "CS 61A Spring 2017: Pig Out scores the number of 1s (at most 11 - dice); Hogtimus Prime: "
+        "a prime turn score becomes the next prime; Free Bacon 1 + larger digit; Hog Wild; swap "
+        "when one score doubles the other",
+        free_bacon=bacon_larger_digit,
+        swaps=swap_double,
+        dice_sides=hog_wild,
+        pig_out_rule=ones_capped,
+        turn_score=hogtimus_prime,
     ),
     Ruleset(
         "fa17",

@@ -11,19 +11,19 @@ from functools import lru_cache
 
 
 @lru_cache(maxsize=None)
-def roll_distribution(num_dice: int, sides: int, pig_out: int = 1):
-    """{points: Fraction} by a dynamic programme over (sum so far, saw a one)."""
-    states = {(0, False): Fraction(1)}
+def roll_distribution(num_dice: int, sides: int, pig_out: int = 1, pig_out_rule=None):
+    """{points: Fraction} by a dynamic programme over (sum so far, number of ones)."""
+    states = {(0, 0): Fraction(1)}
     for _ in range(num_dice):
         nxt = {}
-        for (total, one), p in states.items():
+        for (total, ones), p in states.items():
             for face in range(1, sides + 1):
-                key = (total + face, one or face == 1)
+                key = (total + face, ones + (face == 1))
                 nxt[key] = nxt.get(key, 0) + p / sides
         states = nxt
     out = {}
-    for (total, one), p in states.items():
-        pts = pig_out if one else total
+    for (total, ones), p in states.items():
+        pts = total if not ones else pig_out_rule(ones, num_dice) if pig_out_rule else pig_out
         out[pts] = out.get(pts, 0) + p
     return out
 
@@ -58,11 +58,11 @@ def outcome_distribution(rules, score, opp, num_dice, exact=False):
     if num_dice == 0:
         bacon = rules.free_bacon(score, opp) if getattr(rules.free_bacon, "uses_score", False) \
             else rules.free_bacon(opp)
-        return {turn_outcome(rules, score, opp, int(bacon)): 1}
+        return {turn_outcome(rules, score, opp, int(rules.turn_score(int(bacon), 0))): 1}
     sides = int(rules.dice_sides(score, opp))
     out = {}
-    for pts, p in roll_distribution(num_dice, sides, rules.pig_out).items():
-        key = turn_outcome(rules, score, opp, pts)
+    for pts, p in roll_distribution(num_dice, sides, rules.pig_out, rules.pig_out_rule).items():
+        key = turn_outcome(rules, score, opp, int(rules.turn_score(pts, num_dice)))
         out[key] = out.get(key, 0) + (p if exact else float(p))
     return out
 

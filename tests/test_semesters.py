@@ -216,3 +216,24 @@ def test_extra_turns_everywhere_downstream(name):
     # every game visits (0, 0) once with its first mover, and expected visits are probabilities
     visits = occupancy(compile_model(rules), sol.policy.astype(int), sol.policy.astype(int))
     assert visits[0, 0] == pytest.approx(0.5) and visits.min() >= 0
+
+
+def test_sp17_ones_and_primes():
+    from hogsolve.rules import roll_points
+    rules = get_rules("sp17")
+    ones = rules.pig_out_rule
+    assert roll_points([1, 2, 3, 1], 1, ones) == 2           # roll_dice(4, make_test_dice(1, 2, 3))
+    assert roll_points([1] * 9, 1, ones) == 2                # roll_dice(9, make_test_dice(1))
+    assert roll_points([1, 2, 1, 1, 2, 1, 1], 1, ones) == 4  # roll_dice(7, make_test_dice(1, 2, 1))
+    assert not rules.swaps(19, 91) and rules.swaps(20, 40) and rules.swaps(40, 20)
+    assert rules.dice_sides(4, 24) == 4 and rules.dice_sides(16, 64) == 6 and rules.dice_sides(0, 0) == 4
+    assert turn_points(rules, 2, 0, make_test_dice(4, 6, 1), score=1) == 10
+    assert turn_points(rules, 3, 0, make_test_dice(4, 6, 1), score=1) == 1
+    assert turn_points(rules, 0, 35) == 6
+
+    def dice():
+        return {4: make_test_dice(1), 6: make_test_dice(3)}
+    assert final(rules, always_roll(5), always_roll(3), dice(), score0=91, score1=10)[0] == 106
+    assert final(rules, always_roll(5), always_roll(5), dice(), goal=10)[0] == 7
+    assert final(rules, always_roll(5), always_roll(3), dice(), score0=2, score1=40, goal=50)[0] == 24
+    assert final(rules, always_roll(4), always_roll(3), dice(), score0=88, score1=20)[0] == 100
