@@ -42,6 +42,24 @@ def final(rules, s0_strategy, s1_strategy, dice, **kwargs):
 THREES = make_test_dice(3)
 
 
+def strat0(score, opponent):
+    """The official tests' first strategy."""
+    return opponent % 10
+
+
+def strat1(score, opponent):
+    """The official tests' second strategy (su19 onward)."""
+    return max((score // 10) - 4, 0)
+
+
+def assert_shared_examples(rules, score=0):
+    """The examples many semesters share: two take_turn rolls and play stopping at its goal."""
+    assert turn_points(rules, 2, 0, make_test_dice(4, 5, 1), score=score) == 9
+    assert turn_points(rules, 3, 0, make_test_dice(4, 6, 1), score=score) == 1
+    assert final(rules, always_roll(5), always_roll(3), make_test_dice(3), score0=91, score1=10)[0] == 106
+    assert final(rules, always_roll(5), always_roll(5), make_test_dice(3), goal=10)[0] == 15
+
+
 def test_sp14_is_fa13():
     rules = get_rules("sp14")
     assert rules.name == "fa13"
@@ -97,14 +115,9 @@ def test_su19():
     rules = get_rules("su19")
     assert [int(zero_dice_points(rules, 0, o)) for o in (35, 71, 9)] == [7, 9, 10]
     assert not rules.swaps(56, 32) and rules.swaps(56, 35) and not rules.swaps(89, 91)
-    assert turn_points(rules, 2, 0, make_test_dice(4, 5, 1)) == 9
-    assert turn_points(rules, 3, 0, make_test_dice(4, 6, 1)) == 1
+    assert_shared_examples(rules)
     assert turn_points(rules, 0, 56) == 5
-    assert final(rules, always_roll(5), always_roll(3), make_test_dice(3), score0=91, score1=10)[0] == 106
-    assert final(rules, always_roll(5), always_roll(5), make_test_dice(3), goal=10)[0] == 15
     assert final(rules, always_roll(5), always_roll(5), make_test_dice(3), goal=15)[0] == 15
-    strat0 = lambda score, opponent: opponent % 10  # noqa: E731
-    strat1 = lambda score, opponent: max((score // 10) - 4, 0)  # noqa: E731
     assert final(rules, strat0, strat1, make_test_dice(7), score0=71, score1=80)[0] == 108
 
 
@@ -112,14 +125,9 @@ def test_fa21():
     rules = get_rules("fa21")
     assert [rules.bonus(a, b) for a, b in ((25, 43), (32, 33), (7, 7))] == [0, 0, 7]
     assert [int(zero_dice_points(rules, 0, n)) for n in (0, 1, 2)] == [7, 1, 4]
-    assert turn_points(rules, 2, 0, make_test_dice(4, 5, 1)) == 9
-    assert turn_points(rules, 3, 0, make_test_dice(4, 6, 1)) == 1
+    assert_shared_examples(rules)
     assert turn_points(rules, 0, 2) == 4
-    assert final(rules, always_roll(5), always_roll(3), make_test_dice(3), score0=91, score1=10)[0] == 106
-    assert final(rules, always_roll(5), always_roll(5), make_test_dice(3), goal=10)[0] == 15
     assert final(rules, always_roll(3), always_roll(3), make_test_dice(3), goal=15)[0] == 9
-    strat0 = lambda score, opponent: opponent % 10  # noqa: E731
-    strat1 = lambda score, opponent: max((score // 10) - 4, 0)  # noqa: E731
     assert final(rules, strat0, strat1, make_test_dice(7), score0=71, score1=80)[0] == 75
 
 
@@ -127,11 +135,8 @@ def test_su22():
     rules = get_rules("su22")
     assert int(zero_dice_points(rules, 5, 123)) == 1 and int(zero_dice_points(rules, 5, 584)) == 12
     assert [rules.bonus(a, b) for a, b in ((25, 43), (7, 7), (32, 33))] == [0, 4, 0]
-    assert turn_points(rules, 2, 0, make_test_dice(4, 5, 1), score=5) == 9
-    assert turn_points(rules, 3, 0, make_test_dice(4, 6, 1), score=5) == 1
+    assert_shared_examples(rules, score=5)
     assert turn_points(rules, 0, 41, score=3) == 7
-    assert final(rules, always_roll(5), always_roll(3), make_test_dice(3), score0=91, score1=10)[0] == 106
-    assert final(rules, always_roll(5), always_roll(5), make_test_dice(3), goal=10)[0] == 15
     assert final(rules, always_roll(3), always_roll(3), make_test_dice(3), goal=15)[0] == 18
     assert final(rules, always_roll(1), always_roll(1), make_test_dice(3), goal=5)[0] == 5
 
@@ -177,11 +182,8 @@ def test_fa20_extra_turns():
     pig_pass = [rules.extra_turn(a, b) and b - a < 3 and a < b for a, b in ((5, 4), (13, 10), (7, 10))]
     assert pig_pass == [False, False, False]
     assert not rules.extra_turn(2, 40) and rules.extra_turn(11, 22) and rules.extra_turn(36, 24)
-    assert turn_points(rules, 2, 0, make_test_dice(4, 5, 1)) == 9
-    assert turn_points(rules, 3, 0, make_test_dice(4, 6, 1)) == 1
+    assert_shared_examples(rules)
     assert turn_points(rules, 0, 2) == 7
-    assert final(rules, always_roll(5), always_roll(3), make_test_dice(3), score0=91, score1=10)[0] == 106
-    assert final(rules, always_roll(5), always_roll(5), make_test_dice(3), goal=10)[0] == 15
     assert final(rules, always_roll(5), always_roll(5), make_test_dice(3), goal=25)[0] == 15  # Swine Align
     assert final(rules, always_roll(5), always_roll(5), make_test_dice(3), goal=15)[0] == 15
     turns = play(always_roll(5), always_roll(5), rules, dice=make_test_dice(3), goal=25).turns
@@ -192,10 +194,8 @@ def test_sp21_extra_turns():
     rules = get_rules("sp21")
     assert rules.extra_turn(21, 43) and not rules.extra_turn(32, 33) and rules.extra_turn(6, 18)
     assert [int(zero_dice_points(rules, 0, o)) for o in (4, 10, 94)] == [4, 3, 6]
-    assert turn_points(rules, 2, 0, make_test_dice(4, 5, 1)) == 9
+    assert_shared_examples(rules)
     assert turn_points(rules, 0, 2) == 7
-    assert final(rules, always_roll(5), always_roll(3), make_test_dice(3), score0=91, score1=10)[0] == 106
-    assert final(rules, always_roll(5), always_roll(5), make_test_dice(3), goal=10)[0] == 15
     assert final(rules, always_roll(6), always_roll(2), make_test_dice(3), goal=25)[0] == 36  # More Boar
     assert final(rules, always_roll(5), always_roll(5), make_test_dice(3), goal=15)[0] == 15
 
