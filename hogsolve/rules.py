@@ -592,6 +592,15 @@ _BUILTIN: Tuple[Ruleset, ...] = (  # in the order the course used them
     ),
 )
 
+#: Details that rest on inference from the official examples rather than on the course's text.
+INFERRED: Dict[str, str] = {
+    "fa13": "the fa13, su14 and fa14 rules are assumed to be sp14's (sp14 is the confirmed source)",
+    "sp18": "Free Bacon 2 + |tens - ones| is inferred from the official free_bacon examples",
+    "su19": "the swap rule is inferred from the official is_swap examples",
+    "su22": "Pigs on Prime treats a new score of 1 as prime, as the official games require",
+    "fa23": "fa23 rules also for sp24 to fa25; su23 and sp25 are not confirmed and not aliased",
+}
+
 #: Semesters whose rules are another semester's (hogsolve's fa13 is the sp14 ruleset).
 ALIASES: Dict[str, str] = {
     "sp14": "fa13", "sp23": "fa22",

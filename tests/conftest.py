@@ -2,3 +2,13 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+
+import os
+
+from hypothesis import settings
+
+# In CI, property tests draw the same examples every run: a red CI is then a
+# real failure of this commit, never a new random draw.
+settings.register_profile("ci", derandomize=True)
+if os.environ.get("CI") == "true":
+    settings.load_profile("ci")

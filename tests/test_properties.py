@@ -44,7 +44,8 @@ def test_engine_and_model_agree_on_random_states(name, s, o, n, faces):
     faces = [1 + (f - 1) % sides for f in faces]
     stream = iter(faces)
     turn = take_turn(rules, 0, s, o, n, lambda _sides: next(stream))
-    points = int(zero_dice_points(rules, s, o)) if n == 0 else roll_points(faces[:n], rules.pig_out)
+    raw = int(zero_dice_points(rules, s, o)) if n == 0 else roll_points(faces[:n], rules.pig_out, rules.pig_out_rule)
+    points = int(rules.turn_score(raw, n))
     assert turn.points == points
     if n:
         kind = model.dice_kind[s, o]

@@ -17,7 +17,7 @@ def setup_rules(p):
 
     def run(args):
         from ..rulefile import to_toml
-        from ..rules import rulesets, semesters
+        from ..rules import INFERRED, rulesets, semesters
         if args.toml and not args.show:
             raise UsageError("hogsolve rules: --toml goes with --show NAME")
         if args.show:
@@ -25,15 +25,19 @@ def setup_rules(p):
             if args.toml:
                 print(to_toml(rules), end="")
                 return 0
-            record = {**rules.summary(), "semesters": list(semesters(rules.name))}
+            record = {**rules.summary(), "semesters": list(semesters(rules.name)),
+                      "inferred": INFERRED.get(rules.name, "")}
             return respond(args, record, lambda: [print(f"{k:12} {v}") for k, v in record.items()])
         known = rulesets()
-        records = [{**r.summary(), "semesters": list(semesters(name))} for name, r in known.items()]
+        records = [{**r.summary(), "semesters": list(semesters(name)), "inferred": INFERRED.get(name, "")}
+                   for name, r in known.items()]
 
         def show():
             for name, r in known.items():
                 also = semesters(name)[1:]
                 print(f"{name}{' (also ' + ', '.join(also) + ')' if also else ''}  {r.description}")
+                if name in INFERRED:
+                    print(f"      inferred: {INFERRED[name]}")
         return respond(args, records, show)
     return run
 
