@@ -6,9 +6,14 @@ state at once) share the same definition.  A :class:`Ruleset` is a frozen
 composition of such components plus ``goal`` and ``max_dice``.
 
 Order of a turn, common to every ruleset: the mover picks 0 to ``max_dice``
-dice; the turn's points are added to the mover's score; the swap rule is
-checked on (mover's new score, opponent's score) and applied; then the game
-ends if either player has reached the goal.
+dice; the roll scores its sum, or the Pig Out rule if a die shows 1 (zero
+dice score the zero-dice rule); the turn-score rule may change that (sp17's
+Hogtimus Prime); the points are added to the mover's score; the bonus rule
+may add more (Hog Pile, Pigs on Prime, ...); the swap rule is checked on
+(mover's new score, opponent's score) and applied; the game ends if either
+player has reached the goal; otherwise the extra-turn rule decides whether
+the mover moves again.  Semester labels that share a ruleset are
+:data:`ALIASES`.
 
 >>> su18 = get_rules("su18")
 >>> su18.free_bacon(46), su18.free_bacon(28), su18.free_bacon(5)
