@@ -10,20 +10,33 @@ from hogsolve.tables import load_arrays, read_grid_csv, solution_files, sha256
 SOLUTIONS = Path(__file__).resolve().parent.parent / "solutions"
 
 
+def _exact_files(name):
+    fresh = solve(get_rules(name), exact=True)
+    return fresh.exact.float_policy_mismatches.size, fresh.exact.win_probability_start, fresh.opening_move, \
+        solution_files(fresh, __version__)
+
+
+@pytest.fixture(scope="module")
+def exact_solutions():
+    """Every built-in solved exactly, two at a time (the machine's two cores)."""
+    from joblib import Parallel, delayed
+    names = list(rulesets())
+    return dict(zip(names, Parallel(n_jobs=2)(delayed(_exact_files)(n) for n in names)))
+
+
 @pytest.mark.parametrize("name", list(rulesets()))
-def test_committed_tables_reproduce_byte_for_byte(name):
+def test_committed_tables_reproduce_byte_for_byte(name, exact_solutions):
     """`hogsolve solve --all --exact` rewrites exactly the committed bytes."""
     directory = SOLUTIONS / name
     meta, arrays = load_arrays(directory, ("policy.npy", "win_probability.npy", "action_values.npy"))
-    fresh = solve(get_rules(name), exact=True)
-    assert fresh.exact.float_policy_mismatches.size == 0
-    for file_name, data in solution_files(fresh, __version__).items():
+    mismatches, p, opening_move, files = exact_solutions[name]
+    assert mismatches == 0
+    for file_name, data in files.items():
         assert data == (directory / file_name).read_bytes(), file_name
 
-    p = fresh.exact.win_probability_start
     assert meta["certificate"]["win_probability_start"] == f"{p.numerator}/{p.denominator}"
     assert meta["certificate"]["proven"] is True
-    assert meta["opening_move"] == fresh.opening_move
+    assert meta["opening_move"] == opening_move
     assert meta["layout"].startswith("W[score, opponent_score]")
     # the stored values are the exact ones correctly rounded
     assert float(p) == arrays["win_probability.npy"][0, 0]
