@@ -112,7 +112,27 @@ class OutcomeTable:
                 part = np.einsum("mp,pm->m", w[t][actions], block)
             out = part if out is None else np.where(
                 (d.kinds == t)[:, None] if actions is None else d.kinds == t, part, out)
+        if self.model.piggy is not None:
+            delta = self._piggy_delta(d.s, d.o, d.kinds)  # (m, A)
+            out = out + (delta if actions is None else delta[np.arange(len(d.s)), actions])
         return out if actions is None else np.where(actions == 0, bacon, out)
+
+    def _piggy_delta(self, s: np.ndarray, o: np.ndarray, kinds: np.ndarray) -> np.ndarray:
+        """Piggy Back's correction to the weighted sums at states (s, o): a roll of ``n``
+        dice scoring 0 lands on (s, o + n), not on (s, o).  Returns (len(s), A)."""
+        model, w = self.model, self.arith.weights
+        g, A = model.goal, w.shape[1]
+        delta = np.zeros((len(s), A), dtype=self.arith.dtype)
+        stay = self.table[s + o, o]
+        for n in range(1, A):
+            inside = o + n < g
+            landed = self.table[s + o + n, np.minimum(o + n, g - 1)]
+            code = model.piggy[n, s, o]
+            final = np.where(code == 0, np.zeros(len(s), dtype=self.arith.dtype),
+                             np.full(len(s), self.arith.one, dtype=self.arith.dtype))
+            value = np.where(inside, landed, final)
+            delta[:, n] = w[kinds, n, 0] * (value - stay)
+        return delta
 
     def all_action_values(self) -> np.ndarray:
         """Mover's value of every action at every state, (goal, goal, A), all at once.
@@ -134,6 +154,8 @@ class OutcomeTable:
             sums[o_, s_] = outcomes[o_, s_] @ w[t].T
         sums = sums.transpose(1, 0, 2).copy()  # [s, o, A]
         s, o = np.meshgrid(np.arange(g), np.arange(g), indexing="ij")
+        if model.piggy is not None:
+            sums += self._piggy_delta(s.ravel(), o.ravel(), model.dice_kind.ravel()).reshape(g, g, -1)
         sums[..., 0] = self.arith.total * self.table[s + o + model.free_bacon_points[s, o], o]
         return self.arith.finish(sums)
 

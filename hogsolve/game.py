@@ -36,6 +36,7 @@ class Turn:
     new_opponent_score: int
     swapped: bool                 # the swap rule fired (even if the scores were equal)
     extra_turn: bool = False      # the mover moves again
+    piggy_back: bool = False      # the opponent gained the dice count (Piggy Back)
 
     @property
     def free_bacon(self) -> bool:
@@ -51,7 +52,8 @@ class Turn:
         """Rule events of the turn, in the order they happen, as data for front ends to word.
 
         Kinds: ``hog_wild`` (``sides``), ``free_bacon`` (``points``),
-        ``pig_out`` (``points``), ``swine_swap``, ``extra_turn``.
+        ``pig_out`` (``points``), ``swine_swap``, ``extra_turn``, ``piggy_back``
+        (``points``: what the opponent gained).
         """
         out: List[Dict[str, object]] = []
         if self.num_dice and self.sides != normal_sides:
@@ -62,6 +64,8 @@ class Turn:
             out.append({"kind": "pig_out", "points": self.points})
         if self.swapped:
             out.append({"kind": "swine_swap"})
+        if self.piggy_back:
+            out.append({"kind": "piggy_back", "points": self.num_dice})
         if self.extra_turn:
             out.append({"kind": "extra_turn"})
         return out
@@ -117,11 +121,13 @@ def take_turn(rules: Ruleset, mover: int, score: int, opponent_score: int,
             if isinstance(face, bool) or not isinstance(face, int) or face < 1:
                 raise ValueError(f"dice gave {face!r}; a die shows a positive whole number")
         points = int(turn_points(rules, roll_points(outcomes, rules.pig_out, rules.pig_out_rule), num_dice))
-    new, opp, swapped = end_of_turn_and_swap(rules, score, opponent_score, points)
+    piggy = rules.piggy_back and num_dice > 0 and points == 0
+    opponent_after = opponent_score + (num_dice if piggy else 0)  # Piggy Back
+    new, opp, swapped = end_of_turn_and_swap(rules, score, opponent_after, points)
     over = new >= rules.goal or opp >= rules.goal
     again = not over and bool(moves_again(rules, int(new), int(opp)))
     return Turn(mover, score, opponent_score, num_dice, sides, outcomes, points, int(new), int(opp), swapped,
-                again)
+                again, piggy)
 
 
 class Match:

@@ -48,6 +48,7 @@ class Model:
     free_bacon_points: np.ndarray  # (goal, goal) points of zero dice by [score, opponent score]
     after: np.ndarray              # (goal + P, goal) int32 next state, see module doc
     again: Optional[np.ndarray]    # (goal + P, goal) bool: the mover moves again (None: never)
+    piggy: Optional[np.ndarray]    # (A, goal, goal) Piggy Back ending past the goal: 0 won, 1 lost, -1 not over
     score_sum_gain: int            # least points of any turn: least rise of the score sum
 
     @property
@@ -93,6 +94,15 @@ class Model:
         """Sentinel next state: the mover has lost."""
         return self.num_states + 1
 
+    def piggy_landing(self, s, o, n):
+        """Where Piggy Back takes a roll of ``n`` dice scoring 0 at (s, o): the flat next
+        state (from the next mover's side), or ``win`` / ``loss``."""
+        s, o, n = np.asarray(s), np.asarray(o), np.asarray(n)
+        inside = o + n < self.goal
+        nxt = self.after[s, np.minimum(o + n, self.goal - 1)]
+        code = self.piggy[n, s, o]
+        return np.where(inside, nxt, np.where(code == 0, self.win, self.loss))
+
     @property
     def again_base(self) -> int:
         """Offset of "the mover again at state i" in :meth:`transitions`."""
@@ -105,8 +115,9 @@ class Model:
 
     @property
     def max_outcomes_per_action(self) -> int:
-        """Most distinct point values of one action (terms of one backup sum)."""
-        return max(1, int((self.counts > 0).sum(axis=2).max()))
+        """Most terms of one backup sum: distinct point values of one action (plus the two
+        operations of Piggy Back's correction)."""
+        return max(1, int((self.counts > 0).sum(axis=2).max())) + (2 if self.piggy is not None else 0)
 
     def transitions(self, score: int, opponent_score: int, num_dice: int) -> List[Tuple[int, Fraction]]:
         """``[(next_state, probability), ...]`` of one action, merged by next state.
@@ -125,7 +136,7 @@ class Model:
         t = self.dice_kind[s, o]
         merged: dict = {}
         for p in np.flatnonzero(self.counts[t, num_dice]):
-            nxt = landing(s + p)
+            nxt = int(self.piggy_landing(s, o, num_dice)) if self.piggy is not None and p == 0 else landing(s + p)
             merged[nxt] = merged.get(nxt, 0) + Fraction(int(self.counts[t, num_dice, p]),
                                                          int(self.denominators[t]))
         return sorted(merged.items())
@@ -182,6 +193,19 @@ def _points_counts(kinds: np.ndarray, rules: Ruleset) -> np.ndarray:
     return counts
 
 
+def _piggy_codes(rules: Ruleset, goal: int) -> np.ndarray:
+    """Piggy Back with ``n`` dice from (s, o) gives the opponent ``o + n``; past the goal
+    the game is over: 0 where the swap hands the mover the win, 1 where the mover lost,
+    -1 where it goes on (see :meth:`Model.piggy_landing`)."""
+    s, o = np.meshgrid(np.arange(goal), np.arange(goal), indexing="ij")
+    codes = np.full((int(rules.max_dice) + 1, goal, goal), -1, dtype=np.int8)
+    for n in range(1, int(rules.max_dice) + 1):
+        mover, _ = end_of_turn(rules, s, o + n, 0)
+        over = o + n >= goal
+        codes[n] = np.where(over, np.where(mover >= goal, 0, 1), -1)
+    return codes
+
+
 def model_for(rules: Ruleset, model: Optional[Model] = None) -> Model:
     """``model`` checked to be compiled from ``rules``, or a fresh compilation.
 
@@ -233,7 +257,11 @@ def compile_model(rules: Ruleset) -> Model:
     dice_kind = dice_kind.reshape(goal, goal).astype(np.int8)
 
     # A swap only exchanges the two scores, so the score sum rises by the points.
-    gain = min(int(bacon.min()), int(np.flatnonzero(counts[:, 1:].sum(axis=(0, 1))).min()))
+    rolled = np.flatnonzero(counts[:, 1:].sum(axis=(0, 1)))
+    if rules.piggy_back:  # a roll scoring 0 still raises the sum: the opponent gains the dice
+        rolled = rolled[rolled > 0] if (rolled > 0).any() else np.array([1])
+    gain = min(int(bacon.min()), int(rolled.min()))
+    piggy = _piggy_codes(rules, goal) if rules.piggy_back else None
     pad = most + 1 - counts.shape[2]
     counts = np.pad(counts, ((0, 0), (0, 0), (0, pad)))
     return Model(
@@ -243,5 +271,6 @@ def compile_model(rules: Ruleset) -> Model:
         probability=counts / denominators[:, None, None],
         free_bacon_points=bacon, after=after.astype(np.int32),
         again=again if again.any() else None,
+        piggy=piggy,
         score_sum_gain=gain,
     )

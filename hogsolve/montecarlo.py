@@ -166,6 +166,9 @@ def _play_chunk(model: Model, sampler: PointSampler, pa: np.ndarray, pb: np.ndar
         points[rolled] = sampler.sample(kinds_flat[state[rolled]], actions[rolled], rng)
         landing = (s + points) * g + o
         nxt = after[landing]
+        if model.piggy is not None:
+            piggy = rolled & (points == 0)
+            nxt[piggy] = model.piggy_landing(s[piggy], o[piggy], actions[piggy])
         over = nxt >= model.win
         mover_won = nxt[over] == model.win
         a_won[game[over]] = np.where(a_moves[over], mover_won, ~mover_won)

@@ -69,6 +69,13 @@ def occupancy(model: Model, policy_me: np.ndarray, policy_opp: np.ndarray) -> np
             for i in (0, 1):
                 actions = policies[i][d.flat]
                 w = model.probability[d.kinds, actions]  # (m, P); zero for Free Bacon
+                if model.piggy is not None:  # a roll scoring 0 lands where Piggy Back takes it
+                    rolled = actions > 0
+                    piggy_mass = mass[i][rolled] * w[rolled, 0]
+                    np.add.at(pending[1 - i], model.piggy_landing(d.s[rolled], d.o[rolled], actions[rolled]),
+                              piggy_mass)
+                    w = w.copy()
+                    w[rolled, 0] = 0.0
                 new = d.s[:, None] + points
                 _spread(model, pending, i, new, d.o[:, None], mass[i][:, None] * w)
                 bacon = actions == 0

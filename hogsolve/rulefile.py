@@ -47,7 +47,8 @@ COMPONENTS: Dict[str, Dict[str, Callable]] = {
 OPTIONAL = {"pig_out_rule": {f.__name__: f for f in (r.ones_capped,)}}
 TEXT_FIELDS = ("name", "description")
 INT_FIELDS = ("goal", "max_dice", "pig_out")
-KEYS = TEXT_FIELDS + INT_FIELDS + tuple(COMPONENTS) + tuple(OPTIONAL)
+BOOL_FIELDS = ("piggy_back",)
+KEYS = TEXT_FIELDS + INT_FIELDS + BOOL_FIELDS + tuple(COMPONENTS) + tuple(OPTIONAL)
 
 
 class RuleFileError(ValueError):
@@ -78,6 +79,11 @@ def from_dict(data: dict, source: str = "<rules>") -> Ruleset:
         if key in data:
             if isinstance(data[key], bool) or not isinstance(data[key], int):
                 raise bad(key, f"expected a whole number, got {data[key]!r}")
+            fields[key] = data[key]
+    for key in BOOL_FIELDS:
+        if key in data:
+            if not isinstance(data[key], bool):
+                raise bad(key, f"expected true or false, got {data[key]!r}")
             fields[key] = data[key]
     for key, choices in {**COMPONENTS, **OPTIONAL}.items():
         if key in data:
@@ -122,6 +128,7 @@ def to_toml(rules: Ruleset) -> str:
     """``rules`` as a rule file that :func:`load_rules_file` reads back to an equal Ruleset."""
     lines = [f"name = {_quote(rules.name)}", f"description = {_quote(rules.description)}"]
     lines += [f"{key} = {int(getattr(rules, key))}" for key in INT_FIELDS]
+    lines += [f"{key} = {'true' if getattr(rules, key) else 'false'}" for key in BOOL_FIELDS]
     lines += [f"{key} = {_quote(component_name(rules, key))}" for key in COMPONENTS]
     lines += [f"{key} = {_quote(component_name(rules, key))}" for key in OPTIONAL if getattr(rules, key) is not None]
     return "\n".join(lines) + "\n"

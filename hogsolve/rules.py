@@ -421,6 +421,9 @@ class Ruleset:
         When given, the points of a Pig Out instead of the constant ``pig_out``.
     turn_score : callable ``(points, number of dice) -> points``
         Changes a turn's points, zero dice included (Hogtimus Prime).
+    piggy_back : bool
+        fa15/sp16 Piggy Back: when a roll of dice scores 0, the opponent gains
+        as many points as dice were rolled (before the swap test).
     dice_sides : callable ``(score, opponent_score) -> sides``
         Sides of the dice for a turn, from the scores before the turn.
     pig_out : int
@@ -444,6 +447,7 @@ class Ruleset:
     extra_turn: Callable = no_extra_turn
     pig_out_rule: Optional[Callable] = None
     turn_score: Callable = same_score
+    piggy_back: bool = False
 
     def __post_init__(self):
         for field in ("goal", "max_dice", "pig_out"):
@@ -456,6 +460,10 @@ class Ruleset:
             raise ValueError(f"max_dice must be from 1 to 20, got {self.max_dice}")
         if self.pig_out < 0:
             raise ValueError(f"pig_out must be at least 0, got {self.pig_out}")
+        if not isinstance(self.piggy_back, bool):
+            raise TypeError(f"piggy_back must be True or False, got {self.piggy_back!r}")
+        if self.piggy_back and (self.bonus is not no_bonus or self.extra_turn is not no_extra_turn):
+            raise ValueError("piggy_back does not combine with bonus or extra-turn rules")
 
     def replace(self, **changes) -> "Ruleset":
         """A copy with some fields changed, e.g. ``rules.replace(goal=30)``."""
@@ -479,6 +487,7 @@ class Ruleset:
                else {"pig_out_rule": getattr(self.pig_out_rule, "__name__", repr(self.pig_out_rule))}),
             **({} if self.turn_score is same_score
                else {"turn_score": getattr(self.turn_score, "__name__", repr(self.turn_score))}),
+            **({"piggy_back": True} if self.piggy_back else {}),
         }
 
 
@@ -505,6 +514,18 @@ _BUILTIN: Tuple[Ruleset, ...] = (  # in the order the course used them
         free_bacon=bacon_larger_digit,
         swaps=swap_reversed_digits,
         dice_sides=hog_wild,
+    ),
+    Ruleset(
+        "fa15",
+        "CS 61A Fall 2015 and Spring 2016: Pig Out scores 0 and the opponent gains the dice rolled "
+        "(Piggy Back); Hogtimus Prime: a prime turn score becomes the next prime; Free Bacon 1 + "
+        "larger digit; Hog Wild; swap when the last two digits of one score reverse the other's",
+        free_bacon=bacon_larger_digit,
+        swaps=swap_reversed_digits,
+        dice_sides=hog_wild,
+        pig_out=0,
+        turn_score=hogtimus_prime,
+        piggy_back=True,
     ),
     Ruleset(
         "sp17",
@@ -603,12 +624,14 @@ INFERRED: Dict[str, str] = {
     "sp18": "Free Bacon 2 + |tens - ones| is inferred from the official free_bacon examples",
     "su19": "the swap rule is inferred from the official is_swap examples",
     "su22": "Pigs on Prime treats a new score of 1 as prime, as the official games require",
+    "fa15": "Piggy Back (named on the sp16 contest page) applies before the swap test; the official "
+            "play() examples only finish with it",
     "fa23": "fa23 rules also for sp24 to fa25; su23 and sp25 are not confirmed and not aliased",
 }
 
 #: Semesters whose rules are another semester's (hogsolve's fa13 is the sp14 ruleset).
 ALIASES: Dict[str, str] = {
-    "sp14": "fa13", "sp23": "fa22",
+    "sp14": "fa13", "sp16": "fa15", "sp23": "fa22",
     "sp24": "fa23", "su24": "fa23", "fa24": "fa23", "su25": "fa23", "fa25": "fa23",
 }
 

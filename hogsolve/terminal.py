@@ -26,6 +26,8 @@ def event_words(event: Dict[str, object]) -> str:
         return "Swine Swap"
     if kind == "extra_turn":
         return "Extra turn"
+    if kind == "piggy_back":
+        return f"Piggy Back: the opponent gains {event['points']}"
     points = event["points"]
     label = {"free_bacon": "Free Bacon", "pig_out": "Pig Out"}[kind]
     return f"{label}: {points} point{'s' if points != 1 else ''}"

@@ -62,7 +62,11 @@ def outcome_distribution(rules, score, opp, num_dice, exact=False):
     sides = int(rules.dice_sides(score, opp))
     out = {}
     for pts, p in roll_distribution(num_dice, sides, rules.pig_out, rules.pig_out_rule).items():
-        key = turn_outcome(rules, score, opp, int(rules.turn_score(pts, num_dice)))
+        pts = int(rules.turn_score(pts, num_dice))
+        if pts == 0 and rules.piggy_back:  # the opponent gains the dice rolled
+            key = turn_outcome(rules, score, opp + num_dice, 0)
+        else:
+            key = turn_outcome(rules, score, opp, pts)
         out[key] = out.get(key, 0) + (p if exact else float(p))
     return out
 

@@ -52,11 +52,13 @@ def test_engine_and_model_agree_on_random_states(name, s, o, n, faces):
         assert model.dice_sides_values[kind] == sides and model.counts[kind, n, points] > 0
     else:
         assert model.free_bacon_points[s, o] == points
-    landing = int(model.after[s + points, o])
+    landing = int(model.piggy_landing(s, o, n)) if turn.piggy_back else int(model.after[s + points, o])
     if turn.new_score >= rules.goal:
         assert landing == model.win
     elif turn.new_opponent_score >= rules.goal:
         assert landing == model.loss
+    elif turn.piggy_back:
+        assert landing == turn.new_opponent_score * rules.goal + turn.new_score
     elif turn.extra_turn:
         assert model.again[s + points, o] and landing == turn.new_score * rules.goal + turn.new_opponent_score
     else:

@@ -237,3 +237,40 @@ def test_sp17_ones_and_primes():
     assert final(rules, always_roll(5), always_roll(5), dice(), goal=10)[0] == 7
     assert final(rules, always_roll(5), always_roll(3), dice(), score0=2, score1=40, goal=50)[0] == 24
     assert final(rules, always_roll(4), always_roll(3), dice(), score0=88, score1=20)[0] == 100
+
+
+def test_fa15_and_sp16_piggy_back():
+    rules = get_rules("sp16")
+    assert rules.name == "fa15" and rules.piggy_back
+    assert rules.swaps(19, 91) and not rules.swaps(20, 40) and rules.swaps(41, 14)
+    assert rules.dice_sides(4, 24) == 4 and rules.dice_sides(16, 64) == 6 and rules.dice_sides(0, 0) == 4
+    assert turn_points(rules, 2, 0, make_test_dice(4, 6, 1), score=1) == 10
+    assert turn_points(rules, 3, 0, make_test_dice(4, 6, 1), score=1) == 0
+    assert turn_points(rules, 1, 0, make_test_dice(3), score=1) == 5   # Hogtimus Prime: 3 -> 5
+    assert turn_points(rules, 0, 60) == 11                               # 7 -> 11
+    assert turn_points(rules, 0, 35) == 6
+
+    def dice():
+        return {4: make_test_dice(1), 6: make_test_dice(3)}
+    assert final(rules, always_roll(5), always_roll(3), dice(), score0=91, score1=10)[0] == 106
+    assert final(rules, always_roll(5), always_roll(5), dice(), goal=10)[0] == 0  # finishes by Piggy Back
+    assert final(rules, always_roll(5), always_roll(3), dice(), score0=36, score1=15, goal=50)[0] == 15
+    assert final(rules, always_roll(5), always_roll(3), dice(), score0=98, score1=31)[0] == 31
+    turn = take_turn(rules, 0, 0, 0, 5, lambda sides: 1)
+    assert turn.piggy_back and (turn.new_score, turn.new_opponent_score) == (0, 5)
+
+
+def test_piggy_back_everywhere_downstream():
+    from hogsolve import simulate, win_rate
+    from hogsolve.model import compile_model
+    from hogsolve.policy_values import occupancy
+    rules = get_rules("fa15")
+    sol = solve(rules)
+    assert sol.certificate.proven and sol.certificate.stay_probability == 0
+    exact = win_rate(sol, always_roll(6), rules)
+    sim = simulate(sol, always_roll(6), rules, games=200_000, seed=8)
+    assert abs(sim.average - exact.average) <= 3.3 * sim.standard_error
+    model = compile_model(rules)
+    visits = occupancy(model, sol.policy.astype(int), sol.policy.astype(int))
+    assert visits[0, 0] == pytest.approx(0.5) and visits.min() >= 0
+    assert all(sum(p for _, p in model.transitions(s, o, n)) == 1 for s, o in ((0, 0), (50, 97)) for n in range(11))

@@ -96,6 +96,7 @@ function eventWords(e) {  // the server sends rule events as data: {kind, ...num
   if (e.kind === "pig_out") return `Pig Out: ${points(e.points)}`;
   if (e.kind === "swine_swap") return "Swine Swap";
   if (e.kind === "extra_turn") return "Extra turn";
+  if (e.kind === "piggy_back") return `Piggy Back: the opponent gains ${e.points}`;
   return e.kind;
 }
 const EVENT_CLASS = {pig_out: "pig", swine_swap: "swap", hog_wild: "wild", free_bacon: "", extra_turn: "swap"};
