@@ -52,6 +52,20 @@ def strat1(score, opponent):
     return max((score // 10) - 4, 0)
 
 
+def hog_wild_dice():
+    """The official tests' dice for Hog Wild semesters: four-sided always 1, six-sided always 3."""
+    return {4: make_test_dice(1), 6: make_test_dice(3)}
+
+
+def assert_hog_wild_examples(rules, pig_out_points):
+    """The examples the Hog Wild semesters share: select_dice, take_turn, play stopping at 106."""
+    assert rules.dice_sides(4, 24) == 4 and rules.dice_sides(16, 64) == 6 and rules.dice_sides(0, 0) == 4
+    assert turn_points(rules, 2, 0, make_test_dice(4, 6, 1), score=1) == 10
+    assert turn_points(rules, 3, 0, make_test_dice(4, 6, 1), score=1) == pig_out_points
+    assert turn_points(rules, 0, 35) == 6
+    assert final(rules, always_roll(5), always_roll(3), hog_wild_dice(), score0=91, score1=10)[0] == 106
+
+
 def assert_shared_examples(rules, score=0):
     """The examples many semesters share: two take_turn rolls and play stopping at its goal."""
     assert turn_points(rules, 2, 0, make_test_dice(4, 5, 1), score=score) == 9
@@ -79,17 +93,10 @@ def test_sp14_is_fa13():
 def test_su15():
     rules = get_rules("su15")
     assert rules.swaps(19, 91) and not rules.swaps(20, 40) and rules.swaps(41, 14)
-    assert rules.dice_sides(4, 24) == 4 and rules.dice_sides(16, 64) == 6 and rules.dice_sides(0, 0) == 4
-    assert turn_points(rules, 2, 0, make_test_dice(4, 6, 1), score=1) == 10
-    assert turn_points(rules, 3, 0, make_test_dice(4, 6, 1), score=1) == 1
-    assert turn_points(rules, 0, 35) == 6
-
-    def dice():
-        return {4: make_test_dice(1), 6: make_test_dice(3)}
-    assert final(rules, always_roll(5), always_roll(3), dice(), score0=91, score1=10)[0] == 106
-    assert final(rules, always_roll(5), always_roll(5), dice(), goal=10)[0] == 1
-    assert final(rules, always_roll(5), always_roll(3), dice(), score0=36, score1=15, goal=50)[0] == 15
-    assert final(rules, always_roll(5), always_roll(3), dice(), score0=98, score1=31)[0] == 31
+    assert_hog_wild_examples(rules, pig_out_points=1)
+    assert final(rules, always_roll(5), always_roll(5), hog_wild_dice(), goal=10)[0] == 1
+    assert final(rules, always_roll(5), always_roll(3), hog_wild_dice(), score0=36, score1=15, goal=50)[0] == 15
+    assert final(rules, always_roll(5), always_roll(3), hog_wild_dice(), score0=98, score1=31)[0] == 31
 
 
 @pytest.mark.parametrize("name, bacon", [("fa17", {35: 6, 71: 8, 7: 8}), ("sp18", {35: 4, 71: 8, 7: 9, 0: 2})])
@@ -226,36 +233,22 @@ def test_sp17_ones_and_primes():
     assert roll_points([1] * 9, 1, ones) == 2                # roll_dice(9, make_test_dice(1))
     assert roll_points([1, 2, 1, 1, 2, 1, 1], 1, ones) == 4  # roll_dice(7, make_test_dice(1, 2, 1))
     assert not rules.swaps(19, 91) and rules.swaps(20, 40) and rules.swaps(40, 20)
-    assert rules.dice_sides(4, 24) == 4 and rules.dice_sides(16, 64) == 6 and rules.dice_sides(0, 0) == 4
-    assert turn_points(rules, 2, 0, make_test_dice(4, 6, 1), score=1) == 10
-    assert turn_points(rules, 3, 0, make_test_dice(4, 6, 1), score=1) == 1
-    assert turn_points(rules, 0, 35) == 6
-
-    def dice():
-        return {4: make_test_dice(1), 6: make_test_dice(3)}
-    assert final(rules, always_roll(5), always_roll(3), dice(), score0=91, score1=10)[0] == 106
-    assert final(rules, always_roll(5), always_roll(5), dice(), goal=10)[0] == 7
-    assert final(rules, always_roll(5), always_roll(3), dice(), score0=2, score1=40, goal=50)[0] == 24
-    assert final(rules, always_roll(4), always_roll(3), dice(), score0=88, score1=20)[0] == 100
+    assert_hog_wild_examples(rules, pig_out_points=1)
+    assert final(rules, always_roll(5), always_roll(5), hog_wild_dice(), goal=10)[0] == 7
+    assert final(rules, always_roll(5), always_roll(3), hog_wild_dice(), score0=2, score1=40, goal=50)[0] == 24
+    assert final(rules, always_roll(4), always_roll(3), hog_wild_dice(), score0=88, score1=20)[0] == 100
 
 
 def test_fa15_and_sp16_piggy_back():
     rules = get_rules("sp16")
     assert rules.name == "fa15" and rules.piggy_back
     assert rules.swaps(19, 91) and not rules.swaps(20, 40) and rules.swaps(41, 14)
-    assert rules.dice_sides(4, 24) == 4 and rules.dice_sides(16, 64) == 6 and rules.dice_sides(0, 0) == 4
-    assert turn_points(rules, 2, 0, make_test_dice(4, 6, 1), score=1) == 10
-    assert turn_points(rules, 3, 0, make_test_dice(4, 6, 1), score=1) == 0
+    assert_hog_wild_examples(rules, pig_out_points=0)
     assert turn_points(rules, 1, 0, make_test_dice(3), score=1) == 5   # Hogtimus Prime: 3 -> 5
     assert turn_points(rules, 0, 60) == 11                               # 7 -> 11
-    assert turn_points(rules, 0, 35) == 6
-
-    def dice():
-        return {4: make_test_dice(1), 6: make_test_dice(3)}
-    assert final(rules, always_roll(5), always_roll(3), dice(), score0=91, score1=10)[0] == 106
-    assert final(rules, always_roll(5), always_roll(5), dice(), goal=10)[0] == 0  # finishes by Piggy Back
-    assert final(rules, always_roll(5), always_roll(3), dice(), score0=36, score1=15, goal=50)[0] == 15
-    assert final(rules, always_roll(5), always_roll(3), dice(), score0=98, score1=31)[0] == 31
+    assert final(rules, always_roll(5), always_roll(5), hog_wild_dice(), goal=10)[0] == 0  # by Piggy Back
+    assert final(rules, always_roll(5), always_roll(3), hog_wild_dice(), score0=36, score1=15, goal=50)[0] == 15
+    assert final(rules, always_roll(5), always_roll(3), hog_wild_dice(), score0=98, score1=31)[0] == 31
     turn = take_turn(rules, 0, 0, 0, 5, lambda sides: 1)
     assert turn.piggy_back and (turn.new_score, turn.new_opponent_score) == (0, 5)
 
