@@ -14,7 +14,6 @@ integers scaled by a common denominator (see :class:`Arithmetic`).
 from __future__ import annotations
 
 import dataclasses
-
 from typing import Optional
 
 import numpy as np

@@ -109,11 +109,6 @@ def stay_probabilities(model: Model) -> np.ndarray:
     return np.where(model.free_bacon_points == 0, 1.0, rho)
 
 
-def stay_probability(model: Model) -> float:
-    """Largest chance, over states and actions, that a turn scores 0 points."""
-    return float(stay_probabilities(model).max())
-
-
 def _by_score_sum(model: Model, grid: np.ndarray) -> np.ndarray:
     """Largest entry of ``grid[s, o]`` on each score sum ``s + o``."""
     g = model.goal
@@ -123,14 +118,24 @@ def _by_score_sum(model: Model, grid: np.ndarray) -> np.ndarray:
     return out
 
 
-def value_error_bound(model: Model, residual_by_sum: np.ndarray) -> float:
-    """Rigorous bound on |computed - true| values from each score sum's residual (module doc)."""
-    step = gamma(model.max_outcomes_per_action + 3)
-    g = model.goal
-    rho = np.zeros(2 * g - 1) if model.progressive else _by_score_sum(model, stay_probabilities(model))
+def backup_error(model: Model) -> float:
+    """Rounding error of one backup: ``gamma(n + 3)`` for sums of ``n`` terms (module doc)."""
+    return gamma(model.max_outcomes_per_action + 3)
+
+
+def stay_by_score_sum(model: Model) -> np.ndarray:
+    """``rho_k``: the largest chance that a turn stays on score sum ``k`` (0 when every turn scores)."""
+    if model.progressive:
+        return np.zeros(2 * model.goal - 1)
+    return _by_score_sum(model, stay_probabilities(model))
+
+
+def value_error_bound(model: Model, residual_by_sum: np.ndarray, rho: np.ndarray) -> float:
+    """Rigorous bound on |computed - true| values from each score sum's residual and
+    ``rho = stay_by_score_sum(model)`` (module doc)."""
     if (rho >= 1).any():
         return float("inf")
-    return float(np.sum((residual_by_sum + step) / (1 - rho)))
+    return float(np.sum((residual_by_sum + backup_error(model)) / (1 - rho)))
 
 
 def rounding_tie_threshold(model: Model) -> float:
@@ -139,20 +144,19 @@ def rounding_tie_threshold(model: Model) -> float:
     Used by algorithms that break ties like the solver without a fresh
     residual of their own, e.g. the best response.
     """
-    step = gamma(model.max_outcomes_per_action + 3)
-    return 2 * (value_error_bound(model, np.zeros(2 * model.goal - 1)) + step)
+    bound = value_error_bound(model, np.zeros(2 * model.goal - 1), stay_by_score_sum(model))
+    return 2 * (bound + backup_error(model))
 
 
 def certify(model: Model, values: np.ndarray, action_values: np.ndarray,
             sweep: SweepResult) -> Certificate:
     """Certificate of ``values[s, o]`` given ``action_values[s, o, n]``, one fresh
     backup of every state from ``values`` (see the module docstring)."""
-    step = gamma(model.max_outcomes_per_action + 3)
+    step = backup_error(model)
     residuals = np.abs(action_values.max(axis=2) - values)
     residual = float(residuals.max())
-    rho_grid = np.zeros(values.shape) if model.progressive else stay_probabilities(model)
-    rho = _by_score_sum(model, rho_grid)
-    bound = value_error_bound(model, _by_score_sum(model, residuals))
+    rho = stay_by_score_sum(model)
+    bound = value_error_bound(model, _by_score_sum(model, residuals), rho)
     threshold = 2 * (bound + step)
 
     ranked = np.sort(action_values, axis=2)

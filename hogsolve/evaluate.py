@@ -32,10 +32,6 @@ from .plain import plain
 from .policy import Policy, as_policy
 
 
-def _policy(strategy, rules: Ruleset) -> Policy:
-    return as_policy(strategy, rules)
-
-
 def _table(policy: Policy) -> np.ndarray:
     return policy.table.astype(np.intp)
 
@@ -63,7 +59,7 @@ class WinRate:
 def win_rate(a, b, rules: Ruleset, *, model: Optional[Model] = None) -> WinRate:
     """Exact win rate of strategy (or policy table) ``a`` against ``b``."""
     model = model_for(rules, model)
-    pa, pb = _policy(a, rules), _policy(b, rules)
+    pa, pb = as_policy(a, rules), as_policy(b, rules)
     va, vb = play_values(model, _table(pa), _table(pb))
     return WinRate(pa.name, pb.name, float(va[0, 0]), float(1 - vb[0, 0]))
 
@@ -109,7 +105,7 @@ def best_response(strategy, rules: Ruleset, *, model: Optional[Model] = None) ->
     """The strategy that maximises the win rate against the fixed ``strategy``."""
     model = model_for(rules, model)
     g = model.goal
-    fixed = _policy(strategy, rules)
+    fixed = as_policy(strategy, rules)
     opponent = _table(fixed)
     mine, theirs = OutcomeTable(model), OutcomeTable(model)
     value_me, value_opp = np.zeros((g, g)), np.zeros((g, g))
@@ -194,7 +190,7 @@ def regret(strategy, rules: Ruleset, *, model: Optional[Model] = None, solution=
         raise ValueError(f"the solution is for {solution.rules.name} at goal {solution.rules.goal}, "
                          f"not {rules.name} at goal {rules.goal}")
     solution = solution if solution is not None else solve(rules, model=model)
-    judged = _policy(strategy, rules)
+    judged = as_policy(strategy, rules)
     policy = _table(judged)
     chosen = np.take_along_axis(solution.action_values, policy[..., None], axis=2)[..., 0]
     loss = np.maximum(solution.win_probability - chosen, 0.0)

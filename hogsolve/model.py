@@ -23,9 +23,10 @@ spells that out for one state.
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from fractions import Fraction
-from math import comb
 from functools import cached_property
+from math import comb
 from typing import List, Optional, Tuple
 
 import numpy as np
@@ -79,9 +80,11 @@ class Model:
         low = np.minimum.reduceat(kinds, bounds[:-1])
         high = np.maximum.reduceat(kinds, bounds[:-1])
         again = self.again[s, o] if self.again is not None else None
-        return [Diagonal(bool((lands[a:b] >= self.win).any()),
-                         None if again is None or not again[a:b].any() else again[a:b], s[a:b], o[a:b], order[a:b], lands[a:b], bacon_rows[a:b], kinds[a:b],
-                         int(low[k]) if low[k] == high[k] else None)
+
+        def keeps_move(a, b):
+            return None if again is None or not again[a:b].any() else again[a:b]
+        return [Diagonal(bool((lands[a:b] >= self.win).any()), keeps_move(a, b), s[a:b], o[a:b], order[a:b],
+                         lands[a:b], bacon_rows[a:b], kinds[a:b], int(low[k]) if low[k] == high[k] else None)
                 for k, (a, b) in enumerate(zip(bounds[:-1], bounds[1:]))]
 
     @property
@@ -169,24 +172,24 @@ def _points_counts(kinds: np.ndarray, rules: Ruleset) -> np.ndarray:
     and the turn-score rule then maps every score.
     """
     max_dice = int(rules.max_dice)
-    raw: dict = {}  # (kind, n, raw points) -> count
+    mapped: Counter = Counter()  # (kind, n, points after the turn-score rule) -> count
+
+    def add(t, n, raw, count):
+        points = int(turn_points(rules, raw, n))
+        if points < 0:
+            raise ValueError(f"{rules.name}: a turn cannot score {points} points")
+        mapped[t, n, points] += count
+
     for t, sides in enumerate(int(x) for x in kinds):
         for n in range(1, max_dice + 1):
             up = sides ** (max_dice - n)
             if rules.pig_out_rule is None:
-                raw[t, n, int(rules.pig_out)] = raw.get((t, n, int(rules.pig_out)), 0) + pig_out_count(n, sides) * up
+                add(t, n, int(rules.pig_out), pig_out_count(n, sides) * up)
             else:
                 for ones in range(1, n + 1):
-                    key = (t, n, int(rules.pig_out_rule(ones, n)))
-                    raw[key] = raw.get(key, 0) + comb(n, ones) * (sides - 1) ** (n - ones) * up
+                    add(t, n, int(rules.pig_out_rule(ones, n)), comb(n, ones) * (sides - 1) ** (n - ones) * up)
             for i, c in enumerate(sum_counts_without_ones(n, sides)):
-                raw[t, n, 2 * n + i] = raw.get((t, n, 2 * n + i), 0) + c * up
-    mapped: dict = {}
-    for (t, n, p), c in raw.items():
-        q = int(turn_points(rules, p, n))
-        if q < 0:
-            raise ValueError(f"{rules.name}: a turn cannot score {q} points")
-        mapped[t, n, q] = mapped.get((t, n, q), 0) + c
+                add(t, n, 2 * n + i, c * up)
     counts = np.zeros((len(kinds), max_dice + 1, max(q for _, _, q in mapped) + 1), dtype=np.int64)
     for (t, n, q), c in mapped.items():
         counts[t, n, q] += c

@@ -3,8 +3,9 @@
 All games advance together, one turn per step, with numpy arrays.  Points
 are drawn exactly from the model's integer counts: a uniform integer below
 the common denominator is looked up in the cumulative counts, so the only
-randomness is the seeded generator's.  Half the games start with ``a``, half
-with ``b``; the estimate of the win rate carries a 95% confidence interval.
+randomness is the seeded generator's.  Games run in chunks of constant
+size; game ``i`` starts with ``a`` when ``i`` is odd, so half the games
+start with each; the estimate of the win rate carries a 95% Wilson interval.
 """
 from __future__ import annotations
 
@@ -173,6 +174,6 @@ def _play_chunk(model: Model, sampler: PointSampler, pa: np.ndarray, pb: np.ndar
         mover_won = nxt[over] == model.win
         a_won[game[over]] = np.where(a_moves[over], mover_won, ~mover_won)
         keep = ~over
-        turn_passes = np.ones(len(nxt), dtype=bool) if again is None else ~again[landing]
+        turn_passes = True if again is None else ~again[landing]  # an extra turn keeps the mover
         state, a_moves, game = nxt[keep], (a_moves ^ turn_passes)[keep], game[keep]
     return a_won

@@ -22,7 +22,7 @@ from typing import Any, Dict, Optional
 
 import numpy as np
 
-from .rules import Ruleset, StrategyError, checked_choice, strategy_name, valid_choice  # noqa: F401
+from .rules import Ruleset, StrategyError, checked_choice, strategy_name  # noqa: F401 (StrategyError re-exported)
 
 
 def rules_key(rules: Ruleset) -> Dict[str, Any]:

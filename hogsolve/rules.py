@@ -24,6 +24,7 @@ the mover moves again.  Semester labels that share a ruleset are
 from __future__ import annotations
 
 import dataclasses
+import math
 from typing import Callable, Dict, Optional, Sequence, Tuple
 
 import numpy as np
@@ -38,6 +39,23 @@ def tens(score):
 def ones(score):
     """Ones digit of a score."""
     return score % 10
+
+
+def _smaller(a, b):
+    """min(a, b) for ints, element-wise minimum for arrays."""
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return np.minimum(a, b)
+    return min(a, b)
+
+
+def _digit_count(score):
+    """How many digits a score has (1 for 0 to 9), for ints or arrays."""
+    return np.floor(np.log10(np.maximum(np.asarray(score), 1))).astype(np.int64) + 1
+
+
+def _as_result(out):
+    """A plain int or bool for a scalar rule result; arrays stay arrays."""
+    return out.item() if np.ndim(out) == 0 else out
 
 
 def _larger(a, b):
@@ -76,20 +94,33 @@ def bacon_two_plus_digit_difference(opponent_score):
 
 def bacon_ten_minus_smaller_digit(opponent_score):
     """su19/fa19: 10 - min(tens, ones) of the opponent's score."""
-    return 10 - np.minimum(tens(opponent_score), ones(opponent_score)) if isinstance(opponent_score, np.ndarray) \
-        else 10 - min(tens(opponent_score), ones(opponent_score))
+    return 10 - _smaller(tens(opponent_score), ones(opponent_score))
 
 
-ONE_SEVENTH_DIGITS = "142857"
+ONE_SEVENTH_DIGITS = np.array([1, 4, 2, 8, 5, 7])  # 1/7 = 0.142857 142857 ...
+PI_DIGITS = np.array([int(d) for d in (
+    "31415926535897932384626433832795028841971693993751058209749445923078164062862089986280348253421170679")])
 
 
 def bacon_one_seventh_digit(opponent_score):
     """fa21 Picky Piggy: the n-th digit after the point of 1/7 = 0.142857..., n = the
     opponent's score; 7 when n is 0."""
-    digits = np.array([int(d) for d in ONE_SEVENTH_DIGITS])
     n = np.asarray(opponent_score)
-    out = np.where(n == 0, 7, digits[(np.maximum(n, 1) - 1) % 6])
-    return int(out) if np.ndim(out) == 0 else out
+    return _as_result(np.where(n == 0, 7, ONE_SEVENTH_DIGITS[(np.maximum(n, 1) - 1) % 6]))
+
+
+def bacon_pi_digit(opponent_score):
+    """fa20: 3 + the n-th digit of pi (n = the opponent's score; digit 0 is the leading 3)."""
+    return _as_result(3 + PI_DIGITS[np.minimum(np.asarray(opponent_score), len(PI_DIGITS) - 1)])
+
+
+def bacon_smallest_square_digit(opponent_score):
+    """sp21 Piggy Points: 3 + the smallest digit of the opponent's score squared."""
+    def smallest(n: int) -> int:
+        return min(int(d) for d in str(n * n))
+    if isinstance(opponent_score, np.ndarray):
+        return 3 + np.vectorize(smallest, otypes=[np.int64])(opponent_score)
+    return 3 + smallest(int(opponent_score))
 
 
 def bacon_pig_tail(opponent_score):
@@ -147,16 +178,13 @@ def swap_multiple(score, opponent_score):
     """fa17/sp18: swap when both scores exceed 1 and one is a whole multiple of the other."""
     s, o = np.asarray(score), np.asarray(opponent_score)
     both = (s > 1) & (o > 1)
-    out = both & ((np.maximum(s, o) % np.maximum(np.minimum(s, o), 1)) == 0)
-    return bool(out) if np.ndim(out) == 0 else out
+    return _as_result(both & ((np.maximum(s, o) % np.maximum(np.minimum(s, o), 1)) == 0))
 
 
 def leading_digit(score):
     """The leftmost digit of a score (0 for 0)."""
     s = np.asarray(score)
-    digits = np.floor(np.log10(np.maximum(s, 1))).astype(np.int64)
-    out = np.where(s == 0, 0, s // 10 ** digits)
-    return int(out) if np.ndim(out) == 0 else out
+    return _as_result(s // 10 ** (_digit_count(s) - 1))
 
 
 def swap_leading_equals_last(score, opponent_score):
@@ -246,7 +274,7 @@ def no_extra_turn(score, opponent_score):
 
 
 def _gcd(a, b):
-    return np.gcd(a, b) if isinstance(a, np.ndarray) or isinstance(b, np.ndarray) else __import__("math").gcd(a, b)
+    return np.gcd(a, b) if isinstance(a, np.ndarray) or isinstance(b, np.ndarray) else math.gcd(a, b)
 
 
 def extra_pig_pass_or_swine_align(score, opponent_score):
@@ -262,32 +290,11 @@ def extra_more_boar(score, opponent_score):
     the opponent's (a one-digit score reads as 0x)."""
     def leading_two(x):
         x = np.asarray(x)
-        digits = np.floor(np.log10(np.maximum(x, 1))).astype(np.int64) + 1
-        top = np.where(digits >= 2, x // 10 ** np.maximum(digits - 2, 0), x)  # two leading digits (or 0x)
+        top = x // 10 ** np.maximum(_digit_count(x) - 2, 0)  # the two leading digits (or 0x)
         return top // 10, top % 10
     a1, a2 = leading_two(score)
     b1, b2 = leading_two(opponent_score)
-    out = (a1 < b1) & (a2 < b2)
-    return bool(out) if np.ndim(out) == 0 else out
-
-
-PI_DIGITS = ("31415926535897932384626433832795028841971693993751058209749445923078164062862089986280348253421170679")
-
-
-def bacon_pi_digit(opponent_score):
-    """fa20: 3 + the n-th digit of pi (n = the opponent's score; digit 0 is the leading 3)."""
-    digits = np.array([int(d) for d in PI_DIGITS])
-    out = 3 + digits[np.minimum(np.asarray(opponent_score), len(digits) - 1)]
-    return int(out) if np.ndim(out) == 0 else out
-
-
-def bacon_smallest_square_digit(opponent_score):
-    """sp21 Piggy Points: 3 + the smallest digit of the opponent's score squared."""
-    def smallest(n: int) -> int:
-        return min(int(d) for d in str(n * n))
-    if isinstance(opponent_score, np.ndarray):
-        return 3 + np.vectorize(smallest, otypes=[np.int64])(opponent_score)
-    return 3 + smallest(int(opponent_score))
+    return _as_result((a1 < b1) & (a2 < b2))
 
 
 def moves_again(rules: "Ruleset", score, opponent_score):
@@ -480,13 +487,9 @@ class Ruleset:
             "free_bacon": getattr(self.free_bacon, "__name__", repr(self.free_bacon)),
             "swaps": getattr(self.swaps, "__name__", repr(self.swaps)),
             "dice_sides": getattr(self.dice_sides, "__name__", repr(self.dice_sides)),
-            **({} if self.bonus is no_bonus else {"bonus": getattr(self.bonus, "__name__", repr(self.bonus))}),
-            **({} if self.extra_turn is no_extra_turn
-               else {"extra_turn": getattr(self.extra_turn, "__name__", repr(self.extra_turn))}),
-            **({} if self.pig_out_rule is None
-               else {"pig_out_rule": getattr(self.pig_out_rule, "__name__", repr(self.pig_out_rule))}),
-            **({} if self.turn_score is same_score
-               else {"turn_score": getattr(self.turn_score, "__name__", repr(self.turn_score))}),
+            # the later components only when set, so older tables keep their summary
+            **{field: getattr(rule, "__name__", repr(rule)) for field, default in OPTIONAL_RULES.items()
+               if (rule := getattr(self, field)) is not default},
             **({"piggy_back": True} if self.piggy_back else {}),
         }
 
@@ -634,6 +637,10 @@ ALIASES: Dict[str, str] = {
     "sp14": "fa13", "sp16": "fa15", "sp23": "fa22",
     "sp24": "fa23", "su24": "fa23", "fa24": "fa23", "su25": "fa23", "fa25": "fa23",
 }
+
+
+#: Components a summary names only when they differ from these defaults.
+OPTIONAL_RULES = {"bonus": no_bonus, "extra_turn": no_extra_turn, "pig_out_rule": None, "turn_score": same_score}
 
 
 class UnknownRulesetError(ValueError):

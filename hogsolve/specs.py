@@ -10,7 +10,6 @@ Every spec becomes a :class:`~hogsolve.policy.Policy`:
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -24,6 +23,7 @@ from .player import optimal_strategy
 from .policy import Policy, StrategyError, as_policy
 from .rules import Ruleset
 from .strategies import bacon_strategy, random_strategy, swap_strategy
+from .tables import META_LIMIT, sha256
 from .userfile import DEFAULT_TIMEOUT, UserFileError, tabulate_file
 
 SPEC_FORMS = ("optimal", "always_roll:N", "bacon:MARGIN:N", "swap:MARGIN:N", "random:SEED",
@@ -159,14 +159,14 @@ def _check_meta_beside(path: Path, data: bytes) -> None:
     if not meta_path.is_file():
         return
     try:
-        if meta_path.stat().st_size > 1_000_000:
+        if meta_path.stat().st_size > META_LIMIT:
             raise ValueError("too large")
         meta = json.loads(meta_path.read_text())
         digest = meta["sha256"][path.name] if isinstance(meta, dict) and isinstance(meta.get("sha256"), dict) \
             else None
     except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
         raise StrategySpecError(f"{meta_path} beside {path.name} is unreadable: {exc}") from None
-    if digest is not None and digest != hashlib.sha256(data).hexdigest():
+    if digest is not None and digest != sha256(data):
         raise StrategySpecError(f"{path} does not match its sha256 in {meta_path}")
 
 

@@ -13,7 +13,7 @@ from typing import Callable
 
 import numpy as np
 
-from .policy import StrategyError, as_policy, checked_choice, strategy_name  # noqa: F401 (re-exported)
+from .policy import StrategyError, as_policy  # noqa: F401 (StrategyError re-exported)
 from .rules import Ruleset, end_of_turn_and_swap, zero_dice_points
 
 

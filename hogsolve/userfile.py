@@ -17,7 +17,6 @@ importing different ``hog.py`` files are different strategies).
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import os
 import signal
@@ -32,7 +31,7 @@ import numpy as np
 
 from .policy import Policy, rules_key
 from .rules import Ruleset
-from .tables import atomic_write
+from .tables import atomic_write, sha256
 
 CHILD = Path(__file__).with_name("userfile_child.py")
 DEFAULT_TIMEOUT = 60.0
@@ -60,7 +59,7 @@ class CapturedOutput:
 
 
 def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    return sha256(path.read_bytes())
 
 
 def cache_dir() -> Path:
@@ -71,7 +70,7 @@ def cache_dir() -> Path:
 def _cache_path(file: Path, function: str, rules: Ruleset) -> Path:
     key = json.dumps({"file": _sha256(file), "function": function, "rules": rules_key(rules)},
                      sort_keys=True)
-    return cache_dir() / (hashlib.sha256(key.encode()).hexdigest() + ".json")
+    return cache_dir() / (sha256(key.encode()) + ".json")
 
 
 def _cached(file: Path, function: str, rules: Ruleset) -> Optional[Tuple[np.ndarray, Dict[str, str]]]:
