@@ -52,6 +52,12 @@ def open_page(browser, port, options):
     return context, page, problems
 
 
+def start_game(page, act=None):
+    """Press New game (click, or ``act`` such as a tap) and wait until the game is on the page."""
+    (act or page.click)("#new-game")
+    page.wait_for_selector("body[data-game-id]")
+
+
 def no_horizontal_scroll(page):
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
@@ -93,8 +99,7 @@ def test_play_whole_game_on_the_desktop(browser, tmp_path):
             const d = c.getContext('2d').getImageData(60, 60, 1, 1).data; return d[3]; })()""") == 255
         assert "at the start" in page.text_content("#trend")
         page.select_option("#rules", "fa13")
-        page.click("#new-game")
-        page.wait_for_function("document.body.dataset.gameId !== undefined")
+        start_game(page)
         page.check("#hint-toggle")
 
         def midgame():
@@ -137,8 +142,7 @@ def test_play_whole_game_by_tapping_on_a_phone(browser, tmp_path):
         context, page, problems = open_page(browser, port, PHONE)
         assert no_horizontal_scroll(page)
         page.select_option("#first", "bot")
-        page.tap("#new-game")
-        page.wait_for_function("document.body.dataset.gameId !== undefined")
+        start_game(page, page.tap)
         assert_controls_usable(page)
 
         def midgame():
@@ -161,8 +165,7 @@ def test_play_whole_game_by_tapping_on_a_phone(browser, tmp_path):
 def test_errors_are_shown_and_offer_a_new_game(browser):
     with running_server() as (server, port):
         context, page, problems = open_page(browser, port, DESKTOP)
-        page.click("#new-game")
-        page.wait_for_function("document.body.dataset.gameId !== undefined")
+        start_game(page)
         server.RequestHandlerClass.store.games.clear()  # as if the server restarted
         page.click(".dice-button[data-dice='3']")
         page.wait_for_selector("#error:not([hidden])")
@@ -178,8 +181,7 @@ def test_errors_are_shown_and_offer_a_new_game(browser):
 def test_keys_roll_but_never_with_ctrl_alt_meta(browser):
     with running_server() as (_, port):
         context, page, _ = open_page(browser, port, DESKTOP)
-        page.click("#new-game")
-        page.wait_for_function("document.body.dataset.gameId !== undefined")
+        start_game(page)
         page.check("#hint-toggle")  # focus stays on the checkbox
         for combo in ("Control+3", "Alt+3", "Meta+3"):
             page.keyboard.press(combo)
@@ -197,8 +199,7 @@ def test_keys_roll_but_never_with_ctrl_alt_meta(browser):
 def test_page_runs_under_its_own_csp(browser):
     with running_server() as (_, port):
         context, page, problems = open_page(browser, port, {"viewport": {"width": 1280, "height": 800}})
-        page.click("#new-game")
-        page.wait_for_selector("body[data-game-id]")
+        start_game(page)
         page.click(".dice-button[data-dice='2']")
         page.wait_for_selector("#log li")
         assert problems == [], problems

@@ -186,8 +186,10 @@ def test_solver_matches_a_plain_recursion(name):
 def test_fa20_extra_turns():
     rules = get_rules("fa20")
     assert [int(zero_dice_points(rules, 0, o)) for o in (0, 1, 2)] == [6, 4, 7]
-    pig_pass = [rules.extra_turn(a, b) and b - a < 3 and a < b for a, b in ((5, 4), (13, 10), (7, 10))]
-    assert pig_pass == [False, False, False]
+    # official pig_pass(5, 4), pig_pass(13, 10), pig_pass(7, 10) are False (and no Swine Align there)
+    assert not any(rules.extra_turn(a, b) for a, b in ((5, 4), (13, 10), (7, 10)))
+    assert rules.extra_turn(8, 10) and rules.extra_turn(9, 10)  # Pig Pass: trailing by 2 or 1
+    # official swine_align(11, 22) and swine_align(36, 24) are True; (2, 40) has neither rule
     assert not rules.extra_turn(2, 40) and rules.extra_turn(11, 22) and rules.extra_turn(36, 24)
     assert_shared_examples(rules)
     assert turn_points(rules, 0, 2) == 7
@@ -217,9 +219,8 @@ def test_extra_turns_everywhere_downstream(name):
     sol = solve(rules)
     exact = win_rate(sol, always_roll(4), rules)
     sim = simulate(sol, always_roll(4), rules, games=200_000, seed=4)
-    lo, hi = sim.interval
     assert abs(sim.average - exact.average) <= 3.3 * sim.standard_error
-    assert best_response(sol, rules).exploitability <= sol.certificate.error_bound * 10 + 1e-12
+    assert best_response(sol, rules).exploitability <= sol.certificate.error_bound
     # every game visits (0, 0) once with its first mover, and expected visits are probabilities
     visits = occupancy(compile_model(rules), sol.policy.astype(int), sol.policy.astype(int))
     assert visits[0, 0] == pytest.approx(0.5) and visits.min() >= 0
