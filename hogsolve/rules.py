@@ -24,6 +24,7 @@ the mover moves again.  Semester labels that share a ruleset are
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from typing import Callable, Dict, Optional, Sequence, Tuple
 
@@ -212,39 +213,56 @@ def bonus_hog_pile_equal(score, opponent_score):
         else (score if score == opponent_score else 0)
 
 
-def _is_prime(n: int) -> bool:
-    if n < 2:
-        return False
-    return all(n % d for d in range(2, int(n ** 0.5) + 1))
+@functools.lru_cache(maxsize=8)
+def _number_tables(size: int):
+    """``(is_prime, next_prime, num_factors)`` for 0 .. size - 1, by sieves (vectorised rules
+    look up every score at once instead of factoring each)."""
+    is_prime = np.ones(size, dtype=bool)
+    is_prime[:2] = False
+    for d in range(2, int(size ** 0.5) + 1):
+        if is_prime[d]:
+            is_prime[d * d::d] = False
+    primes = np.flatnonzero(is_prime)
+    next_prime = primes[np.searchsorted(primes, np.arange(size), side="right").clip(max=len(primes) - 1)]
+    num_factors = np.zeros(size, dtype=np.int64)
+    for d in range(1, size):
+        num_factors[d::d] += 1
+    return is_prime, next_prime, num_factors
 
 
-def _next_prime(n: int) -> int:
-    n += 1
-    while not _is_prime(n):
-        n += 1
-    return n
+def _tables_for(score):
+    """Number tables large enough for ``score`` and the prime after it (Bertrand: below 2n)."""
+    top = int(np.max(score)) if np.size(score) else 0
+    size = 64
+    while size < 2 * top + 4:
+        size *= 2
+    return _number_tables(size)
 
 
-def _num_factors(n: int) -> int:
-    return sum(1 for d in range(1, n + 1) if n % d == 0) if n > 0 else 0
+def _prime_rule(score, qualifies):
+    """Points to the next prime where ``qualifies(is_prime, num_factors)`` holds at ``score``."""
+    s = np.asarray(score)
+    is_prime, next_prime, num_factors = _tables_for(s)
+    return _as_result(np.where(qualifies(is_prime[s], num_factors[s]), next_prime[s] - s, 0))
 
 
 def bonus_pigs_on_prime(score, opponent_score):
     """su22 Pigs on Prime: a prime new score (1 counts, as the official games show) rises
     to the next prime."""
-    return _next_prime(score) - score if (score == 1 or _is_prime(score)) else 0
+    return _prime_rule(score, lambda prime, factors: prime | (factors == 1))
 
 
 def bonus_square_swine(score, opponent_score):
     """fa22/sp23 Square Swine: a perfect-square new score becomes the next perfect square."""
-    root = int(round(score ** 0.5))
-    return (root + 1) ** 2 - score if root * root == score else 0
+    s = np.asarray(score)
+    root = np.rint(np.sqrt(s)).astype(np.int64)
+    return _as_result(np.where(root * root == s, (root + 1) ** 2 - s, 0))
 
 
 def bonus_sus_fuss(score, opponent_score):
     """fa23 onward, Sus Fuss: a new score with exactly 3 or 4 factors (1 and itself
     included) becomes the next prime above it."""
-    return _next_prime(score) - score if _num_factors(score) in (3, 4) else 0
+    return _prime_rule(score, lambda prime, factors: (factors == 3) | (factors == 4))
 
 
 # --------------------------------------------------- turn-score rules -------
@@ -261,7 +279,7 @@ def same_score(points, num_dice):
 
 def hogtimus_prime(points, num_dice):
     """sp17/fa15/sp16 Hogtimus Prime: a prime turn score becomes the next prime."""
-    return _next_prime(points) if _is_prime(points) else points
+    return points + _prime_rule(points, lambda prime, factors: prime)
 
 
 # ------------------------------------------------------------- extra turn ---
