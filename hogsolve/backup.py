@@ -121,16 +121,15 @@ class OutcomeTable:
         dice scoring 0 lands on (s, o + n), not on (s, o).  Returns (len(s), A)."""
         model, w = self.model, self.arith.weights
         g, A = model.goal, w.shape[1]
+        n = np.arange(1, A)[None, :]
+        gained = o[:, None] + n                                   # the opponent's score after it
+        landed = self.table[(s + o)[:, None] + n, np.minimum(gained, g - 1)]
+        won = np.zeros(landed.shape, dtype=self.arith.dtype)      # past the goal: decided (see model)
+        lost = np.full(landed.shape, self.arith.one, dtype=self.arith.dtype)
+        final = np.where(model.piggy[n, s[:, None], o[:, None]] == 0, won, lost)
+        value = np.where(gained < g, landed, final)
         delta = np.zeros((len(s), A), dtype=self.arith.dtype)
-        stay = self.table[s + o, o]
-        for n in range(1, A):
-            inside = o + n < g
-            landed = self.table[s + o + n, np.minimum(o + n, g - 1)]
-            code = model.piggy[n, s, o]
-            final = np.where(code == 0, np.zeros(len(s), dtype=self.arith.dtype),
-                             np.full(len(s), self.arith.one, dtype=self.arith.dtype))
-            value = np.where(inside, landed, final)
-            delta[:, n] = w[kinds, n, 0] * (value - stay)
+        delta[:, 1:] = w[kinds, 1:, 0] * (value - self.table[s + o, o][:, None])
         return delta
 
     def all_action_values(self) -> np.ndarray:

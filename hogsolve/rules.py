@@ -117,11 +117,9 @@ def bacon_pi_digit(opponent_score):
 
 def bacon_smallest_square_digit(opponent_score):
     """sp21 Piggy Points: 3 + the smallest digit of the opponent's score squared."""
-    def smallest(n: int) -> int:
-        return min(int(d) for d in str(n * n))
-    if isinstance(opponent_score, np.ndarray):
-        return 3 + np.vectorize(smallest, otypes=[np.int64])(opponent_score)
-    return 3 + smallest(int(opponent_score))
+    n = np.asarray(opponent_score)
+    smallest = np.array([min(int(d) for d in str(x * x)) for x in range(int(n.max()) + 1)])
+    return _as_result(3 + smallest[n])
 
 
 def bacon_pig_tail(opponent_score):
