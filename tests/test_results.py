@@ -72,3 +72,13 @@ def test_a_model_of_another_ruleset_is_refused():
         solve(get_rules("fa13"), model=su18_model)
     with pytest.raises(ValueError, match="compiled for su18"):
         win_rate(always_roll(4), always_roll(5), get_rules("fa13"), model=su18_model)
+
+
+def test_cli_json_keeps_numbers_and_refuses_the_unknown():
+    from fractions import Fraction
+    from hogsolve.cli.common import json_value
+    text = json.dumps({"n": np.int64(3), "x": np.float64(0.25), "a": np.arange(2), "p": Fraction(1, 3)},
+                      default=json_value)
+    assert json.loads(text) == {"n": 3, "x": 0.25, "a": [0, 1], "p": {"fraction": "1/3", "decimal": 1 / 3}}
+    with pytest.raises(TypeError, match="cannot write object"):
+        json.dumps({"o": object()}, default=json_value)

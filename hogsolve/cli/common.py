@@ -12,8 +12,6 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Callable, Optional
 
-import numpy as np
-
 
 class UsageError(Exception):
     """Bad input from the user: reported on one line, exit code 2."""
@@ -37,11 +35,7 @@ def json_value(x):
     """JSON for values json does not know; anything else is a bug, not a string."""
     if isinstance(x, Fraction):
         return {"fraction": f"{x.numerator}/{x.denominator}", "decimal": float(x)}
-    if isinstance(x, np.integer):
-        return int(x)
-    if isinstance(x, np.floating):
-        return float(x)
-    if isinstance(x, np.ndarray):
+    if type(x).__module__ == "numpy":  # numpy scalars and arrays, without importing numpy here
         return x.tolist()
     if isinstance(x, Path):
         return str(x)
