@@ -166,8 +166,115 @@ class OutcomeTable:
         return self.arith.finish(self._sums(k, actions))
 
 
+class HistoryTable:
+    """Outcome values under a history rule (Feral Hogs), with the same interface as
+    :class:`OutcomeTable` over values ``[s, o, a, b]`` (``a`` what the mover
+    remembers of their previous turn, ``b`` the opponent's memory).
+
+    ``table[r, o, b, h]`` is the next mover's win probability after the mover
+    ends a turn on ``r - o`` points (Feral bonus included) against ``o``; the
+    next mover remembers ``b`` and the mover now remembers ``h`` (the dice
+    just rolled, or the points just scored, capped).  Rolling ``n`` dice with
+    memory ``a`` scores ``p`` with the bonus ``beta(a, n)``, so each action's
+    sum runs over ``table[k + beta + p, o, b, h(n, p)]``: one gather and one
+    matrix product per bonus value and kind of dice.  Floats only.
+    """
+
+    def __init__(self, model: Model, arithmetic: Arithmetic | None = None):
+        self.model = model
+        self.arith = arithmetic if arithmetic is not None else float_arithmetic(model)
+        if self.arith.dtype is object:
+            raise ValueError(f"{model.rules.name}: history rules are solved in floats only")
+        rule, max_dice = model.rules.history, int(model.rules.max_dice)
+        g, most, (H, _) = model.goal, model.max_points, model.context_shape
+        # rows past the last reachable sum keep the bonus-shifted blocks in range (zero weights there)
+        self.table = np.zeros((2 * g - 1 + most + int(rule.bonus), g, H, H))
+        new, opp = np.meshgrid(np.arange(g, g + most + 1), np.arange(g), indexing="ij")
+        keep = new + opp < self.table.shape[0]
+        lost = (model.after[g:, :][keep] == model.loss).astype(float)
+        self.table[(new + opp)[keep], opp[keep]] = lost[:, None, None]
+        A, P = self.arith.weights.shape[1:]
+        self.bonus = np.asarray(rule.points(np.arange(A)[None, :], np.arange(H)[:, None]))  # (H, A)
+        self.bonus_values = np.unique(self.bonus)
+        # what the mover remembers after n dice scoring p (index below H)
+        n, p = np.meshgrid(np.arange(A), np.arange(P), indexing="ij")
+        self.memory = np.asarray(rule.index(rule.remembered(n, p), max_dice))  # (A, P)
+
+    def fill(self, k: int, values: np.ndarray, same_values: Optional[np.ndarray] = None) -> None:
+        """Record outcomes landing on sum ``k`` (see :meth:`OutcomeTable.fill`; no extra turns here)."""
+        d = self.model.diagonals[k]
+        flat = values.reshape((-1,) + values.shape[2:])
+        win = self.model.win
+        known = flat[np.minimum(d.lands, win - 1)]
+        if d.final:
+            decided = np.where(d.lands == win, 0.0, 1.0)[:, None, None]
+            known = np.where((d.lands < win)[:, None, None], known, decided)
+        self.table[k, d.opponents] = known
+
+    def fill_all(self, values: np.ndarray) -> None:
+        """Record the outcomes of every score sum from a finished ``values`` table."""
+        for k in range(2 * self.model.goal - 1):
+            self.fill(k, values)
+
+    def _rolled(self, k: int, d, t: int, beta: int) -> np.ndarray:
+        """``sums[n, m, b]``: weighted outcome values of rolling n dice of kind t, bonus beta."""
+        w = self.arith.weights[t]  # (A, P)
+        A, P = w.shape
+        block = self.table[k + beta: k + beta + P, d.opponents]  # (P, m, H, H) [p, m, b, h]
+        m, H = block.shape[1], block.shape[2]
+        if (self.memory == self.memory[-1]).all():  # the memory is the points: one gather
+            gathered = block[np.arange(P), :, :, self.memory[-1]]  # (P, m, H)
+            return (w @ gathered.reshape(P, m * H)).reshape(A, m, H)
+        sums = np.empty((A, m, H))
+        for n in range(A):  # the memory is the dice count
+            sums[n] = np.tensordot(w[n], block[np.arange(P), :, :, self.memory[n]], axes=1)
+        return sums
+
+    def action_values(self, k: int) -> np.ndarray:
+        """Mover's value of every action at each state of diagonal ``k``, (m, H, H, A)."""
+        d = self.model.diagonals[k]
+        A = self.arith.weights.shape[1]
+        H = self.table.shape[2]
+        out = np.empty((len(d.s), H, H, A))
+        for t in (d.kind,) if d.kind is not None else np.unique(d.kinds):
+            part = np.empty_like(out)
+            for beta in self.bonus_values:
+                sums = self._rolled(k, d, t, int(beta)).transpose(1, 2, 0)[:, None]  # (m, 1, H_b, A)
+                part = np.where((self.bonus == beta)[None, :, None, :], sums, part)
+            out = part if d.kind is not None else np.where((d.kinds == t)[:, None, None, None], part, out)
+        # zero dice: the Free Bacon points, the bonus for memory a, and the memory they leave
+        points = d.bacon_rows - k
+        rows = d.bacon_rows[:, None] + self.bonus[:, 0][None, :]  # (m, H_a)
+        memory = np.asarray(self.model.rules.history.index(
+            self.model.rules.history.remembered(0, points), int(self.model.rules.max_dice)))
+        memory = np.broadcast_to(memory, points.shape)
+        out[..., 0] = self.table[rows[:, :, None], d.o[:, None, None], np.arange(H)[None, None, :],
+                                 memory[:, None, None]]
+        return np.subtract(1.0, out, out=out)
+
+    def chosen_values(self, k: int, actions: np.ndarray) -> np.ndarray:
+        """Mover's value of the given actions ``(m, H, H)`` at diagonal ``k``."""
+        return np.take_along_axis(self.action_values(k), np.asarray(actions)[..., None], axis=-1)[..., 0]
+
+    def all_action_values(self) -> np.ndarray:
+        """Mover's value of every action at every state, (goal, goal, H, H, A); needs every diagonal filled."""
+        g = self.model.goal
+        out = np.empty(self.model.value_shape + (self.arith.weights.shape[1],))
+        for k in range(2 * g - 1):
+            d = self.model.diagonals[k]
+            out[d.s, d.o] = self.action_values(k)
+        return out
+
+
+def outcome_table(model: Model, arithmetic: Arithmetic | None = None):
+    """The backup for ``model``: a :class:`HistoryTable` under a history rule, else an :class:`OutcomeTable`."""
+    if model.context_shape:
+        return HistoryTable(model, arithmetic)
+    return OutcomeTable(model, arithmetic)
+
+
 def backup_all(model: Model, values: np.ndarray, arithmetic: Arithmetic | None = None) -> np.ndarray:
-    """One fresh backup of every state and action from finished ``values``, (g, g, A)."""
-    table = OutcomeTable(model, arithmetic)
+    """One fresh backup of every state and action from finished ``values``, ``value_shape + (A,)``."""
+    table = outcome_table(model, arithmetic)
     table.fill_all(values)
     return table.all_action_values()

@@ -58,7 +58,7 @@ class Certificate:
     error_bound: float
     tie_threshold: float
     min_decision_margin: float
-    tie_states: np.ndarray  # (n, 2) [score, opponent_score]
+    tie_states: np.ndarray  # (n, 2) [score, opponent_score] (plus the context's indices, if any)
     stuck_stages: Tuple[int, ...] = ()  # score sums whose iteration hit its cap
     reason: str = ""  # why not proven ('' when proven)
 
@@ -150,16 +150,18 @@ def rounding_tie_threshold(model: Model) -> float:
 
 def certify(model: Model, values: np.ndarray, action_values: np.ndarray,
             sweep: SweepResult) -> Certificate:
-    """Certificate of ``values[s, o]`` given ``action_values[s, o, n]``, one fresh
-    backup of every state from ``values`` (see the module docstring)."""
+    """Certificate of ``values[s, o, ...]`` given ``action_values[s, o, ..., n]``, one
+    fresh backup of every state from ``values`` (see the module docstring); the
+    ``...`` is the model's context (players' memories), if any."""
     step = backup_error(model)
-    residuals = np.abs(action_values.max(axis=2) - values)
+    residuals = np.abs(action_values.max(axis=-1) - values)
     residual = float(residuals.max())
     rho = stay_by_score_sum(model)
-    bound = value_error_bound(model, _by_score_sum(model, residuals), rho)
+    by_scores = residuals.reshape(model.goal, model.goal, -1).max(axis=2)  # worst over any memories
+    bound = value_error_bound(model, _by_score_sum(model, by_scores), rho)
     threshold = 2 * (bound + step)
 
-    ranked = np.sort(action_values, axis=2)
+    ranked = np.sort(action_values, axis=-1)
     margin = ranked[..., -1] - ranked[..., -2]
     tied = margin <= threshold
     decided = margin[~tied]
@@ -167,6 +169,12 @@ def certify(model: Model, values: np.ndarray, action_values: np.ndarray,
 
     if not sweep.converged:
         reason = sweep.describe_stuck()
+        endless = endless_passes(model, action_values)
+        if endless:
+            (s, o), (s2, o2) = endless[0]
+            reason = (f"both players prefer passing forever at ({s}, {o}) and ({s2}, {o2}) (zero dice score 0 "
+                      "there for either, and rolling is worth less than the other's turn): an endless game, "
+                      "so optimal play has no value")
     elif not np.isfinite(bound):
         k = int(np.argmax(rho >= 1))
         reason = (f"a turn can stay on score sum {k} for sure (rolling zero dice scores 0), "
@@ -194,7 +202,24 @@ def certify(model: Model, values: np.ndarray, action_values: np.ndarray,
     )
 
 
+def endless_passes(model: Model, action_values: np.ndarray) -> list:
+    """Pairs of states ``((s, o), (o, s))`` where rolling zero dice scores 0 for both movers
+    and, with the values computed, each prefers handing the move back to rolling: the
+    rolls are worth ``R1 + R2 < 1``, so neither ever rolls and every split of the
+    endless game between the two is an equilibrium (no unique value).  Empty when
+    every turn scores."""
+    if model.progressive or model.context_shape:
+        return []
+    g = model.goal
+    s, o = np.nonzero(model.free_bacon_points == 0)
+    lands = model.after[s, o]
+    back = (lands == o * g + s) & (model.free_bacon_points[o, s] == 0) & (model.after[o, s] == s * g + o)
+    rolls = action_values[..., 1:].max(axis=-1)
+    both = back & (rolls[s, o] + rolls[o, s] < 1) & (s < o)
+    return [((int(a), int(b)), (int(b), int(a))) for a, b in zip(s[both], o[both])]
+
+
 def tie_broken_policy(action_values: np.ndarray, threshold: float) -> np.ndarray:
     """Fewest dice among the counts within ``threshold`` of the best, per state."""
-    near_best = action_values >= action_values.max(axis=2, keepdims=True) - threshold
-    return np.argmax(near_best, axis=2).astype(np.int8)
+    near_best = action_values >= action_values.max(axis=-1, keepdims=True) - threshold
+    return np.argmax(near_best, axis=-1).astype(np.int8)

@@ -21,7 +21,7 @@ from typing import Optional
 
 import numpy as np
 
-from .backup import OutcomeTable
+from .backup import outcome_table
 from .certificate import rounding_tie_threshold, tie_broken_policy
 from .iteration import sweep
 from .model import Model, model_for
@@ -61,7 +61,12 @@ def win_rate(a, b, rules: Ruleset, *, model: Optional[Model] = None) -> WinRate:
     model = model_for(rules, model)
     pa, pb = as_policy(a, rules), as_policy(b, rules)
     va, vb = play_values(model, _table(pa), _table(pb))
-    return WinRate(pa.name, pb.name, float(va[0, 0]), float(1 - vb[0, 0]))
+    return WinRate(pa.name, pb.name, float(_start(va)), float(1 - _start(vb)))
+
+
+def _start(values: np.ndarray) -> float:
+    """The value at the start of a game: (0, 0), both memories 0."""
+    return values[(0,) * values.ndim]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -83,8 +88,14 @@ class BestResponse:
         """How the best response is shown."""
         return f"best response to {self.opponent}"
 
-    def __call__(self, score: int, opponent_score: int) -> int:
-        return int(self.policy[score, opponent_score])
+    def __call__(self, score: int, opponent_score: int, *context: int) -> int:
+        context = self.rules.context_index(context) if self.rules is not None else ()
+        return int(self.policy[(score, opponent_score) + tuple(context)])
+
+    @property
+    def uses_history(self) -> bool:
+        """True when the policy depends on the players' memories."""
+        return self.policy.ndim > 2
 
     @property
     def exploitability(self) -> float:
@@ -94,7 +105,8 @@ class BestResponse:
     def to_dict(self) -> dict:
         """The best response's figures as plain JSON values (no tables)."""
         return plain({"opponent": self.opponent, "win_rate": self.win_rate,
-                      "exploitability": self.exploitability, "opening_move": self.policy[0, 0]})
+                      "exploitability": self.exploitability,
+                      "opening_move": self.policy[(0,) * self.policy.ndim]})
 
     def __repr__(self) -> str:
         return (f"BestResponse(to {self.opponent}: win rate {self.win_rate.average:.12f}, "
@@ -104,17 +116,16 @@ class BestResponse:
 def best_response(strategy, rules: Ruleset, *, model: Optional[Model] = None) -> BestResponse:
     """The strategy that maximises the win rate against the fixed ``strategy``."""
     model = model_for(rules, model)
-    g = model.goal
     fixed = as_policy(strategy, rules)
     opponent = _table(fixed)
-    mine, theirs = OutcomeTable(model), OutcomeTable(model)
-    value_me, value_opp = np.zeros((g, g)), np.zeros((g, g))
-    action_values = np.zeros((g, g, model.num_actions))
+    mine, theirs = outcome_table(model), outcome_table(model)
+    value_me, value_opp = np.zeros(model.value_shape), np.zeros(model.value_shape)
+    action_values = np.zeros(model.value_shape + (model.num_actions,))
 
     def update(k: int) -> float:
         d = model.diagonals[k]
         q = mine.action_values(k)
-        best = q.max(axis=1)
+        best = q.max(axis=-1)
         q_opp = theirs.chosen_values(k, opponent[d.s, d.o])
         change = max(float(np.abs(best - value_me[d.s, d.o]).max()),
                      float(np.abs(q_opp - value_opp[d.s, d.o]).max()))
@@ -127,7 +138,7 @@ def best_response(strategy, rules: Ruleset, *, model: Optional[Model] = None) ->
     # ties broken as the solver breaks them: fewest dice within the rounding bound
     policy = tie_broken_policy(action_values, rounding_tie_threshold(model))
     rate = WinRate(f"best response to {fixed.name}", fixed.name,
-                   float(value_me[0, 0]), float(1 - value_opp[0, 0]))
+                   float(_start(value_me)), float(1 - _start(value_opp)))
     return BestResponse(fixed.name, policy, value_me, rate, rules)
 
 
@@ -165,12 +176,15 @@ class Regret:
         flat = np.argsort(-self.expected_loss, axis=None, kind="stable")[:top]
         out = []
         for index in flat:
-            s, o = divmod(int(index), self.loss.shape[1])
-            if self.expected_loss[s, o] <= 0:
+            where = tuple(int(i) for i in np.unravel_index(int(index), self.loss.shape))
+            if self.expected_loss[where] <= 0:
                 break
-            out.append({"score": s, "opponent_score": o, "choice": int(self.policy[s, o]),
-                        "optimal": int(self.optimal_policy[s, o]), "loss": float(self.loss[s, o]),
-                        "reach": float(self.reach[s, o]), "expected_loss": float(self.expected_loss[s, o])})
+            row = {"score": where[0], "opponent_score": where[1]}
+            if len(where) > 2:  # a history rule: the players' memories of their previous turns
+                row.update(my_memory=where[2], opponent_memory=where[3])
+            out.append({**row, "choice": int(self.policy[where]), "optimal": int(self.optimal_policy[where]),
+                        "loss": float(self.loss[where]), "reach": float(self.reach[where]),
+                        "expected_loss": float(self.expected_loss[where])})
         return out
 
     def to_dict(self, top: int = 10) -> dict:
@@ -192,7 +206,7 @@ def regret(strategy, rules: Ruleset, *, model: Optional[Model] = None, solution=
     solution = solution if solution is not None else solve(rules, model=model)
     judged = as_policy(strategy, rules)
     policy = _table(judged)
-    chosen = np.take_along_axis(solution.action_values, policy[..., None], axis=2)[..., 0]
+    chosen = np.take_along_axis(solution.action_values, policy[..., None], axis=-1)[..., 0]
     loss = np.maximum(solution.win_probability - chosen, 0.0)
     reach = occupancy(model, policy, solution.policy.astype(np.intp))
     rate = win_rate(policy, solution.policy, rules, model=model)

@@ -105,7 +105,12 @@ class ExactUnsupported(ValueError):
 
 
 def check_exact_supported(model: Model) -> None:
-    """Raise :class:`ExactUnsupported` unless every turn raises the score sum."""
+    """Raise :class:`ExactUnsupported` unless every turn raises the score sum and the
+    state is (score, opponent_score) alone."""
+    if model.context_shape:
+        raise ExactUnsupported(
+            f"{model.rules.name}: exact mode does not cover history rules (each player's previous "
+            "turn is part of the state); the float certificate bounds the error instead")
     if not model.progressive:
         raise ExactUnsupported(
             f"{model.rules.name}: exact mode cannot verify this ruleset: a turn can score 0 points, "

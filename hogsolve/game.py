@@ -37,6 +37,7 @@ class Turn:
     swapped: bool                 # the swap rule fired (even if the scores were equal)
     extra_turn: bool = False      # the mover moves again
     piggy_back: bool = False      # the opponent gained the dice count (Piggy Back)
+    feral_bonus: int = 0          # Feral Hogs points added to the turn's points
 
     @property
     def free_bacon(self) -> bool:
@@ -52,7 +53,7 @@ class Turn:
         """Rule events of the turn, in the order they happen, as data for front ends to word.
 
         Kinds: ``hog_wild`` (``sides``), ``free_bacon`` (``points``),
-        ``pig_out`` (``points``), ``swine_swap``, ``extra_turn``, ``piggy_back``
+        ``pig_out`` (``points``), ``feral_hogs`` (``points``), ``swine_swap``, ``extra_turn``, ``piggy_back``
         (``points``: what the opponent gained).
         """
         out: List[Dict[str, object]] = []
@@ -62,6 +63,8 @@ class Turn:
             out.append({"kind": "free_bacon", "points": self.points})
         if self.pig_out:
             out.append({"kind": "pig_out", "points": self.points})
+        if self.feral_bonus:
+            out.append({"kind": "feral_hogs", "points": self.feral_bonus})
         if self.swapped:
             out.append({"kind": "swine_swap"})
         if self.piggy_back:
@@ -109,8 +112,9 @@ def _die_roller(dice: Optional[Dice], seed: Optional[int]) -> Callable[[int], in
 
 
 def take_turn(rules: Ruleset, mover: int, score: int, opponent_score: int,
-              num_dice: int, roll: Callable[[int], int]) -> Turn:
-    """Play one turn of ``num_dice`` dice with ``roll(sides) -> outcome``."""
+              num_dice: int, roll: Callable[[int], int], previous: int = 0) -> Turn:
+    """Play one turn of ``num_dice`` dice with ``roll(sides) -> outcome``; ``previous`` is
+    what the mover remembers of their last turn (history rules only)."""
     sides = int(rules.dice_sides(score, opponent_score))
     if num_dice == 0:
         outcomes: Tuple[int, ...] = ()
@@ -123,11 +127,12 @@ def take_turn(rules: Ruleset, mover: int, score: int, opponent_score: int,
         points = int(turn_points(rules, roll_points(outcomes, rules.pig_out, rules.pig_out_rule), num_dice))
     piggy = rules.piggy_back and num_dice > 0 and points == 0
     opponent_after = opponent_score + (num_dice if piggy else 0)  # Piggy Back
-    new, opp, swapped = end_of_turn_and_swap(rules, score, opponent_after, points)
+    feral = int(rules.history.points(num_dice, previous)) if rules.history is not None else 0
+    new, opp, swapped = end_of_turn_and_swap(rules, score, opponent_after, points + feral)
     over = new >= rules.goal or opp >= rules.goal
     again = not over and bool(moves_again(rules, int(new), int(opp)))
     return Turn(mover, score, opponent_score, num_dice, sides, outcomes, points, int(new), int(opp), swapped,
-                again, piggy)
+                again, piggy, feral)
 
 
 class Match:
@@ -142,6 +147,7 @@ class Match:
         self.scores = [score0, score1]
         self.mover = first
         self.turns: List[Turn] = []
+        self.remembered = [0, 0]  # each player's memory of their previous turn (history rules)
 
     @property
     def winner(self) -> Optional[int]:
@@ -155,13 +161,21 @@ class Match:
         """(mover's score, opponent's score)."""
         return self.scores[self.mover], self.scores[1 - self.mover]
 
+    def context(self) -> Tuple[int, ...]:
+        """(mover's memory, opponent's memory) under a history rule, else ()."""
+        if self.rules.history is None:
+            return ()
+        return self.remembered[self.mover], self.remembered[1 - self.mover]
+
     def move(self, num_dice: int, roll: Callable[[int], int]) -> Turn:
         """The mover rolls ``num_dice``; the move passes to the other player (unless an
         extra-turn rule keeps it)."""
         if self.winner is not None:
             raise ValueError("the game is over")
-        turn = take_turn(self.rules, self.mover, *self.state(), num_dice, roll)
+        turn = take_turn(self.rules, self.mover, *self.state(), num_dice, roll, self.remembered[self.mover])
         self.scores[self.mover], self.scores[1 - self.mover] = turn.new_score, turn.new_opponent_score
+        if self.rules.history is not None:
+            self.remembered[self.mover] = int(self.rules.history.remembered(num_dice, turn.points))
         self.turns.append(turn)
         if not turn.extra_turn:
             self.mover = 1 - self.mover
@@ -170,19 +184,27 @@ class Match:
 
 def play(strategy0, strategy1, rules: Ruleset, *, dice: Optional[Dice] = None,
          score0: int = 0, score1: int = 0, goal: Optional[int] = None,
-         seed: Optional[int] = None, first: int = 0, max_turns: int = 100_000) -> GameResult:
+         seed: Optional[int] = None, first: int = 0, max_turns: int = 100_000,
+         feral_hogs: bool = True) -> GameResult:
     """Play one game; player ``first`` (0 by default) moves first.
 
-    ``goal`` overrides the ruleset's goal.  A strategy answering anything but
+    ``goal`` overrides the ruleset's goal; ``feral_hogs=False`` turns a history
+    rule off, as CS 61A's ``play(..., feral_hogs=False)``.  A strategy that
+    uses history (``uses_history``, e.g. the optimal player of such a ruleset)
+    is also given both players' memories.  A strategy answering anything but
     an int from 0 to max_dice raises :class:`hogsolve.strategies.StrategyError`.
     """
     if goal is not None:
         rules = rules.replace(goal=goal)
+    if not feral_hogs:
+        rules = rules.replace(history=None)
     roll = _die_roller(dice, seed)
     strategies = (strategy0, strategy1)
     match = Match(rules, score0, score1, first)
     while match.winner is None:
         if len(match.turns) >= max_turns:
             raise RuntimeError(f"no winner after {max_turns} turns")
-        match.move(checked_choice(strategies[match.mover], *match.state(), rules.max_dice), roll)
+        strategy = strategies[match.mover]
+        context = match.context() if getattr(strategy, "uses_history", False) else ()
+        match.move(checked_choice(strategy, *match.state(), rules.max_dice, context), roll)
     return GameResult(tuple(match.scores), match.winner, match.turns)

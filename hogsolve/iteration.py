@@ -13,7 +13,7 @@ from typing import Callable, Iterable, Optional, Tuple
 
 import numpy as np
 
-from .backup import Arithmetic, OutcomeTable
+from .backup import Arithmetic, outcome_table
 from .model import Model
 
 UNIT_ROUNDOFF = 2.0 ** -53
@@ -105,27 +105,27 @@ def optimal_values(model: Model, arithmetic: Optional[Arithmetic] = None, *,
                    keep_action_values: bool = False, progress=None):
     """Value iteration in decreasing score-sum order (see :func:`sweep`).
 
-    Returns ``(values[g, g], action_values[g, g, A] or None, sweep result)``, in
+    Returns ``(values, action_values or None, sweep result)``, shaped
+    ``model.value_shape`` (plus the actions), in
     floats unless ``arithmetic`` says otherwise (:mod:`hogsolve.exact` passes
     exact integers).  The float solver leaves the action values to one fresh
     backup of the finished table, which also measures the Bellman residual.
     """
-    g = model.goal
-    table = OutcomeTable(model, arithmetic)
-    values = np.zeros((g, g), dtype=table.arith.dtype)
-    flat_values = values.reshape(-1)
-    kept = np.zeros((g * g, model.num_actions), dtype=table.arith.dtype) if keep_action_values else None
+    table = outcome_table(model, arithmetic)
+    values = np.zeros(model.value_shape, dtype=table.arith.dtype)
+    kept = np.zeros(model.value_shape + (model.num_actions,), dtype=table.arith.dtype) if keep_action_values \
+        else None
 
     def update(k: int) -> float:
-        states = model.diagonals[k].flat
+        d = model.diagonals[k]
         q = table.action_values(k)
-        best = q.max(axis=1)
-        change = 0.0 if model.progressive else float(np.abs(best - flat_values[states]).max())
-        flat_values[states] = best
+        best = q.max(axis=-1)
+        change = 0.0 if model.progressive else float(np.abs(best - values[d.s, d.o]).max())
+        values[d.s, d.o] = best
         if kept is not None:
-            kept[states] = q
+            kept[d.s, d.o] = q
         table.fill(k, values)
         return change
 
     result = sweep(model, update, progress=progress)
-    return values, None if kept is None else kept.reshape(g, g, -1), result
+    return values, kept, result

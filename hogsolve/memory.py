@@ -52,7 +52,12 @@ def check_fits(rules: Ruleset, *, exact: bool = False, limit_gb: Optional[float]
 
     The limit is ``limit_gb`` if given, else the memory available now.
     """
+    exact = exact and not rules.context_shape  # history rules are solved in floats only
     need = estimate_bytes(int(rules.goal), int(rules.max_dice), exact)
+    contexts = 1
+    for size in rules.context_shape:  # a history rule multiplies the states (memories of both players)
+        contexts *= size
+    need = _OVERHEAD + (need - _OVERHEAD) * contexts
     if limit_gb is not None:
         if not limit_gb > 0:
             raise MemoryLimitError(f"--max-memory must be a positive number of GB, got {limit_gb}")

@@ -58,6 +58,17 @@ class Model:
         return self.goal * self.goal
 
     @property
+    def context_shape(self) -> Tuple[int, ...]:
+        """Extra state beyond the scores: (mover's memory, opponent's memory) under a
+        history rule (Feral Hogs), else ()."""
+        return self.rules.context_shape
+
+    @property
+    def value_shape(self) -> Tuple[int, ...]:
+        """Shape of a value or policy table: ``(goal, goal) + context_shape``."""
+        return (self.goal, self.goal) + self.context_shape
+
+    @property
     def num_actions(self) -> int:
         """Dice counts 0 to max_dice."""
         return self.counts.shape[1]
@@ -129,6 +140,9 @@ class Model:
         ``loss``, or ``again_base + index`` when the mover moves again (index
         from the mover's side); probabilities are exact :class:`fractions.Fraction`.
         """
+        if self.context_shape:
+            raise NotImplementedError(f"{self.rules.name}: transitions() lists (score, opponent_score) "
+                                      "states only; history rules are backed up by HistoryTable")
         s, o = score, opponent_score
 
         def landing(new):
@@ -243,7 +257,8 @@ def compile_model(rules: Ruleset) -> Model:
     if bacon.min() < 0:
         raise ValueError(f"{rules.name}: free_bacon must never be negative, got {bacon.min()}")
 
-    most = int(max(counts.shape[2] - 1, bacon.max()))
+    feral = int(rules.history.bonus) if rules.history is not None else 0
+    most = int(max(counts.shape[2] - 1, bacon.max())) + feral
     new = np.arange(goal + most + 1)[:, None]
     opp = np.arange(goal)[None, :]
     extra = np.asarray(call_rule(rules.bonus, new, opp))

@@ -159,13 +159,22 @@ def _play_chunk(model: Model, sampler: PointSampler, pa: np.ndarray, pb: np.ndar
     a_moves = a_first.copy()
     game = np.arange(games)
     a_won = np.zeros(games, dtype=bool)
+    rule = model.rules.history
+    cells = int(np.prod(model.context_shape, dtype=np.int64))  # 1 without a history rule
+    mine = np.zeros(games, dtype=np.int64)    # the mover's memory of their previous turn
+    theirs = np.zeros(games, dtype=np.int64)  # the opponent's
     while len(state):
         s, o = np.divmod(state, g)
-        actions = np.where(a_moves, pa[state], pb[state])
+        cell = state * cells + (mine * model.context_shape[0] + theirs if cells > 1 else 0)
+        actions = np.where(a_moves, pa[cell], pb[cell])
         points = model.free_bacon_points[s, o]
         rolled = actions > 0
         points[rolled] = sampler.sample(kinds_flat[state[rolled]], actions[rolled], rng)
-        landing = (s + points) * g + o
+        extra = 0
+        if rule is not None:
+            extra = np.asarray(rule.points(actions, mine))
+            mine, theirs = theirs, np.asarray(rule.index(rule.remembered(actions, points), model.rules.max_dice))
+        landing = (s + points + extra) * g + o
         nxt = after[landing]
         if model.piggy is not None:
             piggy = rolled & (points == 0)
@@ -176,4 +185,5 @@ def _play_chunk(model: Model, sampler: PointSampler, pa: np.ndarray, pb: np.ndar
         keep = ~over
         turn_passes = True if again is None else ~again[landing]  # an extra turn keeps the mover
         state, a_moves, game = nxt[keep], (a_moves ^ turn_passes)[keep], game[keep]
+        mine, theirs = mine[keep], theirs[keep]
     return a_won

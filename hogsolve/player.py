@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Optional, Union
 
 from .rules import Ruleset, get_rules, rulesets
-from .tables import TableError, check_solution_arrays, load_arrays
+from .tables import HISTORY_FILES, TableError, check_solution_arrays, load_arrays
 
 __all__ = ["optimal_strategy", "OptimalStrategy", "PlayerWarning", "shipped_tables"]
 
@@ -40,7 +40,10 @@ class OptimalStrategy:
 
     ``table``, ``win_probability`` and ``action_values`` (all checked when
     the table is loaded) are indexed ``[score, opponent_score]`` with the player
-    to move first.
+    to move first.  Under a history rule (Feral Hogs) they are also indexed by
+    both players' memories, the strategy takes them as ``strategy(score,
+    opponent_score, my_memory, opponent_memory)``, and the values, which do
+    not ship, are solved on first use.
     """
 
     def __init__(self, rules: Ruleset, directory: Optional[Path], arrays: dict):
@@ -49,11 +52,39 @@ class OptimalStrategy:
         self.directory = directory
         self.table = arrays["policy.npy"]
         self.source = {"kind": "solver", "directory": str(directory) if directory else None}
-        self.win_probability = arrays["win_probability.npy"]
-        self.action_values = arrays["action_values.npy"]
+        self._values = (arrays["win_probability.npy"], arrays["action_values.npy"]) \
+            if "action_values.npy" in arrays else None
 
-    def __call__(self, score: int, opponent_score: int) -> int:
-        return int(self.table[score, opponent_score])
+    def _solved_values(self):
+        if self._values is None:
+            from .solver import solve  # only a history ruleset's values, which do not ship
+            solution = solve(self.rules)
+            self._values = (solution.win_probability, solution.action_values)
+        return self._values
+
+    @property
+    def win_probability(self):
+        """P(the mover wins) by state."""
+        return self._solved_values()[0]
+
+    @win_probability.setter
+    def win_probability(self, table) -> None:
+        """Replace the win probabilities (tests use it to plant bad values)."""
+        self._values = (table, self.action_values)
+
+    @property
+    def action_values(self):
+        """P(the mover wins) by state and dice count."""
+        return self._solved_values()[1]
+
+    @property
+    def uses_history(self) -> bool:
+        """True when the table depends on the players' memories (Feral Hogs)."""
+        return self.table.ndim > 2
+
+    def __call__(self, score: int, opponent_score: int, *context: int) -> int:
+        context = self.rules.context_index(context) if self.rules is not None else ()
+        return int(self.table[(score, opponent_score) + tuple(context)])
 
     def __repr__(self) -> str:
         return f"OptimalStrategy({self.rules.name}, goal={self.rules.goal})"
@@ -66,13 +97,15 @@ def _matches(meta: dict, rules: Ruleset) -> bool:
 
 
 def _load(directory: Path, rules: Ruleset) -> Optional[OptimalStrategy]:
-    meta, arrays = load_arrays(directory, ("policy.npy", "win_probability.npy", "action_values.npy"))
+    names = HISTORY_FILES if rules.history is not None else ("policy.npy", "win_probability.npy",
+                                                                 "action_values.npy")
+    meta, arrays = load_arrays(directory, names)
     if not _matches(meta, rules):
         held = meta.get("rules")
         name = held.get("name") if isinstance(held, dict) else None
         raise TableError(f"{directory} holds {name} at goal {meta.get('goal')}, "
                          f"not {rules.name} at goal {rules.goal}")
-    check_solution_arrays(arrays, rules.goal, rules.max_dice, Path(directory))
+    check_solution_arrays(arrays, rules.goal, rules.max_dice, Path(directory), rules.context_shape)
     return OptimalStrategy(rules, directory, arrays)
 
 

@@ -38,6 +38,8 @@ class Policy:
     ----------
     table : ndarray (goal, goal) of int8
         ``table[score, opponent_score]``: dice to roll, the player to move first.
+        Under a history rule ``(goal, goal, H, H)``, by the mover's and the
+        opponent's memory too; a (goal, goal) table is broadcast over them.
     rules : Ruleset
         The ruleset it was made for (its goal and max dice bound the table).
     name : str
@@ -55,9 +57,12 @@ class Policy:
     def __post_init__(self):
         table = np.asarray(self.table)
         g, most = int(self.rules.goal), int(self.rules.max_dice)
-        if table.shape != (g, g):
+        shape = (g, g) + self.rules.context_shape
+        if table.shape == (g, g) and table.shape != shape:  # a strategy that ignores the history
+            table = np.broadcast_to(table[(...,) + (None,) * len(self.rules.context_shape)], shape)
+        if table.shape != shape:
             raise StrategyError(f"policy {self.name} is {'x'.join(map(str, table.shape)) or 'a scalar'}, "
-                                f"expected {g}x{g} for goal {g}")
+                                f"expected {'x'.join(map(str, shape))} for goal {g}")
         if table.dtype.kind not in "iu":
             raise StrategyError(f"policy {self.name} holds {table.dtype} values, expected integers")
         if table.size and (table.min() < 0 or table.max() > most):
@@ -69,8 +74,16 @@ class Policy:
         frozen.setflags(write=False)
         object.__setattr__(self, "table", frozen)
 
-    def __call__(self, score: int, opponent_score: int) -> int:
-        return int(self.table[score, opponent_score])
+    def __call__(self, score: int, opponent_score: int, *context: int) -> int:
+        """Dice at (score, opponent_score); under a history rule ``context`` is (my memory,
+        the opponent's memory) of the previous turns, 0 when not given."""
+        context = self.rules.context_index(context) if self.rules is not None else ()
+        return int(self.table[(score, opponent_score) + context])
+
+    @property
+    def uses_history(self) -> bool:
+        """True when the table depends on the players' memories (engines then pass them)."""
+        return bool(self.rules.context_shape)
 
     def __repr__(self) -> str:
         return f"Policy({self.name}, {self.rules.name}, goal={self.rules.goal})"

@@ -13,9 +13,19 @@ from typing import Tuple
 
 import numpy as np
 
-from .backup import OutcomeTable, backup_all
+from .backup import backup_all, outcome_table
 from .iteration import STAGE_CAP, ConvergenceError, sweep
 from .model import Model
+
+
+def full_policy(model: Model, policy: np.ndarray) -> np.ndarray:
+    """A policy table as ``model.value_shape`` ints: a (goal, goal) table is broadcast over
+    the memories of a history rule (a strategy that ignores them)."""
+    table = np.asarray(policy, dtype=np.intp)
+    g = model.goal
+    if table.shape == (g, g) or table.shape == (g * g,):
+        table = table.reshape((g, g) + (1,) * len(model.context_shape))
+    return np.broadcast_to(table, model.value_shape)
 
 
 def play_values(model: Model, policy_a: np.ndarray, policy_b: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
@@ -24,11 +34,11 @@ def play_values(model: Model, policy_a: np.ndarray, policy_b: np.ndarray) -> Tup
     Returns ``(value_a, value_b)``: ``value_a[s, o]`` is the chance that the
     player using ``policy_a`` wins when it is to move with score ``s``
     against ``o`` (the other player using ``policy_b``); ``value_b`` likewise.
+    Tables are shaped ``model.value_shape`` (memories too, under a history rule).
     """
-    g = model.goal
-    policy_a, policy_b = (np.asarray(p, dtype=np.intp).reshape(g, g) for p in (policy_a, policy_b))
-    moves_a, moves_b = OutcomeTable(model), OutcomeTable(model)
-    value_a, value_b = np.zeros((g, g)), np.zeros((g, g))
+    policy_a, policy_b = full_policy(model, policy_a), full_policy(model, policy_b)
+    moves_a, moves_b = outcome_table(model), outcome_table(model)
+    value_a, value_b = np.zeros(model.value_shape), np.zeros(model.value_shape)
 
     def update(k: int) -> float:
         d = model.diagonals[k]
@@ -49,8 +59,11 @@ def occupancy(model: Model, policy_me: np.ndarray, policy_opp: np.ndarray) -> np
     """Expected visits of each state with "me" to move, averaged over both seats.
 
     Play starts at (0, 0) with me first or the opponent first, half each;
-    ``visits[s, o]`` is the expected number of times I am to move at (s, o).
+    ``visits[s, o]`` is the expected number of times I am to move at (s, o)
+    (``visits[s, o, a, b]`` with the memories under a history rule).
     """
+    if model.context_shape:
+        return _history_occupancy(model, policy_me, policy_opp)
     g, S = model.goal, model.num_states
     visits = np.zeros(S)
     pending = [np.zeros(S + 2), np.zeros(S + 2)]  # [me to move, opponent to move]
@@ -88,6 +101,44 @@ def occupancy(model: Model, policy_me: np.ndarray, policy_opp: np.ndarray) -> np
         else:
             raise ConvergenceError(f"occupancy: play stays on score sum {k} after {STAGE_CAP} turns")
     return visits.reshape(g, g)
+
+
+def _history_occupancy(model: Model, policy_me: np.ndarray, policy_opp: np.ndarray) -> np.ndarray:
+    """:func:`occupancy` under a history rule (every turn scores: one pass by score sum)."""
+    rule, max_dice = model.rules.history, int(model.rules.max_dice)
+    H = model.context_shape[0]
+    cells = H * H
+    size = (model.num_states + 2) * cells
+    pending = [np.zeros(size), np.zeros(size)]  # [me to move, opponent to move] by (state, a, b)
+    pending[0][0] = pending[1][0] = 0.5         # (0, 0) with both memories 0
+    policies = [full_policy(model, p).reshape(-1) for p in (policy_me, policy_opp)]
+    visits = np.zeros(size)
+    points = np.arange(model.counts.shape[2])
+    for k in range(2 * model.goal - 1):
+        d = model.diagonals[k]
+        cell = (d.flat[:, None] * cells + np.arange(cells)[None, :]).ravel()
+        visits[cell] += pending[0][cell]
+        for i in (0, 1):
+            mass = pending[i][cell]
+            live = np.flatnonzero(mass)
+            if not live.size:
+                continue
+            where = cell[live]
+            state, rest = np.divmod(where, cells)
+            a, b = np.divmod(rest, H)
+            s, o = np.divmod(state, model.goal)
+            n = policies[i][where]
+            extra = np.asarray(rule.points(n, a))
+            w = model.probability[model.dice_kind[s, o], n]            # (N, P); row 0 is zero
+            scored = np.where(n[:, None] == 0, 0, points[None, :])
+            w = np.where((n == 0)[:, None], (points == 0)[None, :].astype(float), w)
+            scored = np.where((n == 0)[:, None], model.free_bacon_points[s, o][:, None], scored)
+            landed = np.minimum(s[:, None] + scored + extra[:, None], model.after.shape[0] - 1)  # past: weight 0
+            targets = model.after[landed, o[:, None]]
+            memory = np.asarray(rule.index(rule.remembered(n[:, None], scored), max_dice))
+            flat = (targets * cells + b[:, None] * H + memory).ravel()
+            pending[1 - i] += np.bincount(flat, weights=(mass[live][:, None] * w).ravel(), minlength=size)
+    return visits[:model.num_states * cells].reshape(model.value_shape)
 
 
 def deviation_gains(model: Model, policy: np.ndarray) -> np.ndarray:

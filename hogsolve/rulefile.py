@@ -33,18 +33,22 @@ COMPONENTS: Dict[str, Dict[str, Callable]] = {
     "free_bacon": {f.__name__: f for f in (
         r.bacon_larger_digit, r.bacon_digit_difference, r.bacon_product_digit, r.bacon_twice_tens_minus_ones,
         r.bacon_two_plus_digit_difference, r.bacon_ten_minus_smaller_digit, r.bacon_one_seventh_digit,
-        r.bacon_pig_tail, r.bacon_boar_brawl, r.bacon_pi_digit, r.bacon_smallest_square_digit)},
+        r.bacon_pig_tail, r.bacon_boar_brawl, r.bacon_pi_digit, r.bacon_smallest_square_digit,
+        r.bacon_cube_alternating_digits, r.bacon_ten_minus_ones_plus_tens, r.bacon_hefty_hogs)},
     "swaps": {f.__name__: f for f in (
         r.never_swap, r.swap_double, r.swap_ones_equals_tens, r.swap_equal_digit_gaps, r.swap_reversed_digits,
-        r.swap_multiple, r.swap_leading_equals_last)},
+        r.swap_multiple, r.swap_leading_equals_last, r.swap_leading_times_last, r.swap_three_power_ends,
+        r.swap_ones_gap_is_tens)},
     "dice_sides": {f.__name__: f for f in (r.six_sided, r.hog_wild)},
     "bonus": {f.__name__: f for f in (
-        r.no_bonus, r.bonus_hog_pile_equal, r.bonus_pigs_on_prime, r.bonus_square_swine, r.bonus_sus_fuss)},
+        r.no_bonus, r.bonus_hog_pile_equal, r.bonus_pigs_on_prime, r.bonus_square_swine, r.bonus_sus_fuss,
+        r.bonus_hog_pile_ones)},
     "extra_turn": {f.__name__: f for f in (r.no_extra_turn, r.extra_pig_pass_or_swine_align, r.extra_more_boar)},
     "turn_score": {f.__name__: f for f in (r.same_score, r.hogtimus_prime)},
 }
 #: Optional components: absent means none (the constant ``pig_out`` is used).
-OPTIONAL = {"pig_out_rule": {f.__name__: f for f in (r.ones_capped,)}}
+OPTIONAL = {"pig_out_rule": {f.__name__: f for f in (r.ones_capped,)},
+            "history": {f.__name__: f for f in (r.FERAL_HOGS_DICE, r.FERAL_HOGS_POINTS)}}
 TEXT_FIELDS = ("name", "description")
 INT_FIELDS = ("goal", "max_dice", "pig_out")
 BOOL_FIELDS = ("piggy_back",)

@@ -127,6 +127,41 @@ def bacon_pig_tail(opponent_score):
     return 2 * abs(tens(opponent_score) - ones(opponent_score)) + 1
 
 
+def _table_rule(value_of):
+    """A rule of one score computed by ``value_of(int)`` (exact Python ints), looked up
+    from a table so that it also works on arrays."""
+    @functools.lru_cache(maxsize=8)
+    def table(size):
+        return np.array([value_of(n) for n in range(size)], dtype=np.int64)
+
+    def lookup(score):
+        s = np.asarray(score)
+        size = 128
+        while size <= (int(s.max()) if s.size else 0):
+            size *= 2
+        return _as_result(table(size)[s])
+    return lookup
+
+
+def _alternating_digit_sum(n: int) -> int:
+    """ones - tens + hundreds - ... of ``n`` (the sign does not matter once made absolute)."""
+    return sum(int(d) * (-1) ** i for i, d in enumerate(reversed(str(n))))
+
+
+_cube_alternating = _table_rule(lambda n: 1 + abs(_alternating_digit_sum(n ** 3)))
+
+
+def bacon_cube_alternating_digits(opponent_score):
+    """sp20: 1 + |alternating sum of the digits of the opponent's score cubed|
+    (20 ** 3 = 8000 -> |8 - 0 + 0 - 0| + 1 = 9)."""
+    return _cube_alternating(opponent_score)
+
+
+def bacon_ten_minus_ones_plus_tens(opponent_score):
+    """su20: 10 - ones + tens of the opponent's score."""
+    return 10 - ones(opponent_score) + tens(opponent_score)
+
+
 def both_scores(rule):
     """Mark a zero-dice rule as taking ``(score, opponent_score)`` rather than ``(opponent_score)``."""
     rule.uses_score = True
@@ -137,6 +172,36 @@ def both_scores(rule):
 def bacon_boar_brawl(score, opponent_score):
     """fa23 onward, Boar Brawl: max(3 |tens of the opponent - ones of the mover|, 1)."""
     return _larger(3 * abs(tens(opponent_score) - ones(score)), 1)
+
+
+_HEFTY_STEPS = (
+    lambda v: v + 1, lambda v: v ** 2, lambda v: v * 3, lambda v: v // 4, lambda v: v - 5,
+    lambda v: v % 6, lambda v: int((v % 7) * 8), lambda v: int(v * 8.8), lambda v: int(v / 99 * 15) + 10,
+    lambda v: v)
+
+
+def _hefty_hogs_one(score: int, opponent_score: int) -> int:
+    value = score
+    for digit in reversed(str(opponent_score)):  # from the ones digit leftwards; 0 is one digit 0
+        value = _HEFTY_STEPS[int(digit)](value)
+    return value % 30
+
+
+@functools.lru_cache(maxsize=8)
+def _hefty_table(size: int) -> np.ndarray:
+    return np.array([[_hefty_hogs_one(s, o) for o in range(size)] for s in range(size)], dtype=np.int64)
+
+
+@both_scores
+def bacon_hefty_hogs(score, opponent_score):
+    """sp22 Hefty Hogs: start from the mover's score and, for each digit of the opponent's
+    score from the ones digit leftwards, apply that digit's function; the result mod 30
+    (it can be 0).  An opponent's score of 0 is one digit 0."""
+    s, o = np.asarray(score), np.asarray(opponent_score)
+    size = 128
+    while size <= max(int(s.max()), int(o.max())):
+        size *= 2
+    return _as_result(_hefty_table(size)[s, o])
 
 
 def zero_dice_points(rules: "Ruleset", score, opponent_score):
@@ -191,6 +256,30 @@ def swap_leading_equals_last(score, opponent_score):
     return leading_digit(score) == ones(opponent_score)
 
 
+def swap_leading_times_last(score, opponent_score):
+    """fa19: swap when leftmost digit x last digit is the same for both scores."""
+    return leading_digit(score) * ones(score) == leading_digit(opponent_score) * ones(opponent_score)
+
+
+def _three_power_ends_match(n: int) -> bool:
+    digits = str(3 ** n)
+    return digits[0] == digits[-1]
+
+
+_three_power_swap = _table_rule(_three_power_ends_match)
+
+
+def swap_three_power_ends(score, opponent_score):
+    """sp20: swap when 3 ** (score sum) has equal first and last digits."""
+    return _three_power_swap(score + opponent_score).astype(bool) if isinstance(score + opponent_score, np.ndarray) \
+        else bool(_three_power_swap(score + opponent_score))
+
+
+def swap_ones_gap_is_tens(score, opponent_score):
+    """su20: swap when |mover's ones - opponent's ones| equals the opponent's tens digit."""
+    return abs(ones(score) - ones(opponent_score)) == tens(opponent_score)
+
+
 def never_swap(score, opponent_score):
     """No Swine Swap at all."""
     return score != score
@@ -209,6 +298,12 @@ def bonus_hog_pile_equal(score, opponent_score):
     """fa21 Hog Pile: a mover who lands on the opponent's score gains that many points again."""
     return np.where(score == opponent_score, score, 0) if isinstance(score, np.ndarray) \
         else (score if score == opponent_score else 0)
+
+
+def bonus_hog_pile_ones(score, opponent_score):
+    """sp22 Hog Pile: a mover whose new score ends in the opponent's ones digit gains that digit."""
+    return np.where(ones(score) == ones(opponent_score), ones(score), 0) if isinstance(score, np.ndarray) \
+        else (ones(score) if ones(score) == ones(opponent_score) else 0)
 
 
 @functools.lru_cache(maxsize=8)
@@ -318,6 +413,48 @@ def moves_again(rules: "Ruleset", score, opponent_score):
     return call_rule(rules.extra_turn, score, opponent_score)
 
 
+# ---------------------------------------------------------------- history ---
+
+@dataclasses.dataclass(frozen=True)
+class FeralHogs:
+    """Feral Hogs (fa19, sp20, su20): ``bonus`` extra points when the number of dice rolled
+    now differs by exactly ``gap`` from what this player remembers of their own previous
+    turn: the dice they rolled (fa19) or the points they scored, bonus excluded (sp20/su20);
+    0 before a player's first turn.  The bonus is added with the turn's points, before the
+    after-turn rules.  Remembered values above ``max_dice + gap`` all act alike, so a
+    player's memory takes :meth:`size` values (the last one standing for all larger)."""
+
+    rule_name: str
+    remembers: str  # "dice" or "points"
+    bonus: int = 3
+    gap: int = 2
+
+    @property
+    def __name__(self) -> str:  # named like the function components
+        return self.rule_name
+
+    def points(self, num_dice, previous):
+        """Bonus points of rolling ``num_dice`` after ``previous`` (ints or arrays)."""
+        hit = abs(np.asarray(num_dice) - np.asarray(previous)) == self.gap
+        return _as_result(np.where(hit, self.bonus, 0))
+
+    def remembered(self, num_dice, points):
+        """What the mover remembers of this turn."""
+        return num_dice if self.remembers == "dice" else points
+
+    def size(self, max_dice: int) -> int:
+        """How many remembered values behave differently."""
+        return max_dice + 1 if self.remembers == "dice" else max_dice + self.gap + 2
+
+    def index(self, value, max_dice: int):
+        """The remembered value as an index below :meth:`size`."""
+        return np.minimum(value, self.size(max_dice) - 1)
+
+
+FERAL_HOGS_DICE = FeralHogs("feral_hogs_dice", "dice")
+FERAL_HOGS_POINTS = FeralHogs("feral_hogs_points", "points")
+
+
 # ------------------------------------------------------------ dice sides ----
 # A dice-sides rule is called on the scores *before* the turn.
 
@@ -404,11 +541,12 @@ def valid_choice(choice, max_dice: int) -> bool:
             and 0 <= choice <= max_dice)
 
 
-def checked_choice(strategy, score: int, opponent_score: int, max_dice: int) -> int:
-    """Ask ``strategy`` for its dice count at one state, validating the answer."""
+def checked_choice(strategy, score: int, opponent_score: int, max_dice: int, context: Tuple[int, ...] = ()) -> int:
+    """Ask ``strategy`` for its dice count at one state (``context``: extra state such as
+    both players' memories, passed on only when given), validating the answer."""
     name = strategy_name(strategy)
     try:
-        choice = strategy(score, opponent_score)
+        choice = strategy(score, opponent_score, *context)
     except Exception as exc:
         raise StrategyError(
             f"strategy {name} raised {type(exc).__name__}: {exc} "
@@ -444,6 +582,9 @@ class Ruleset:
         When given, the points of a Pig Out instead of the constant ``pig_out``.
     turn_score : callable ``(points, number of dice) -> points``
         Changes a turn's points, zero dice included (Hogtimus Prime).
+    history : FeralHogs or None
+        A bonus that depends on each player's previous turn (Feral Hogs); the
+        state then includes what each player remembers.
     piggy_back : bool
         fa15/sp16 Piggy Back: when a roll of dice scores 0, the opponent gains
         as many points as dice were rolled (before the swap test).
@@ -471,6 +612,7 @@ class Ruleset:
     pig_out_rule: Optional[Callable] = None
     turn_score: Callable = same_score
     piggy_back: bool = False
+    history: Optional[FeralHogs] = None
 
     def __post_init__(self):
         for field in ("goal", "max_dice", "pig_out"):
@@ -487,6 +629,28 @@ class Ruleset:
             raise TypeError(f"piggy_back must be True or False, got {self.piggy_back!r}")
         if self.piggy_back and (self.bonus is not no_bonus or self.extra_turn is not no_extra_turn):
             raise ValueError("piggy_back does not combine with bonus or extra-turn rules")
+        if self.history is not None:
+            if not isinstance(self.history, FeralHogs):
+                raise TypeError(f"history must be a FeralHogs rule or None, got {self.history!r}")
+            if self.piggy_back or self.extra_turn is not no_extra_turn:
+                raise ValueError("a history rule does not combine with piggy_back or extra-turn rules")
+
+    @property
+    def context_shape(self) -> Tuple[int, ...]:
+        """Extra state beyond (score, opponent_score): (mover's memory, opponent's memory)
+        under a history rule, else ()."""
+        if self.history is None:
+            return ()
+        size = self.history.size(int(self.max_dice))
+        return (size, size)
+
+    def context_index(self, context: Sequence[int] = ()) -> Tuple[int, ...]:
+        """Table indices of a state's context: (my memory, the opponent's memory) under a
+        history rule, capped as :meth:`FeralHogs.index` does, 0 where not given; else ()."""
+        if self.history is None:
+            return ()
+        given = tuple(int(self.history.index(int(c), int(self.max_dice))) for c in context)
+        return (given + (0, 0))[:2]
 
     def replace(self, **changes) -> "Ruleset":
         """A copy with some fields changed, e.g. ``rules.replace(goal=30)``."""
@@ -593,6 +757,32 @@ _BUILTIN: Tuple[Ruleset, ...] = (  # in the order the course used them
         swaps=swap_leading_equals_last,
     ),
     Ruleset(
+        "fa19",
+        "CS 61A Fall 2019: Free Bacon 10 - smaller digit; Feral Hogs: +3 when the dice rolled "
+        "differ by exactly 2 from the mover's previous dice count; swap when leftmost x last "
+        "digit is equal for both scores",
+        free_bacon=bacon_ten_minus_smaller_digit,
+        swaps=swap_leading_times_last,
+        history=FERAL_HOGS_DICE,
+    ),
+    Ruleset(
+        "sp20",
+        "CS 61A Spring 2020: Free Bacon 1 + |alternating digit sum of the opponent's score cubed|; "
+        "Feral Hogs: +3 when the dice rolled differ by exactly 2 from the mover's previous turn's "
+        "points; swap when 3 ** (score sum) starts and ends with the same digit",
+        free_bacon=bacon_cube_alternating_digits,
+        swaps=swap_three_power_ends,
+        history=FERAL_HOGS_POINTS,
+    ),
+    Ruleset(
+        "su20",
+        "CS 61A Summer 2020: Free Bacon 10 - ones + tens; Feral Hogs as sp20; swap when the "
+        "ones digits differ by the opponent's tens digit",
+        free_bacon=bacon_ten_minus_ones_plus_tens,
+        swaps=swap_ones_gap_is_tens,
+        history=FERAL_HOGS_POINTS,
+    ),
+    Ruleset(
         "fa20",
         "CS 61A Fall 2020: Free Bacon 3 + the n-th digit of pi (n = opponent's score); an extra "
         "turn after trailing by 1 or 2 (Pig Pass) or when both scores share a factor of 10 or "
@@ -613,6 +803,14 @@ _BUILTIN: Tuple[Ruleset, ...] = (  # in the order the course used them
         "score; 7 at 0); Hog Pile: landing on the opponent's score adds it again",
         free_bacon=bacon_one_seventh_digit,
         bonus=bonus_hog_pile_equal,
+    ),
+    Ruleset(
+        "sp22",
+        "CS 61A Spring 2022: Hefty Hogs (zero dice fold digit functions over the opponent's "
+        "digits, starting from the mover's score, mod 30: can score 0); Hog Pile: a new score "
+        "ending in the opponent's ones digit gains that digit",
+        free_bacon=bacon_hefty_hogs,
+        bonus=bonus_hog_pile_ones,
     ),
     Ruleset(
         "su22",
@@ -642,10 +840,22 @@ INFERRED: Dict[str, str] = {
     "fa13": "the fa13, su14 and fa14 rules are assumed to be sp14's (sp14 is the confirmed source)",
     "sp18": "Free Bacon 2 + |tens - ones| is inferred from the official free_bacon examples",
     "su19": "the swap rule is inferred from the official is_swap examples",
+    "fa19": "Feral Hogs counts the dice rolled, as the official traced games fit (the official play() "
+            "examples run with feral_hogs=False)",
+    "sp20": "Feral Hogs counts the points scored (bonus excluded), as the official games fit",
+    "su20": "Free Bacon and the swap rule are inferred from the official examples; Feral Hogs as sp20",
+    "sp22": "Hefty Hogs reads an opponent's score of 0 as one digit 0 (no official example decides it)",
     "su22": "Pigs on Prime treats a new score of 1 as prime, as the official games require",
     "fa15": "Piggy Back (named on the sp16 contest page) applies before the swap test; the official "
             "play() examples only finish with it",
     "fa23": "fa23 rules also for sp24 to fa25; su23 and sp25 are not confirmed and not aliased",
+}
+
+#: Built-in rulesets whose optimal play has no value, and why (``solve --all`` skips them;
+#: they still play, simulate and evaluate fixed strategies).
+NO_VALUE: Dict[str, str] = {
+    "sp22": "at (72, 75) and (75, 72) zero dice score 0 for either player and each prefers passing to "
+            "rolling, so optimal players pass forever: the game has no value (hogsolve solve explains)",
 }
 
 #: Semesters whose rules are another semester's (hogsolve's fa13 is the sp14 ruleset).
@@ -656,7 +866,8 @@ ALIASES: Dict[str, str] = {
 
 
 #: Components a summary names only when they differ from these defaults.
-OPTIONAL_RULES = {"bonus": no_bonus, "extra_turn": no_extra_turn, "pig_out_rule": None, "turn_score": same_score}
+OPTIONAL_RULES = {"bonus": no_bonus, "extra_turn": no_extra_turn, "pig_out_rule": None, "turn_score": same_score,
+                  "history": None}
 
 
 class UnknownRulesetError(ValueError):

@@ -58,7 +58,7 @@ class Session:
         """The person's chance of winning from here if both play optimally."""
         if self.winner is not None:
             return 1.0 if self.winner == "you" else 0.0
-        p = float(self.bot.win_probability[self.match.state()])
+        p = float(self.bot.win_probability[self.where()])
         return p if self.to_move == "you" else 1.0 - p
 
     def _turn(self, num_dice: int) -> Turn:
@@ -72,7 +72,7 @@ class Session:
         """The bot's one move (it must be the bot's turn)."""
         if self.to_move != "bot":
             raise SessionError("it is not the bot's turn")
-        return self._turn(int(self.bot.table[self.match.state()]))
+        return self._turn(self.bot_move_choice())
 
     def bot_moves(self) -> List[Turn]:
         """The bot moves until it is the person's turn or the game is over."""
@@ -95,13 +95,22 @@ class Session:
         """On the person's turn: the optimal move and every dice count's win probability."""
         if self.to_move != "you":
             return None
-        state = self.match.state()
+        state = self.where()
         return {"score": state[0], "opponent_score": state[1], "best": int(self.bot.table[state]),
                 "values": [float(v) for v in self.bot.action_values[state]]}
 
+    def where(self) -> tuple:
+        """The bot's tables' index of the current state: the scores (mover first), then both
+        players' memories under a history rule."""
+        return self.match.state() + self.rules.context_index(self.match.context())
+
+    def bot_move_choice(self) -> int:
+        """What the bot would roll now."""
+        return int(self.bot.table[self.where()])
+
     def bot_win_probability(self, num_dice: int) -> float:
         """The bot's chance of winning when it rolls ``num_dice`` now."""
-        return float(self.bot.action_values[self.match.state()][num_dice])
+        return float(self.bot.action_values[self.where()][num_dice])
 
     def record(self) -> Dict[str, object]:
         """The game so far: rules, scores, winner (None while playing), turns."""

@@ -38,7 +38,7 @@ class Solution:
     """Optimal values and policy of a ruleset.
 
     Arrays are indexed ``[score, opponent_score]`` with the player to move
-    first: ``win_probability[s, o]`` is the mover's chance of winning under
+    first (then, under a history rule, ``[mover's memory, opponent's memory]``): ``win_probability[s, o]`` is the mover's chance of winning under
     optimal play, ``action_values[s, o, n]`` the chance when rolling ``n``
     dice now and playing optimally after, ``policy[s, o]`` the optimal dice
     count (fewest dice on ties).
@@ -65,12 +65,12 @@ class Solution:
     @property
     def first_player_win_probability(self) -> float:
         """P(the first player wins) under optimal play by both."""
-        return float(self.win_probability[0, 0])
+        return float(self.win_probability[(0,) * self.win_probability.ndim])
 
     @property
     def opening_move(self) -> int:
         """The optimal number of dice at (0, 0)."""
-        return int(self.policy[0, 0])
+        return int(self.policy[(0,) * self.policy.ndim])
 
     def to_dict(self) -> dict:
         """Summary for --json output and meta.json (no big arrays)."""

@@ -6,10 +6,12 @@ Every spec becomes a :class:`~hogsolve.policy.Policy`:
 * ``always_roll:N``, ``bacon:MARGIN:N``, ``swap:MARGIN:N`` — the CS 61A baselines;
 * ``random:SEED`` — a fixed random dice count per state;
 * ``path/to/file.py:function`` — a user's file, run isolated (:mod:`hogsolve.userfile`);
-* ``table:path.csv`` — a policy table in the solutions/ layout, validated like code.
+* ``table:path.csv`` — a policy table in the solutions/ layout, validated like code;
+  ``table:path.npy`` — the same as a numpy array (the form of history rulesets' tables).
 """
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -79,7 +81,8 @@ def load_strategy(spec: str, rules: Ruleset, *, timeout: float = DEFAULT_TIMEOUT
     if head == "table":
         if not rest:
             raise _bad(spec, "expected a CSV path after table:")
-        return Policy(load_table_csv(Path(rest), rules), rules, spec,
+        load = load_table_npy if rest.endswith(".npy") else load_table_csv
+        return Policy(load(Path(rest), rules), rules, spec,
                       {"kind": "table", "path": str(Path(rest).resolve())})
     if spec.count(":") >= 1 and spec.rsplit(":", 1)[0].endswith(".py"):
         path, function = spec.rsplit(":", 1)
@@ -154,6 +157,34 @@ def load_table_csv(path: Path, rules: Ruleset) -> np.ndarray:
     return table
 
 
+def load_table_npy(path: Path, rules: Ruleset) -> np.ndarray:
+    """A policy table saved as .npy (never unpickled): ``(goal, goal)`` or, under a history
+    rule, ``(goal, goal, H, H)`` integers from 0 to max dice; checked against a
+    ``meta.json`` beside it like a CSV."""
+    shapes = {(rules.goal, rules.goal), (rules.goal, rules.goal) + rules.context_shape}
+    try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            raise StrategySpecError(f"{path} is not a regular file")
+        limit = 256 + max(int(np.prod(s)) for s in shapes) * 8
+        if info.st_size > limit:
+            raise StrategySpecError(f"{path} is {info.st_size} bytes, too large for a policy table")
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise StrategySpecError(f"cannot read {path}: {exc.strerror}") from None
+    _check_meta_beside(Path(path), data)
+    try:
+        table = np.load(io.BytesIO(data), allow_pickle=False)
+    except (ValueError, OSError, EOFError) as exc:
+        raise StrategySpecError(f"{path} is not a numpy array: {exc}") from None
+    if table.shape not in shapes or table.dtype.kind not in "iu":
+        raise StrategySpecError(f"{path} holds {table.dtype} {table.shape}; expected integers shaped "
+                                f"{' or '.join(str(s) for s in sorted(shapes))}")
+    if table.min() < 0 or table.max() > rules.max_dice:
+        raise StrategySpecError(f"{path} holds dice counts outside 0..{rules.max_dice}")
+    return table
+
+
 def _check_meta_beside(path: Path, data: bytes) -> None:
     meta_path = path.with_name("meta.json")
     if not meta_path.is_file():
@@ -172,4 +203,4 @@ def _check_meta_beside(path: Path, data: bytes) -> None:
 
 parse_strategy = load_strategy
 __all__ = ["SPEC_FORMS", "SPEC_HELP", "StrategySpecError", "StrategyError", "load_strategy",
-           "parse_strategy", "load_table_csv"]
+           "parse_strategy", "load_table_csv", "load_table_npy"]

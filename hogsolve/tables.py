@@ -25,6 +25,11 @@ import numpy as np
 
 FORMAT = "hogsolve-solution/1"
 LAYOUT = "W[score, opponent_score] with the player to move first"
+#: Under a history rule (Feral Hogs) only the policy ships: its values (goal^2 x memories^2 x
+#: dice floats, 100-170 MB) are recomputed in seconds when a program needs them.
+HISTORY_LAYOUT = ("policy[score, opponent_score, mover's memory, opponent's memory] with the player to move "
+                  "first; a memory is the dice rolled (or points scored, capped) on that player's previous turn")
+HISTORY_FILES = ("policy.npy",)
 DATA_FILES = ("policy.csv", "win_probability.csv", "policy.npy",
               "win_probability.npy", "action_values.npy")
 
@@ -129,21 +134,28 @@ def solution_files(solution, version: str) -> Dict[str, bytes]:
     they come out byte-identical everywhere.  Float tables carry the
     certificate of the run that made them.
     """
-    files = {
+    history = solution.policy.ndim > 2
+    files = {"policy.npy": npy_bytes(solution.policy.astype(np.int8))} if history else {
         "policy.csv": grid_csv(solution.policy, str),
         "win_probability.csv": grid_csv(solution.win_probability, lambda x: f"{x:.12g}"),
         "policy.npy": npy_bytes(solution.policy.astype(np.int8)),
         "win_probability.npy": npy_bytes(solution.win_probability.astype(np.float64)),
         "action_values.npy": npy_bytes(solution.action_values.astype(np.float64)),
     }
-    certificate = (solution.exact.table_record() if solution.exact is not None
-                   else {**solution.certificate.to_dict(), "note": "measured by the run that wrote this table"})
+    if solution.exact is not None:
+        certificate = solution.exact.table_record()
+    elif history:
+        certificate = stable_record(solution.certificate)
+    else:
+        certificate = {**solution.certificate.to_dict(), "note": "measured by the run that wrote this table"}
     meta = {
         "format": FORMAT,
-        "layout": LAYOUT,
+        "layout": HISTORY_LAYOUT if history else LAYOUT,
         "hogsolve_version": version,
         "rules": solution.rules.summary(),
-        "first_player_win_probability": solution.first_player_win_probability,
+        # a float solve's value varies in its last bits between machines: 12 digits are certain
+        "first_player_win_probability": float(f"{solution.first_player_win_probability:.12g}") if history
+        else solution.first_player_win_probability,
         "opening_move": solution.opening_move,
         "tie_break": solution.to_dict()["tie_break"],
         "certificate": certificate,
@@ -153,6 +165,16 @@ def solution_files(solution, version: str) -> Dict[str, bytes]:
     }
     files["meta.json"] = (json.dumps(meta, indent=2) + "\n").encode()
     return files
+
+
+def stable_record(certificate) -> dict:
+    """A float certificate as the same bytes on every machine: its verdict and counts,
+    and its bounds to two significant digits (the last bits of a float solve vary)."""
+    full = certificate.to_dict()
+    return {"method": full["method"], "proven": full["proven"], "reason": full["reason"],
+            "updates": full["updates"], "num_tie_states": full["num_tie_states"],
+            **{key: float(f"{full[key]:.2g}") for key in ("error_bound", "tie_threshold", "min_decision_margin")},
+            "note": "float certificate (bounds to two digits); ties within the bound take the fewest dice"}
 
 
 def write_solution(solution, directory: Path, version: str) -> Path:
@@ -208,10 +230,13 @@ def load_arrays(directory: Path, names: Tuple[str, ...] = ("policy.npy",)) -> Tu
     return meta, arrays
 
 
-def check_solution_arrays(arrays: Dict[str, np.ndarray], goal: int, max_dice: int, where: Path) -> None:
-    """Shape, dtype and range of a solution's arrays, checked after their checksums."""
-    expected = {"policy.npy": ((goal, goal), "i"), "win_probability.npy": ((goal, goal), "f"),
-                "action_values.npy": ((goal, goal, max_dice + 1), "f")}
+def check_solution_arrays(arrays: Dict[str, np.ndarray], goal: int, max_dice: int, where: Path,
+                          context: Tuple[int, ...] = ()) -> None:
+    """Shape, dtype and range of a solution's arrays, checked after their checksums
+    (``context``: the ruleset's extra state axes, e.g. the memories of Feral Hogs)."""
+    states = (goal, goal) + tuple(context)
+    expected = {"policy.npy": (states, "i"), "win_probability.npy": (states, "f"),
+                "action_values.npy": (states + (max_dice + 1,), "f")}
     for name, array in arrays.items():
         shape, kind = expected[name]
         if array.shape != shape or array.dtype.kind != kind:

@@ -29,7 +29,7 @@ def event_words(event: Dict[str, object]) -> str:
     if kind == "piggy_back":
         return f"Piggy Back: the opponent gains {event['points']}"
     points = event["points"]
-    label = {"free_bacon": "Free Bacon", "pig_out": "Pig Out"}[kind]
+    label = {"free_bacon": "Free Bacon", "pig_out": "Pig Out", "feral_hogs": "Feral Hogs"}[kind]
     return f"{label}: {points} point{'s' if points != 1 else ''}"
 
 
@@ -73,7 +73,7 @@ def play_terminal(rules: Ruleset, *, you_first: bool = True, seed: Optional[int]
             if session.to_move == "you":
                 turn = session.play(ask_dice(session, read, write))
             else:
-                n = int(session.bot.table[session.match.state()])
+                n = session.bot_move_choice()
                 write(f"Bot rolls {n} dice (its win probability {session.bot_win_probability(n):.4f})")
                 turn = session.bot_move()
             write(describe_turn(turn, who))

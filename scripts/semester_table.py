@@ -7,18 +7,22 @@ optimal play, the opening move, and the exact CS 61A win rate of the optimal
 strategy against always rolling four.
 """
 from hogsolve import always_roll, optimal_strategy, win_rate
-from hogsolve.rules import rulesets, semesters
+from hogsolve.rules import NO_VALUE, rulesets, semesters
 
 
 def main() -> None:
     print("| semesters | rules | P(first player wins) | opening move | optimal vs `always_roll:4` |")
     print("| --- | --- | --- | --- | --- |")
     for name, rules in rulesets().items():
+        words = rules.description.split(": ", 1)[1].replace("|", "\\|")
+        if name in NO_VALUE:
+            print(f"| {', '.join(semesters(name))} | {words} | no value: endless passing | - | - |")
+            continue
         bot = optimal_strategy(rules)
         rate = win_rate(bot, always_roll(4), rules).average
-        words = rules.description.split(": ", 1)[1].replace("|", "\\|")
-        print(f"| {', '.join(semesters(name))} | {words} | {bot.win_probability[0, 0]:.6f} | "
-              f"{int(bot.table[0, 0])} | {rate:.4f} |")
+        start = (0,) * bot.table.ndim  # (0, 0), and both memories 0 under Feral Hogs
+        print(f"| {', '.join(semesters(name))} | {words} | {bot.win_probability[start]:.6f} | "
+              f"{int(bot.table[start])} | {rate:.4f} |")
 
 
 if __name__ == "__main__":

@@ -231,3 +231,39 @@ def _solve_pair(ox, oy, tie):
                     and all(c + p * (1 - vx) <= vy + tie for c, p in oy)):
                 return vx, vy
     raise AssertionError("no pair of mutual best responses")
+
+
+def feral_values(rules):
+    """Optimal values ``value(s, o, mine, theirs)`` under Feral Hogs, by memoised recursion.
+
+    ``mine`` / ``theirs`` are the raw remembered values (dice rolled or points
+    scored on each player's previous turn), never capped: the recursion knows
+    nothing of hogsolve's compression of large memories.
+    """
+    bonus_rule = rules.history
+
+    def remembered(n, points):
+        return n if bonus_rule.remembers == "dice" else points
+
+    def action_value(s, o, mine, theirs, n):
+        if n == 0:
+            bacon = rules.free_bacon(s, o) if getattr(rules.free_bacon, "uses_score", False) \
+                else rules.free_bacon(o)
+            dist = {int(rules.turn_score(int(bacon), 0)): 1.0}
+        else:
+            dist = {int(rules.turn_score(p, n)): float(q)
+                    for p, q in roll_distribution(n, 6, rules.pig_out, rules.pig_out_rule).items()}
+        extra = bonus_rule.bonus if abs(n - mine) == bonus_rule.gap else 0
+        total = 0.0
+        for points, q in dist.items():
+            key = turn_outcome(rules, s, o, points + extra)
+            v = 1.0 if key == "win" else 0.0 if key == "loss" else \
+                1 - value(key[0], key[1], theirs, remembered(n, points))
+            total += q * v
+        return total
+
+    @lru_cache(maxsize=None)
+    def value(s, o, mine, theirs):
+        return max(action_value(s, o, mine, theirs, n) for n in range(rules.max_dice + 1))
+
+    return value, action_value

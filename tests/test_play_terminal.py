@@ -61,3 +61,26 @@ def test_json_record():
     record = json.loads(out.stdout)
     assert out.returncode == 0 and record["turns"][0]["num_dice"] == 2 and record["winner"] is None
     assert "You rolled 2 dice" in out.stderr
+
+
+def test_feral_hogs_game_in_the_terminal():
+    """A fa19 game: the bot reads both players' memories, and a Feral Hogs bonus is worded."""
+    import io
+    from hogsolve import get_rules
+    from hogsolve.terminal import play_terminal
+    out = io.StringIO()
+    answers = iter(["2"] * 200)
+    rules = get_rules("fa19")
+    record = play_terminal(rules, seed=4, read=lambda prompt: next(answers), write=out.write)
+    text = out.getvalue()
+    assert "[Feral Hogs: 3 points]" in text  # rolling 2 dice at the start (memory 0) earns it
+    assert record["winner"] in ("you", "bot") and "wins" in text
+    # every bot move is the optimal table's entry at the scores *and* both memories (fa19: dice)
+    from hogsolve import solve
+    policy = solve(rules).policy
+    memory = {"you": 0, "bot": 0}
+    for turn in record["turns"]:
+        me, other = turn["player"], "bot" if turn["player"] == "you" else "you"
+        if me == "bot":
+            assert turn["num_dice"] == policy[turn["score"], turn["opponent_score"], memory["bot"], memory["you"]]
+        memory[me] = turn["num_dice"]

@@ -173,7 +173,8 @@ def test_fa23_onward():
     assert turn_points(rules, 0, 41, score=12) == 6
 
 
-@pytest.mark.parametrize("name", [n for n in rulesets() if n not in ("su18", "fa18", "fa13", "fa14")])
+@pytest.mark.parametrize("name", [n for n in rulesets() if n not in ("su18", "fa18", "fa13", "fa14", "sp22")
+                                  and get_rules(n).history is None])
 def test_solver_matches_a_plain_recursion(name):
     """The new rules through the compiled model agree with a recursion over the rules' text."""
     rules = get_rules(name, goal=25)
@@ -268,3 +269,119 @@ def test_piggy_back_everywhere_downstream():
     visits = occupancy(model, sol.policy.astype(int), sol.policy.astype(int))
     assert visits[0, 0] == pytest.approx(0.5) and visits.min() >= 0
     assert all(sum(p for _, p in model.transitions(s, o, n)) == 1 for s, o in ((0, 0), (50, 97)) for n in range(11))
+
+
+@pytest.mark.parametrize("name, bacon, swaps, no_swaps, bacon_56, strategies_end", [
+    ("fa19", {35: 7, 71: 9, 9: 10}, [(28, 4)], [(2, 4), (22, 4)], 5, 108),
+    ("sp20", {4: 3, 1: 2, 20: 9}, [(1, 0)], [(2, 4), (11, 1)], 13, 78),
+    ("su20", {4: 6, 1: 9, 20: 12}, [(11, 1)], [(2, 4), (1, 0)], 9, None),
+])
+def test_feral_hogs_semesters(name, bacon, swaps, no_swaps, bacon_56, strategies_end):
+    """fa19, sp20, su20: the official examples (their play() cases turn Feral Hogs off)."""
+    rules = get_rules(name)
+    assert rules.history is not None
+    assert {o: int(zero_dice_points(rules, 0, o)) for o in bacon} == bacon
+    assert all(rules.swaps(a, b) for a, b in swaps) and not any(rules.swaps(a, b) for a, b in no_swaps)
+    assert turn_points(rules, 0, 56) == bacon_56
+    assert turn_points(rules, 2, 0, make_test_dice(4, 5, 1)) == 9
+    assert turn_points(rules, 3, 0, make_test_dice(4, 6, 1)) == 1
+    off = {"feral_hogs": False}
+    assert final(rules, always_roll(5), always_roll(3), make_test_dice(3), score0=91, score1=10, **off)[0] == 106
+    assert final(rules, always_roll(5), always_roll(5), make_test_dice(3), goal=10, **off)[0] == 15
+    assert final(rules, always_roll(5), always_roll(5), make_test_dice(3), goal=15, **off)[0] == 15
+    if strategies_end is not None:
+        assert final(rules, strat0, strat1, make_test_dice(7), score0=71, score1=80, **off)[0] == strategies_end
+    else:
+        assert final(rules, always_roll(5), always_roll(2), make_test_dice(3), goal=25, **off)[0] == 36
+
+
+def test_feral_hogs_bonus_follows_each_players_memory():
+    """+3 when this turn's dice differ by exactly 2 from what the mover remembers."""
+    fa19, sp20 = get_rules("fa19"), get_rules("sp20")
+    # fa19 remembers dice: rolling 2 at the start (memory 0) earns the bonus
+    turns = play(always_roll(2), always_roll(4), fa19, dice=make_test_dice(3), goal=30).turns
+    assert [t.feral_bonus for t in turns[:4]] == [3, 0, 0, 0]
+    assert turns[0].new_score == 6 + 3 and {"kind": "feral_hogs", "points": 3} in turns[0].events()
+    # sp20 remembers points: 3 dice of 2s score 6, then rolling 4 dice is |4 - 6| = 2 -> bonus
+    first = iter([3])
+    turns = play(lambda s, o: next(first, 4), always_roll(1), sp20, dice=make_test_dice(2), goal=40).turns
+    assert [t.feral_bonus for t in turns[:3]] == [0, 0, 3]
+    assert not play(always_roll(2), always_roll(4), fa19, dice=make_test_dice(3), goal=30,
+                    feral_hogs=False).turns[0].feral_bonus
+
+
+def test_sp22_hefty_hogs_and_hog_pile():
+    rules = get_rules("sp22")
+    assert [int(zero_dice_points(rules, 5, o)) for o in (123, 456)] == [9, 29]
+    assert [rules.bonus(a, b) for a, b in ((25, 43), (32, 33), (7, 7))] == [0, 0, 7]
+    assert turn_points(rules, 2, 0, make_test_dice(4, 5, 1), score=5) == 9
+    assert turn_points(rules, 3, 0, make_test_dice(4, 6, 1), score=5) == 1
+    assert turn_points(rules, 0, 2, score=3) == 9
+    assert final(rules, always_roll(5), always_roll(3), make_test_dice(3), score0=91, score1=10)[0] == 106
+    assert final(rules, always_roll(5), always_roll(5), make_test_dice(3), goal=10)[0] == 15
+    assert final(rules, always_roll(3), always_roll(3), make_test_dice(3), goal=15)[0] == 9
+    assert final(rules, strat0, strat1, make_test_dice(7), score0=71, score1=80)[0] == 91
+    assert int(zero_dice_points(rules, 30, 0)) == 1  # our reading of 0: one digit 0, (30 + 1) % 30
+
+
+@pytest.mark.parametrize("name", ["fa19", "sp20", "su20"])
+def test_feral_hogs_solver_matches_a_plain_recursion(name):
+    """Every state (both memories included) against a recursion that keeps raw, uncapped
+    memories: a capping or memory-update mistake in the model shows up here."""
+    import sys
+    from reference import feral_values
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
+    rules = get_rules(name).replace(goal=15, max_dice=5)  # small enough for plain Python
+    solution = solve(rules)
+    assert solution.certificate.proven
+    value, action_value = feral_values(rules)
+    size = rules.context_shape[0]
+    raw = list(range(size)) + ([size + 4, 40] if rules.history.remembers == "points" else [])
+    worst = 0.0
+    for s in range(15):
+        for o in range(15):
+            for a in raw:
+                for b in raw:
+                    i, j = rules.context_index((a, b))
+                    worst = max(worst, abs(solution.win_probability[s, o, i, j] - value(s, o, a, b)))
+    assert worst <= solution.certificate.error_bound + 1e-15
+    # and the chosen dice are optimal by the recursion's own action values
+    s, o = 3, 5
+    best = max(action_value(s, o, 2, 4, n) for n in range(6))
+    assert action_value(s, o, 2, 4, solution.policy[s, o, 2, 4]) == pytest.approx(best, abs=1e-12)
+
+
+@pytest.mark.parametrize("name", ["fa19", "sp20"])
+def test_feral_hogs_everywhere_downstream(name):
+    """Exact win rates, best response, regret and Monte Carlo all follow the memories; a
+    student's 2-argument strategy is evaluated exactly as one that ignores them."""
+    from hogsolve import best_response, regret, simulate, win_rate
+    rules = get_rules(name)
+    sol = solve(rules)
+    exact = win_rate(sol, always_roll(4), rules)
+    sim = simulate(sol, always_roll(4), rules, games=200_000, seed=5)
+    assert abs(sim.average - exact.average) <= 3.3 * sim.standard_error
+    assert best_response(sol, rules).exploitability <= sol.certificate.error_bound
+    report = regret(always_roll(4), rules, solution=sol)
+    # performance difference: the per-state expected losses add up to the shortfall
+    assert report.total_expected_loss == pytest.approx(0.5 - report.win_rate.average, abs=1e-12)
+    assert report.reach[0, 0, 0, 0] == pytest.approx(0.5)
+    # a strategy that ignores history gains from knowing it: the best response to always_roll:4
+    # uses the memories, and beats the best 2-D table
+    br = best_response(always_roll(4), rules)
+    assert br.policy.shape == (100, 100) + rules.context_shape
+    assert win_rate(br, always_roll(4), rules).average == pytest.approx(br.win_rate.average, abs=1e-12)
+
+
+def test_sp22_has_no_value_and_says_why():
+    """Hefty Hogs lets both players pass forever at (72, 75) and prefer it: no value exists."""
+    from hogsolve.rules import NO_VALUE
+    rules = get_rules("sp22")
+    assert int(zero_dice_points(rules, 72, 75)) == 0 and int(zero_dice_points(rules, 75, 72)) == 0
+    solution = solve(rules)
+    assert not solution.certificate.proven
+    assert "(72, 75) and (75, 72)" in solution.certificate.reason and "no value" in solution.certificate.reason
+    assert "sp22" in NO_VALUE
+    # rolling there is worth less to each than the other's turn: R1 + R2 < 1
+    rolls = solution.action_values[..., 1:].max(axis=-1)
+    assert rolls[72, 75] + rolls[75, 72] < 0.95

@@ -5,9 +5,13 @@ import numpy as np
 import pytest
 
 from hogsolve import __version__, get_rules, rulesets, solve
+from hogsolve.rules import NO_VALUE
 from hogsolve.tables import load_arrays, read_grid_csv, solution_files, sha256
 
 SOLUTIONS = Path(__file__).resolve().parent.parent / "solutions"
+SOLVABLE = [n for n in rulesets() if n not in NO_VALUE]
+EXACT = [n for n in SOLVABLE if get_rules(n).history is None]
+HISTORY = [n for n in SOLVABLE if get_rules(n).history is not None]
 
 
 def _exact_files(name):
@@ -20,11 +24,11 @@ def _exact_files(name):
 def exact_solutions():
     """Every built-in solved exactly, two at a time (the machine's two cores)."""
     from joblib import Parallel, delayed
-    names = list(rulesets())
+    names = EXACT
     return dict(zip(names, Parallel(n_jobs=2)(delayed(_exact_files)(n) for n in names)))
 
 
-@pytest.mark.parametrize("name", list(rulesets()))
+@pytest.mark.parametrize("name", EXACT)
 def test_committed_tables_reproduce_byte_for_byte(name, exact_solutions):
     """`hogsolve solve --all --exact` rewrites exactly the committed bytes."""
     directory = SOLUTIONS / name
@@ -51,6 +55,25 @@ def test_committed_tables_reproduce_byte_for_byte(name, exact_solutions):
     csv = read_grid_csv(directory / "win_probability.csv", float)
     assert np.allclose(csv, arrays["win_probability.npy"], rtol=1e-11, atol=1e-12)
     assert np.array_equal(read_grid_csv(directory / "policy.csv", int), arrays["policy.npy"])
+
+
+@pytest.mark.parametrize("name", HISTORY)
+def test_history_tables_reproduce_byte_for_byte(name):
+    """Feral Hogs tables hold the certified float policy over both players' memories."""
+    directory = SOLUTIONS / name
+    meta, arrays = load_arrays(directory, ("policy.npy",))
+    fresh = solve(get_rules(name))
+    assert fresh.certificate.proven
+    for file_name, data in solution_files(fresh, __version__).items():
+        assert data == (directory / file_name).read_bytes(), file_name
+    assert arrays["policy.npy"].shape == (100, 100) + get_rules(name).context_shape
+    assert meta["layout"].startswith("policy[score, opponent_score, mover's memory")
+    assert meta["certificate"]["proven"] is True and meta["opening_move"] == fresh.opening_move
+    assert sorted(meta["sha256"]) == ["policy.npy"]
+
+
+def test_every_solvable_builtin_ships_a_table():
+    assert sorted(p.name for p in SOLUTIONS.iterdir() if (p / "meta.json").exists()) == sorted(SOLVABLE)
 
 
 def test_solutions_readme_exists():

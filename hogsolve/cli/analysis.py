@@ -73,13 +73,18 @@ def setup_best_response(p):
 
     def run(args):
         from ..evaluate import best_response
-        from ..tables import atomic_write, grid_csv
+        from ..tables import atomic_write, grid_csv, npy_bytes
         if args.out is not None:
             output_file(args.out)
         rules, table = rules_and_policy(args)
+        as_npy = args.out is not None and args.out.suffix == ".npy"
+        if args.out is not None and rules.history is not None and not as_npy:
+            raise UsageError(f"{rules.name} policies depend on both players' memories: name an --out "
+                             "ending in .npy (read back as table:PATH.npy)")
         br = _converged(lambda: best_response(table, rules), "best response")
         if args.out is not None:
-            write_or_fail(lambda: atomic_write(args.out, grid_csv(br.policy, str)), args.out)
+            data = npy_bytes(br.policy.astype("int8")) if as_npy else grid_csv(br.policy, str)
+            write_or_fail(lambda: atomic_write(args.out, data), args.out)
         record = {"rules": rules.name, **br.to_dict(), "opponent": args.spec}
         record["win_rate"].update(b=args.spec)
         if args.out is not None:
@@ -96,7 +101,7 @@ def show_best_response(args, rules, br) -> None:
     print(f"  moving second: {r.second:.12f}")
     print(f"  average:       {r.average:.12f}")
     print(f"  exploitability of {args.spec}: {br.exploitability:.12f}")
-    print(f"  opening move: {int(br.policy[0, 0])} dice")
+    print(f"  opening move: {int(br.policy[(0,) * br.policy.ndim])} dice")
     if args.out is not None:
         print(f"  wrote {args.out}")
 
@@ -123,9 +128,12 @@ def show_regret(args, rules, report) -> None:
     print(f"  win rate {r.average:.12f} (first {r.first:.12f}, second {r.second:.12f})")
     print(f"  total expected loss {report.total_expected_loss:.12f} = 1/2 - win rate")
     print("  states where it loses most (expected loss = loss x reach):")
-    print(f"  {'score':>5} {'opp':>4} {'rolls':>5} {'best':>4} {'loss':>9} {'reach':>9} {'expected':>10}")
+    memories = rules.history is not None  # then each state also has both players' memories
+    extra = f" {'mem':>3} {'opp mem':>7}" if memories else ""
+    print(f"  {'score':>5} {'opp':>4}{extra} {'rolls':>5} {'best':>4} {'loss':>9} {'reach':>9} {'expected':>10}")
     for row in report.worst(args.top):
-        print(f"  {row['score']:>5} {row['opponent_score']:>4} {row['choice']:>5} {row['optimal']:>4} "
+        extra = f" {row['my_memory']:>3} {row['opponent_memory']:>7}" if memories else ""
+        print(f"  {row['score']:>5} {row['opponent_score']:>4}{extra} {row['choice']:>5} {row['optimal']:>4} "
               f"{row['loss']:>9.6f} {row['reach']:>9.6f} {row['expected_loss']:>10.3e}")
 
 

@@ -17,7 +17,7 @@ def setup_rules(p):
 
     def run(args):
         from ..rulefile import to_toml
-        from ..rules import INFERRED, rulesets, semesters
+        from ..rules import INFERRED, NO_VALUE, rulesets, semesters
         if args.toml and not args.show:
             raise UsageError("hogsolve rules: --toml goes with --show NAME")
         if args.show:
@@ -26,11 +26,11 @@ def setup_rules(p):
                 print(to_toml(rules), end="")
                 return 0
             record = {**rules.summary(), "semesters": list(semesters(rules.name)),
-                      "inferred": INFERRED.get(rules.name, "")}
+                      "inferred": INFERRED.get(rules.name, ""), "no_value": NO_VALUE.get(rules.name, "")}
             return respond(args, record, lambda: [print(f"{k:12} {v}") for k, v in record.items()])
         known = rulesets()
-        records = [{**r.summary(), "semesters": list(semesters(name)), "inferred": INFERRED.get(name, "")}
-                   for name, r in known.items()]
+        records = [{**r.summary(), "semesters": list(semesters(name)), "inferred": INFERRED.get(name, ""),
+                    "no_value": NO_VALUE.get(name, "")} for name, r in known.items()]
 
         def show():
             for name, r in known.items():
@@ -38,6 +38,8 @@ def setup_rules(p):
                 print(f"{name}{' (also ' + ', '.join(also) + ')' if also else ''}  {r.description}")
                 if name in INFERRED:
                     print(f"      inferred: {INFERRED[name]}")
+                if name in NO_VALUE:
+                    print(f"      no optimal value: {NO_VALUE[name]}")
         return respond(args, records, show)
     return run
 
@@ -58,14 +60,18 @@ def setup_solve(p):
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
     def run(args):
-        from ..exact import ExactUnsupported
-        from ..rules import get_rules, rulesets
+        from ..exact import ExactUnsupported, check_exact_supported
+        from ..model import compile_model
+        from ..rules import NO_VALUE, get_rules, rulesets
         from ..solver import solve
         from ..tables import write_solution
         if sum(bool(x) for x in (args.all, args.rules, args.rules_file)) > 1:
             raise UsageError("hogsolve solve: name one of --rules NAME ..., --rules-file FILE or --all")
         if args.all:
-            names = list(rulesets())
+            names = [n for n in rulesets() if n not in NO_VALUE]
+            for name in NO_VALUE:
+                print(f"skipping {name}: {NO_VALUE[name]}", file=sys.stderr if args.json else sys.stdout,
+                      flush=True)
         elif args.rules:
             names = args.rules
         elif args.rules_file:
@@ -74,6 +80,13 @@ def setup_solve(p):
             raise UsageError("hogsolve solve: name --rules NAME ..., --rules-file FILE or --all")
         chosen = [load_rules(n, args.goal, max_memory_gb=args.max_memory, exact=args.exact,
                              rules_file=args.rules_file) for n in names]
+        float_only = set()  # with --all --exact: rulesets exact mode cannot verify get the float certificate
+        if args.all and args.exact:
+            for rules in chosen:
+                try:
+                    check_exact_supported(compile_model(rules))
+                except ExactUnsupported:
+                    float_only.add(rules.name)
         out = args.out
         if out is None and args.all:
             out = shipped_tables()
@@ -88,7 +101,8 @@ def setup_solve(p):
         results, failed = [], False
         for rules in chosen:
             try:
-                solution = solve(rules, exact=args.exact, progress=solve_progress(f"solving {rules.name}"))
+                solution = solve(rules, exact=args.exact and rules.name not in float_only,
+                                 progress=solve_progress(f"solving {rules.name}"))
             except ExactUnsupported as exc:
                 raise UsageError(str(exc)) from None
             record = solution.to_dict()
@@ -99,7 +113,10 @@ def setup_solve(p):
             results.append(record)
             if not args.json:
                 print(format_solution(solution, record.get("written_to")), flush=True)
-            if not solution.converged:
+                if rules.name in float_only:
+                    print("  exact mode does not cover this ruleset (a history rule or zero-point turns): "
+                          "float certificate only", flush=True)
+            if not solution.converged or (rules.name in float_only and not solution.certificate.proven):
                 failed = True
                 print(f"error: {rules.name}: {solution.certificate.reason}; no table written",
                       file=sys.stderr)

@@ -64,11 +64,14 @@ def finite(x: float) -> Optional[float]:
 
 
 def policy_payload(store: GameStore, name: str) -> dict:
-    """A ruleset's policy and win probabilities for the page's heatmap."""
+    """A ruleset's policy and win probabilities for the page's heatmap (under a history rule,
+    the slice where neither player remembers anything yet: both memories 0)."""
     bot = store.bot(name)
+    first = (0,) * (bot.table.ndim - 2)
     return {"rules": name, "goal": int(bot.rules.goal), "max_dice": int(bot.rules.max_dice),
-            "policy": bot.table.astype(int).tolist(),
-            "win_probability": [[finite(x) for x in row] for row in bot.win_probability]}
+            "policy": bot.table[(...,) + first].astype(int).tolist(),
+            "win_probability": [[finite(x) for x in row] for row in bot.win_probability[(...,) + first]],
+            **({"memories": "both 0"} if first else {})}
 
 
 class HogServer(ThreadingHTTPServer):

@@ -97,9 +97,11 @@ function eventWords(e) {  // the server sends rule events as data: {kind, ...num
   if (e.kind === "swine_swap") return "Swine Swap";
   if (e.kind === "extra_turn") return "Extra turn";
   if (e.kind === "piggy_back") return `Piggy Back: the opponent gains ${e.points}`;
+  if (e.kind === "feral_hogs") return `Feral Hogs: ${points(e.points)}`;
   return e.kind;
 }
-const EVENT_CLASS = {pig_out: "pig", swine_swap: "swap", hog_wild: "wild", free_bacon: "", extra_turn: "swap"};
+const EVENT_CLASS = {pig_out: "pig", swine_swap: "swap", hog_wild: "wild", free_bacon: "", extra_turn: "swap",
+                     feral_hogs: "wild"};
 
 function turnWords(turn) {
   const who = turn.player === "you" ? "You" : "The bot";
