@@ -266,10 +266,64 @@ class HistoryTable:
         return out
 
 
+class LandingTable:
+    """The backup for rules whose after-turn change depends on the turn's points
+    (``points_bonus``), with the interface of :class:`OutcomeTable`.
+
+    The landing of a turn then depends on (s, o, points), not on the sum after
+    the turn alone, so each state gathers its own row of next values through
+    ``model.points_landing`` and one product per kind of dice sums them.  Every
+    turn must score (all landings lie on larger sums, already known).
+    """
+
+    def __init__(self, model: Model, arithmetic: Arithmetic | None = None):
+        if not model.progressive:
+            raise ValueError(f"{model.rules.name}: a points bonus needs every turn to score")
+        self.model = model
+        self.arith = arithmetic if arithmetic is not None else float_arithmetic(model)
+        extra = np.array([0, self.arith.one], dtype=self.arith.dtype)  # next mover's value: win, loss
+        self.known = np.concatenate([np.zeros(model.num_states, dtype=self.arith.dtype), extra])
+
+    def fill(self, k: int, values: np.ndarray, same_values: Optional[np.ndarray] = None) -> None:
+        """Record the values of diagonal ``k`` (no extra turns with these rules)."""
+        d = self.model.diagonals[k]
+        self.known[d.flat] = values.reshape(-1)[d.flat]
+
+    def fill_all(self, values: np.ndarray) -> None:
+        """Record every state's value from a finished ``values`` table."""
+        self.known[: self.model.num_states] = values.reshape(-1)
+
+    def action_values(self, k: int) -> np.ndarray:
+        """Mover's value of every action at each state of diagonal ``k``, (m, A)."""
+        d, w = self.model.diagonals[k], self.arith.weights
+        nxt = self.known[self.model.points_landing[d.s, d.o]]  # (m, P)
+        out = None
+        for t in (d.kind,) if d.kind is not None else np.unique(d.kinds):
+            part = nxt @ w[t].T
+            out = part if out is None else np.where((d.kinds == t)[:, None], part, out)
+        out[:, 0] = self.arith.total * nxt[np.arange(len(d.s)), d.bacon_rows - k]
+        return self.arith.finish(out)
+
+    def chosen_values(self, k: int, actions: np.ndarray) -> np.ndarray:
+        """Mover's value of the given action at each state of diagonal ``k``, (m,)."""
+        return np.take_along_axis(self.action_values(k), np.asarray(actions)[:, None], axis=1)[:, 0]
+
+    def all_action_values(self) -> np.ndarray:
+        """Mover's value of every action at every state, (goal, goal, A)."""
+        out = np.empty(self.model.value_shape + (self.arith.weights.shape[1],), dtype=self.arith.dtype)
+        for k in range(2 * self.model.goal - 1):
+            d = self.model.diagonals[k]
+            out[d.s, d.o] = self.action_values(k)
+        return out
+
+
 def outcome_table(model: Model, arithmetic: Arithmetic | None = None):
-    """The backup for ``model``: a :class:`HistoryTable` under a history rule, else an :class:`OutcomeTable`."""
+    """The backup for ``model``: a :class:`HistoryTable` under a history rule, a
+    :class:`LandingTable` under a points bonus, else an :class:`OutcomeTable`."""
     if model.context_shape:
         return HistoryTable(model, arithmetic)
+    if model.points_landing is not None:
+        return LandingTable(model, arithmetic)
     return OutcomeTable(model, arithmetic)
 
 

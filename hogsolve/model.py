@@ -51,6 +51,7 @@ class Model:
     again: Optional[np.ndarray]    # (goal + P, goal) bool: the mover moves again (None: never)
     piggy: Optional[np.ndarray]    # (A, goal, goal) Piggy Back ending past the goal: 0 won, 1 lost, -1 not over
     score_sum_gain: int            # least points of any turn: least rise of the score sum
+    points_landing: Optional[np.ndarray] = None  # (goal, goal, P) next state by turn points (points_bonus rules)
 
     @property
     def num_states(self) -> int:
@@ -108,6 +109,13 @@ class Model:
         """Sentinel next state: the mover has lost."""
         return self.num_states + 1
 
+    def land(self, s, o, points):
+        """Where a turn scoring ``points`` (bonus rules and swap applied) from (s, o) leads:
+        the flat next state from the next mover's side, or ``win`` / ``loss`` (arrays too)."""
+        if self.points_landing is not None:
+            return self.points_landing[s, o, np.minimum(points, self.points_landing.shape[2] - 1)]
+        return self.after[np.minimum(np.asarray(s) + points, self.after.shape[0] - 1), o]
+
     def piggy_landing(self, s, o, n):
         """Where Piggy Back takes a roll of ``n`` dice scoring 0 at (s, o): the flat next
         state (from the next mover's side), or ``win`` / ``loss``."""
@@ -146,7 +154,7 @@ class Model:
         s, o = score, opponent_score
 
         def landing(new):
-            nxt = int(self.after[new, o])
+            nxt = int(self.land(s, o, new - s))
             return nxt + self.again_base if self.again is not None and self.again[new, o] else nxt
         if num_dice == 0:
             return [(landing(s + self.free_bacon_points[s, o]), Fraction(1))]
@@ -280,6 +288,7 @@ def compile_model(rules: Ruleset) -> Model:
         rolled = rolled[rolled > 0] if (rolled > 0).any() else np.array([1])
     gain = min(int(bacon.min()), int(rolled.min()))
     piggy = _piggy_codes(rules, goal) if rules.piggy_back else None
+    points_landing = _points_landing(rules, goal, most) if rules.points_bonus is not None else None
     pad = most + 1 - counts.shape[2]
     counts = np.pad(counts, ((0, 0), (0, 0), (0, pad)))
     return Model(
@@ -291,4 +300,16 @@ def compile_model(rules: Ruleset) -> Model:
         again=again if again.any() else None,
         piggy=piggy,
         score_sum_gain=gain,
+        points_landing=points_landing,
     )
+
+
+def _points_landing(rules: Ruleset, goal: int, most: int) -> np.ndarray:
+    """``landing[s, o, p]``: where a turn scoring p from (s, o) leads, for rules whose
+    after-turn change depends on the points (``points_bonus``)."""
+    s, o, p = np.meshgrid(np.arange(goal), np.arange(goal), np.arange(most + 1), indexing="ij")
+    mover, opponent = end_of_turn(rules, s, o, p)
+    win, loss = goal * goal, goal * goal + 1
+    landing = np.where(mover >= goal, win, np.where(opponent >= goal, loss,
+                                                    opponent * goal + np.minimum(mover, goal - 1)))
+    return landing.astype(np.int32)

@@ -175,7 +175,7 @@ def _play_chunk(model: Model, sampler: PointSampler, pa: np.ndarray, pb: np.ndar
             extra = np.asarray(rule.points(actions, mine))
             mine, theirs = theirs, np.asarray(rule.index(rule.remembered(actions, points), model.rules.max_dice))
         landing = (s + points + extra) * g + o
-        nxt = after[landing]
+        nxt = after[landing] if model.points_landing is None else model.points_landing[s, o, points]
         if model.piggy is not None:
             piggy = rolled & (points == 0)
             nxt[piggy] = model.piggy_landing(s[piggy], o[piggy], actions[piggy])

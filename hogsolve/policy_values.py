@@ -89,11 +89,10 @@ def occupancy(model: Model, policy_me: np.ndarray, policy_opp: np.ndarray) -> np
                               piggy_mass)
                     w = w.copy()
                     w[rolled, 0] = 0.0
-                new = d.s[:, None] + points
-                _spread(model, pending, i, new, d.o[:, None], mass[i][:, None] * w)
+                _spread(model, pending, i, d.s[:, None], d.o[:, None], points, mass[i][:, None] * w)
                 bacon = actions == 0
-                _spread(model, pending, i, d.s[bacon] + model.free_bacon_points[d.s[bacon], d.o[bacon]],
-                        d.o[bacon], mass[i][bacon])
+                _spread(model, pending, i, d.s[bacon], d.o[bacon], model.free_bacon_points[d.s[bacon], d.o[bacon]],
+                        mass[i][bacon])
             if model.progressive:
                 break
             if mass[0].sum() + mass[1].sum() < 1e-17:
@@ -148,10 +147,11 @@ def deviation_gains(model: Model, policy: np.ndarray) -> np.ndarray:
     return backup_all(model, values) - values[..., None]
 
 
-def _spread(model: Model, pending, mover: int, new, opponent, mass) -> None:
-    """Add ``mass`` to where turns ending on ``new`` against ``opponent`` lead: to the other
-    player's pending states, or to the mover's own on an extra turn."""
-    targets = model.after[new, opponent]
+def _spread(model: Model, pending, mover: int, score, opponent, points, mass) -> None:
+    """Add ``mass`` to where turns scoring ``points`` from (score, opponent) lead: to the
+    other player's pending states, or to the mover's own on an extra turn."""
+    targets = model.land(score, opponent, points)
+    new = score + points
     if model.again is None:
         np.add.at(pending[1 - mover], targets, mass)
         return

@@ -48,7 +48,8 @@ COMPONENTS: Dict[str, Dict[str, Callable]] = {
 }
 #: Optional components: absent means none (the constant ``pig_out`` is used).
 OPTIONAL = {"pig_out_rule": {f.__name__: f for f in (r.ones_capped,)},
-            "history": {f.__name__: f for f in (r.FERAL_HOGS_DICE, r.FERAL_HOGS_POINTS)}}
+            "history": {f.__name__: f for f in (r.FERAL_HOGS_DICE, r.FERAL_HOGS_POINTS)},
+            "points_bonus": {f.__name__: f for f in (r.prime_sum_leader_gains,)}}
 TEXT_FIELDS = ("name", "description")
 INT_FIELDS = ("goal", "max_dice", "pig_out")
 BOOL_FIELDS = ("piggy_back",)

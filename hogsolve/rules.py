@@ -358,6 +358,19 @@ def bonus_sus_fuss(score, opponent_score):
     return _prime_rule(score, lambda prime, factors: (factors == 3) | (factors == 4))
 
 
+# ---------------------------------------------- points-dependent bonus ------
+# A points bonus is called on (mover's new score, opponent's score, the turn's
+# points) and returns (mover's extra, opponent's extra): it may reward either player.
+
+def prime_sum_leader_gains(score, opponent_score, points):
+    """sp15 Hogtimus Prime: after the turn, if the two scores differ and their sum is prime,
+    the player in the lead gains the turn's points again."""
+    s, o, p = np.asarray(score), np.asarray(opponent_score), np.asarray(points)
+    is_prime = _tables_for(s + o)[0]
+    fire = (s != o) & is_prime[s + o]
+    return _as_result(np.where(fire & (s > o), p, 0)), _as_result(np.where(fire & (o > s), p, 0))
+
+
 # --------------------------------------------------- turn-score rules -------
 
 def ones_capped(ones, num_dice):
@@ -506,6 +519,9 @@ def end_of_turn_and_swap(rules: "Ruleset", score, opponent_score, points):
     The swap test runs once; works on ints and, element-wise, on numpy arrays.
     """
     new = score + points
+    if rules.points_bonus is not None:
+        mover_extra, opponent_extra = rules.points_bonus(new, opponent_score, points)
+        new, opponent_score = new + mover_extra, opponent_score + opponent_extra
     new = new + call_rule(rules.bonus, new, opponent_score)
     swap = call_rule(rules.swaps, new, opponent_score)
     if np.ndim(swap) == 0:
@@ -582,6 +598,9 @@ class Ruleset:
         When given, the points of a Pig Out instead of the constant ``pig_out``.
     turn_score : callable ``(points, number of dice) -> points``
         Changes a turn's points, zero dice included (Hogtimus Prime).
+    points_bonus : callable ``(score, opponent_score, points) -> (mover's extra, opponent's extra)``
+        or None: a change after the turn that depends on its points (sp15's
+        Hogtimus Prime); applied first, before the bonus and swap rules.
     history : FeralHogs or None
         A bonus that depends on each player's previous turn (Feral Hogs); the
         state then includes what each player remembers.
@@ -613,6 +632,7 @@ class Ruleset:
     turn_score: Callable = same_score
     piggy_back: bool = False
     history: Optional[FeralHogs] = None
+    points_bonus: Optional[Callable] = None
 
     def __post_init__(self):
         for field in ("goal", "max_dice", "pig_out"):
@@ -634,6 +654,9 @@ class Ruleset:
                 raise TypeError(f"history must be a FeralHogs rule or None, got {self.history!r}")
             if self.piggy_back or self.extra_turn is not no_extra_turn:
                 raise ValueError("a history rule does not combine with piggy_back or extra-turn rules")
+        if self.points_bonus is not None and (self.piggy_back or self.history is not None
+                                              or self.extra_turn is not no_extra_turn):
+            raise ValueError("points_bonus does not combine with piggy_back, history or extra-turn rules")
 
     @property
     def context_shape(self) -> Tuple[int, ...]:
@@ -689,6 +712,15 @@ _BUILTIN: Tuple[Ruleset, ...] = (  # in the order the course used them
         free_bacon=bacon_digit_difference,
         swaps=swap_double,
         dice_sides=hog_wild,
+    ),
+    Ruleset(
+        "sp15",
+        "CS 61A Spring 2015: Free Bacon 1 + larger digit; Hog Wild four-sided dice when the score "
+        "sum is a multiple of 7; Hogtimus Prime: when the scores differ and their sum is prime, "
+        "the leader gains the turn's points again",
+        free_bacon=bacon_larger_digit,
+        dice_sides=hog_wild,
+        points_bonus=prime_sum_leader_gains,
     ),
     Ruleset(
         "su15",
@@ -837,7 +869,9 @@ _BUILTIN: Tuple[Ruleset, ...] = (  # in the order the course used them
 
 #: Details that rest on inference from the official examples rather than on the course's text.
 INFERRED: Dict[str, str] = {
-    "fa13": "the fa13, su14 and fa14 rules are assumed to be sp14's (sp14 is the confirmed source)",
+    "fa13": "the fa13 and su14 rules are assumed to be sp14's (sp14 is the confirmed source)",
+    "sp15": "Hogtimus Prime's wording is a student's docstring; this reading (the leader, whoever "
+            "moved, gains the turn's points) is the one the four official play() results fit",
     "sp18": "Free Bacon 2 + |tens - ones| is inferred from the official free_bacon examples",
     "su19": "the swap rule is inferred from the official is_swap examples",
     "fa19": "Feral Hogs counts the dice rolled, as the official traced games fit (the official play() "
@@ -848,7 +882,8 @@ INFERRED: Dict[str, str] = {
     "su22": "Pigs on Prime treats a new score of 1 as prime, as the official games require",
     "fa15": "Piggy Back (named on the sp16 contest page) applies before the swap test; the official "
             "play() examples only finish with it",
-    "fa23": "fa23 rules also for sp24 to fa25; su23 and sp25 are not confirmed and not aliased",
+    "fa23": "fa23 rules also for sp24 to fa25, and for su23 from a course helper page; sp25 is not "
+            "confirmed and not aliased",
 }
 
 #: Built-in rulesets whose optimal play has no value, and why (``solve --all`` skips them;
@@ -858,16 +893,22 @@ NO_VALUE: Dict[str, str] = {
             "rolling, so optimal players pass forever: the game has no value (hogsolve solve explains)",
 }
 
+#: Semesters of the course's rule history that are not built in, and why.
+NOT_BUILT_IN: Dict[str, str] = {
+    "fa16": "Pork Chop (roll -1 dice to swap six- and four-sided dice for the rest of the game) and the "
+            "order of When Pigs Fly's cap are uncertain, and no official example settles them",
+}
+
 #: Semesters whose rules are another semester's (hogsolve's fa13 is the sp14 ruleset).
 ALIASES: Dict[str, str] = {
-    "sp14": "fa13", "sp16": "fa15", "sp23": "fa22",
+    "sp14": "fa13", "su14": "fa13", "sp16": "fa15", "sp23": "fa22", "su23": "fa23",
     "sp24": "fa23", "su24": "fa23", "fa24": "fa23", "su25": "fa23", "fa25": "fa23",
 }
 
 
 #: Components a summary names only when they differ from these defaults.
 OPTIONAL_RULES = {"bonus": no_bonus, "extra_turn": no_extra_turn, "pig_out_rule": None, "turn_score": same_score,
-                  "history": None}
+                  "history": None, "points_bonus": None}
 
 
 class UnknownRulesetError(ValueError):
@@ -888,6 +929,8 @@ def get_rules(name: str, goal: int | None = None) -> Ruleset:
     """A built-in ruleset by name or semester label, optionally with another goal."""
     known = rulesets()
     name = ALIASES.get(name, name)
+    if name in NOT_BUILT_IN:
+        raise UnknownRulesetError(f"{name} is not built in: {NOT_BUILT_IN[name]}")
     if name not in known:
         raise UnknownRulesetError(
             f"unknown ruleset {name!r}; choose from {', '.join(known)} (or the semesters "

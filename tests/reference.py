@@ -41,6 +41,9 @@ def turn_outcome(rules, score, opp, points):
     """'win', 'loss', (next mover's score, next opponent's score), or ('again', score, opp)
     when the mover moves again, from the rules text."""
     new = score + points
+    if getattr(rules, "points_bonus", None) is not None:
+        mover_extra, opponent_extra = rules.points_bonus(new, opp, points)
+        new, opp = new + int(mover_extra), opp + int(opponent_extra)
     new += int(rules.bonus(new, opp))
     if rules.swaps(new, opp):
         new, opp = opp, new

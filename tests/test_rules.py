@@ -10,7 +10,7 @@ su18, fa18, fa13, fa14 = (get_rules(n) for n in ("su18", "fa18", "fa13", "fa14")
 
 
 def test_builtin_names():
-    assert list(rulesets()) == ["fa13", "fa14", "su15", "fa15", "sp17", "fa17", "sp18", "su18", "fa18", "su19", "fa19",
+    assert list(rulesets()) == ["fa13", "fa14", "sp15", "su15", "fa15", "sp17", "fa17", "sp18", "su18", "fa18", "su19", "fa19",
                                 "sp20", "su20", "fa20", "sp21", "fa21", "sp22", "su22", "fa22", "fa23"]
     assert get_rules("sp14") is get_rules("fa13") and get_rules("sp23").name == "fa22"
     assert get_rules("fa25").name == "fa23"
@@ -107,7 +107,7 @@ def test_int_only_component_still_vectorises():
 
 
 def test_get_rules_errors_and_goal():
-    with pytest.raises(UnknownRulesetError, match="fa13, fa14, su15"):
+    with pytest.raises(UnknownRulesetError, match="fa13, fa14, sp15, su15"):
         get_rules("sp19")
     assert get_rules("su18", goal=30).goal == 30
     with pytest.raises(ValueError):

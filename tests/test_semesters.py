@@ -385,3 +385,36 @@ def test_sp22_has_no_value_and_says_why():
     # rolling there is worth less to each than the other's turn: R1 + R2 < 1
     rolls = solution.action_values[..., 1:].max(axis=-1)
     assert rolls[72, 75] + rolls[75, 72] < 0.95
+
+
+def test_sp15_prime_sum_leader_gains():
+    """sp15: the official examples, the four play() games included (they settle the reading)."""
+    from hogsolve.rules import _tables_for
+    is_prime = _tables_for(900)[0]
+    assert is_prime[61] and not is_prime[48] and is_prime[857]
+    rules = get_rules("sp15")
+    assert rules.dice_sides(4, 24) == 4 and rules.dice_sides(16, 64) == 6 and rules.dice_sides(0, 0) == 4
+    assert turn_points(rules, 2, 0, make_test_dice(4, 6, 1), score=1) == 10
+    assert turn_points(rules, 3, 20, make_test_dice(4, 6, 1), score=1) == 1
+    assert turn_points(rules, 0, 35) == 6
+    games = {(5, 5): (106, 46), (2, 2): (57, 104), (2, 10): (7, 126), (0, 0): (74, 106)}
+    for (a, b), scores in games.items():
+        assert final(rules, always_roll(a), always_roll(b), hog_wild_dice()) == scores
+    # the leader gains, whoever moved: 10 against 20 ending on sum 31 (prime) gives the opponent +1
+    turn = take_turn(rules, 0, 10, 20, 0, lambda sides: 3)  # Free Bacon 1 + 2 = 3: 13 vs 20, sum 33
+    assert (turn.new_score, turn.new_opponent_score) == (13, 20)
+    turn = take_turn(rules, 0, 8, 20, 0, lambda sides: 3)   # 11 vs 20: sum 31 is prime, 20 leads
+    assert (turn.new_score, turn.new_opponent_score) == (11, 23)
+
+
+def test_every_semester_of_the_course_is_listed():
+    """`hogsolve rules` names every semester of RULESETS.md: built in, an alias, or not built in
+    with the reason."""
+    from hogsolve.rules import ALIASES, NOT_BUILT_IN
+    course = ["sp14", "su14", "fa14", "sp15", "su15", "fa15", "sp16", "fa16", "sp17", "fa17", "sp18", "su18",
+              "fa18", "su19", "fa19", "sp20", "su20", "fa20", "sp21", "fa21", "sp22", "su22", "fa22", "sp23",
+              "su23", "fa23", "sp24", "su24", "fa24", "su25", "fa25"]
+    known = set(rulesets()) | set(ALIASES) | set(NOT_BUILT_IN)
+    assert [s for s in course if s not in known] == []
+    with pytest.raises(ValueError, match="fa16 is not built in: Pork Chop"):
+        get_rules("fa16")

@@ -17,7 +17,7 @@ def setup_rules(p):
 
     def run(args):
         from ..rulefile import to_toml
-        from ..rules import INFERRED, NO_VALUE, rulesets, semesters
+        from ..rules import INFERRED, NO_VALUE, NOT_BUILT_IN, rulesets, semesters
         if args.toml and not args.show:
             raise UsageError("hogsolve rules: --toml goes with --show NAME")
         if args.show:
@@ -31,6 +31,7 @@ def setup_rules(p):
         known = rulesets()
         records = [{**r.summary(), "semesters": list(semesters(name)), "inferred": INFERRED.get(name, ""),
                     "no_value": NO_VALUE.get(name, "")} for name, r in known.items()]
+        records += [{"name": name, "not_built_in": why} for name, why in NOT_BUILT_IN.items()]
 
         def show():
             for name, r in known.items():
@@ -40,6 +41,8 @@ def setup_rules(p):
                     print(f"      inferred: {INFERRED[name]}")
                 if name in NO_VALUE:
                     print(f"      no optimal value: {NO_VALUE[name]}")
+            for name, why in NOT_BUILT_IN.items():
+                print(f"{name}  not built in: {why}")
         return respond(args, records, show)
     return run
 
