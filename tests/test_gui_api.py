@@ -159,3 +159,30 @@ def test_games_do_not_interfere(port):
         t.join()
     assert {t["num_dice"] for t in results[a["id"]]["turns"] if t["player"] == "you"} == {3}
     assert {t["num_dice"] for t in results[b["id"]]["turns"] if t["player"] == "you"} == {7}
+
+
+def test_feral_hogs_game_in_the_browser_api(port):
+    """sp20 over HTTP: the bot's moves follow both players' memories (the points each scored
+    on their previous turn), hints are the bot's action values there, and the policy view is
+    the slice where neither player remembers anything."""
+    rules_name = "sp20"
+    bot = optimal_strategy(rules_name)
+    state = new_game(port, rules=rules_name, first="you", seed=3)
+    status, hint = request(port, "GET", f"/api/games/{state['id']}/hint")
+    assert status == 200 and hint["best"] == bot(0, 0, 0, 0)
+    assert hint["values"] == pytest.approx(list(bot.action_values[0, 0, 0, 0]), abs=1e-6)  # shown to 6 places
+    while state["winner"] is None:
+        state = request(port, "POST", f"/api/games/{state['id']}/roll", {"dice": 3})[1]
+    memory = {"you": 0, "bot": 0}
+    feral = 0
+    for turn in state["turns"]:
+        me, other = turn["player"], "bot" if turn["player"] == "you" else "you"
+        if me == "bot":
+            assert turn["num_dice"] == bot(turn["score"], turn["opponent_score"], memory["bot"], memory["you"])
+        feral += turn["feral_bonus"] > 0
+        assert (turn["feral_bonus"] == 3) == (abs(turn["num_dice"] - memory[me]) == 2)
+        memory[me] = turn["points"]
+    assert feral > 0
+    status, data = request(port, "GET", f"/api/policy/{rules_name}")
+    assert status == 200 and data["memories"] == "both 0"
+    assert np.array_equal(np.array(data["policy"]), bot.table[:, :, 0, 0])
