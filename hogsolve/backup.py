@@ -155,15 +155,25 @@ class OutcomeTable:
         if model.piggy is not None:
             sums += self._piggy_delta(s.ravel(), o.ravel(), model.dice_kind.ravel()).reshape(g, g, -1)
         sums[..., 0] = self.arith.total * self.table[s + o + model.free_bacon_points[s, o], o]
-        return self.arith.finish(sums)
+        return _not_moves(model, self.arith.finish(sums))
 
     def action_values(self, k: int) -> np.ndarray:
-        """Mover's value of every action at each state of diagonal ``k``, (m, A)."""
-        return self.arith.finish(self._sums(k, None))
+        """Mover's value of every action at each state of diagonal ``k``, (m, A); -inf for a
+        dice count below the ruleset's ``min_dice`` (not a move)."""
+        return _not_moves(self.model, self.arith.finish(self._sums(k, None)))
 
     def chosen_values(self, k: int, actions: np.ndarray) -> np.ndarray:
         """Mover's value of the given action at each state of diagonal ``k``, (m,)."""
         return self.arith.finish(self._sums(k, actions))
+
+
+def _not_moves(model: Model, values: np.ndarray) -> np.ndarray:
+    """``values`` with the dice counts below ``min_dice`` set to -inf, so no maximum picks them."""
+    if model.rules.min_dice:
+        if values.dtype == object:
+            raise ValueError(f"{model.rules.name}: exact mode does not cover rulesets without a zero-dice move")
+        values[..., : model.rules.min_dice] = -np.inf
+    return values
 
 
 class HistoryTable:

@@ -106,6 +106,8 @@ def stay_probabilities(model: Model) -> np.ndarray:
     """``rho[s, o]``: the largest chance, over actions, that a turn from (s, o) scores 0."""
     by_kind = model.probability[:, 1:, 0].max(axis=1)  # (T,) rolling dice scores 0
     rho = by_kind[model.dice_kind]
+    if model.rules.min_dice:  # zero dice is not a move
+        return rho
     return np.where(model.free_bacon_points == 0, 1.0, rho)
 
 

@@ -206,5 +206,5 @@ def play(strategy0, strategy1, rules: Ruleset, *, dice: Optional[Dice] = None,
             raise RuntimeError(f"no winner after {max_turns} turns")
         strategy = strategies[match.mover]
         context = match.context() if getattr(strategy, "uses_history", False) else ()
-        match.move(checked_choice(strategy, *match.state(), rules.max_dice, context), roll)
+        match.move(checked_choice(strategy, *match.state(), rules.max_dice, context, rules.min_dice), roll)
     return GameResult(tuple(match.scores), match.winner, match.turns)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Optional, Union
 
 from .rules import Ruleset, get_rules, rulesets
-from .tables import HISTORY_FILES, TableError, check_solution_arrays, load_arrays
+from .tables import POLICY_ONLY_FILES, TableError, check_solution_arrays, load_arrays, read_meta
 
 __all__ = ["optimal_strategy", "OptimalStrategy", "PlayerWarning", "shipped_tables"]
 
@@ -97,8 +97,9 @@ def _matches(meta: dict, rules: Ruleset) -> bool:
 
 
 def _load(directory: Path, rules: Ruleset) -> Optional[OptimalStrategy]:
-    names = HISTORY_FILES if rules.history is not None else ("policy.npy", "win_probability.npy",
-                                                                 "action_values.npy")
+    meta = read_meta(directory)
+    full = ("policy.npy", "win_probability.npy", "action_values.npy")
+    names = full if all(name in meta["sha256"] for name in full) else POLICY_ONLY_FILES  # values solved on use
     meta, arrays = load_arrays(directory, names)
     if not _matches(meta, rules):
         held = meta.get("rules")

@@ -65,11 +65,12 @@ class Policy:
                                 f"expected {'x'.join(map(str, shape))} for goal {g}")
         if table.dtype.kind not in "iu":
             raise StrategyError(f"policy {self.name} holds {table.dtype} values, expected integers")
-        if table.size and (table.min() < 0 or table.max() > most):
-            bad = np.argwhere((table < 0) | (table > most))[0]
+        least = int(self.rules.min_dice)
+        if table.size and (table.min() < least or table.max() > most):
+            bad = np.argwhere((table < least) | (table > most))[0]
             raise StrategyError(
                 f"policy {self.name} has {int(table[tuple(bad)])} dice at score {bad[0]}, "
-                f"opponent score {bad[1]}; expected 0 to {most}")
+                f"opponent score {bad[1]}; expected {least} to {most}")
         frozen = table.astype(np.int8, copy=True)
         frozen.setflags(write=False)
         object.__setattr__(self, "table", frozen)
@@ -105,8 +106,8 @@ def tabulate_callable(strategy, rules: Ruleset) -> np.ndarray:
     table = np.empty((g, g), dtype=np.int8)
     for s in range(g):
         for o in range(g):
-            first = checked_choice(strategy, s, o, most)
-            again = checked_choice(strategy, s, o, most)
+            first = checked_choice(strategy, s, o, most, min_dice=int(rules.min_dice))
+            again = checked_choice(strategy, s, o, most, min_dice=int(rules.min_dice))
             if again != first:
                 raise StrategyError(
                     f"strategy {name} is not deterministic: at score {s}, opponent score {o} "

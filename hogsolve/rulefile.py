@@ -34,7 +34,8 @@ COMPONENTS: Dict[str, Dict[str, Callable]] = {
         r.bacon_larger_digit, r.bacon_digit_difference, r.bacon_product_digit, r.bacon_twice_tens_minus_ones,
         r.bacon_two_plus_digit_difference, r.bacon_ten_minus_smaller_digit, r.bacon_one_seventh_digit,
         r.bacon_pig_tail, r.bacon_boar_brawl, r.bacon_pi_digit, r.bacon_smallest_square_digit,
-        r.bacon_cube_alternating_digits, r.bacon_ten_minus_ones_plus_tens, r.bacon_hefty_hogs)},
+        r.bacon_cube_alternating_digits, r.bacon_ten_minus_ones_plus_tens, r.bacon_hefty_hogs,
+        r.bacon_not_a_move)},
     "swaps": {f.__name__: f for f in (
         r.never_swap, r.swap_double, r.swap_ones_equals_tens, r.swap_equal_digit_gaps, r.swap_reversed_digits,
         r.swap_multiple, r.swap_leading_equals_last, r.swap_leading_times_last, r.swap_three_power_ends,
@@ -51,7 +52,7 @@ OPTIONAL = {"pig_out_rule": {f.__name__: f for f in (r.ones_capped,)},
             "history": {f.__name__: f for f in (r.FERAL_HOGS_DICE, r.FERAL_HOGS_POINTS)},
             "points_bonus": {f.__name__: f for f in (r.prime_sum_leader_gains,)}}
 TEXT_FIELDS = ("name", "description")
-INT_FIELDS = ("goal", "max_dice", "pig_out")
+INT_FIELDS = ("goal", "max_dice", "pig_out", "min_dice")
 BOOL_FIELDS = ("piggy_back",)
 KEYS = TEXT_FIELDS + INT_FIELDS + BOOL_FIELDS + tuple(COMPONENTS) + tuple(OPTIONAL)
 
@@ -132,7 +133,7 @@ def _quote(text: str) -> str:
 def to_toml(rules: Ruleset) -> str:
     """``rules`` as a rule file that :func:`load_rules_file` reads back to an equal Ruleset."""
     lines = [f"name = {_quote(rules.name)}", f"description = {_quote(rules.description)}"]
-    lines += [f"{key} = {int(getattr(rules, key))}" for key in INT_FIELDS]
+    lines += [f"{key} = {int(getattr(rules, key))}" for key in INT_FIELDS if key != "min_dice" or rules.min_dice]
     lines += [f"{key} = {'true' if getattr(rules, key) else 'false'}" for key in BOOL_FIELDS]
     lines += [f"{key} = {_quote(component_name(rules, key))}" for key in COMPONENTS]
     lines += [f"{key} = {_quote(component_name(rules, key))}" for key in OPTIONAL if getattr(rules, key) is not None]

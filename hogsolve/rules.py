@@ -204,6 +204,11 @@ def bacon_hefty_hogs(score, opponent_score):
     return _as_result(_hefty_table(size)[s, o])
 
 
+def bacon_not_a_move(opponent_score):
+    """For rulesets where zero dice is not a move (``min_dice`` 1): never used, scores 0."""
+    return 0 * opponent_score
+
+
 def zero_dice_points(rules: "Ruleset", score, opponent_score):
     """Points of rolling zero dice at (score, opponent_score), for ints or arrays."""
     if getattr(rules.free_bacon, "uses_score", False):
@@ -551,13 +556,14 @@ def strategy_name(strategy) -> str:
     return getattr(strategy, "name", None) or getattr(strategy, "__name__", None) or repr(strategy)
 
 
-def valid_choice(choice, max_dice: int) -> bool:
-    """True for an int (not bool) or numpy integer from 0 to ``max_dice``."""
+def valid_choice(choice, max_dice: int, min_dice: int = 0) -> bool:
+    """True for an int (not bool) or numpy integer from ``min_dice`` to ``max_dice``."""
     return (not isinstance(choice, (bool, np.bool_)) and isinstance(choice, (int, np.integer))
-            and 0 <= choice <= max_dice)
+            and min_dice <= choice <= max_dice)
 
 
-def checked_choice(strategy, score: int, opponent_score: int, max_dice: int, context: Tuple[int, ...] = ()) -> int:
+def checked_choice(strategy, score: int, opponent_score: int, max_dice: int, context: Tuple[int, ...] = (),
+                   min_dice: int = 0) -> int:
     """Ask ``strategy`` for its dice count at one state (``context``: extra state such as
     both players' memories, passed on only when given), validating the answer."""
     name = strategy_name(strategy)
@@ -567,10 +573,10 @@ def checked_choice(strategy, score: int, opponent_score: int, max_dice: int, con
         raise StrategyError(
             f"strategy {name} raised {type(exc).__name__}: {exc} "
             f"at score {score}, opponent score {opponent_score}") from exc
-    if not valid_choice(choice, max_dice):
+    if not valid_choice(choice, max_dice, min_dice):
         raise StrategyError(
             f"strategy {name} returned {choice!r} at score {score}, opponent score "
-            f"{opponent_score}; expected an int from 0 to {max_dice}")
+            f"{opponent_score}; expected an int from {min_dice} to {max_dice}")
     return int(choice)
 
 
@@ -613,6 +619,9 @@ class Ruleset:
         Points of a turn in which any die shows 1.
     goal, max_dice : int
         Score that ends the game; most dice a player may roll.
+    min_dice : int
+        Fewest dice a player may roll: 0 (zero dice is a move) or 1 (it is not,
+        as in Neller's Hog).
 
     Components should accept numpy arrays as well as ints; one that does not
     still works (the model then calls it state by state).
@@ -633,9 +642,10 @@ class Ruleset:
     piggy_back: bool = False
     history: Optional[FeralHogs] = None
     points_bonus: Optional[Callable] = None
+    min_dice: int = 0
 
     def __post_init__(self):
-        for field in ("goal", "max_dice", "pig_out"):
+        for field in ("goal", "max_dice", "pig_out", "min_dice"):
             value = getattr(self, field)
             if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
                 raise TypeError(f"{field} must be an int, got {value!r}")
@@ -643,6 +653,8 @@ class Ruleset:
             raise ValueError(f"goal must be at least 1, got {self.goal}")
         if not 1 <= self.max_dice <= 20:
             raise ValueError(f"max_dice must be from 1 to 20, got {self.max_dice}")
+        if self.min_dice not in (0, 1):
+            raise ValueError(f"min_dice must be 0 or 1, got {self.min_dice}")
         if self.pig_out < 0:
             raise ValueError(f"pig_out must be at least 0, got {self.pig_out}")
         if not isinstance(self.piggy_back, bool):
@@ -694,6 +706,7 @@ class Ruleset:
             **{field: getattr(rule, "__name__", repr(rule)) for field, default in OPTIONAL_RULES.items()
                if (rule := getattr(self, field)) is not default},
             **({"piggy_back": True} if self.piggy_back else {}),
+            **({"min_dice": int(self.min_dice)} if self.min_dice else {}),
         }
 
 
@@ -864,6 +877,14 @@ _BUILTIN: Tuple[Ruleset, ...] = (  # in the order the course used them
         "Sus Fuss: a new score with 3 or 4 factors becomes the next prime",
         free_bacon=bacon_boar_brawl,
         bonus=bonus_sus_fuss,
+    ),
+    Ruleset(
+        "hog",
+        "Neller & Presser's Hog (not CS 61A's): choose 1 to 10 dice once per turn; any 1 scores 0; "
+        "no zero-dice move",
+        free_bacon=bacon_not_a_move,
+        pig_out=0,
+        min_dice=1,
     ),
 )
 

@@ -87,8 +87,9 @@ class Session:
             raise SessionError(f"the game is over: {self.winner} won")
         if self.to_move != "you":
             raise SessionError("it is not your turn")
-        if isinstance(num_dice, bool) or not isinstance(num_dice, int) or not 0 <= num_dice <= self.rules.max_dice:
-            raise SessionError(f"dice must be a whole number from 0 to {self.rules.max_dice}, got {num_dice!r}")
+        least, most = self.rules.min_dice, self.rules.max_dice
+        if isinstance(num_dice, bool) or not isinstance(num_dice, int) or not least <= num_dice <= most:
+            raise SessionError(f"dice must be a whole number from {least} to {most}, got {num_dice!r}")
         return self._turn(num_dice)
 
     def hint(self) -> Optional[Dict[str, object]]:

@@ -53,6 +53,11 @@ class Solution:
     exact: Optional[object] = None
 
     @property
+    def name(self) -> str:
+        """How the solution is shown as a strategy."""
+        return "optimal"
+
+    @property
     def goal(self) -> int:
         """The ruleset's goal."""
         return self.rules.goal

@@ -29,7 +29,7 @@ LAYOUT = "W[score, opponent_score] with the player to move first"
 #: dice floats, 100-170 MB) are recomputed in seconds when a program needs them.
 HISTORY_LAYOUT = ("policy[score, opponent_score, mover's memory, opponent's memory] with the player to move "
                   "first; a memory is the dice rolled (or points scored, capped) on that player's previous turn")
-HISTORY_FILES = ("policy.npy",)
+POLICY_ONLY_FILES = ("policy.npy",)
 DATA_FILES = ("policy.csv", "win_probability.csv", "policy.npy",
               "win_probability.npy", "action_values.npy")
 
@@ -126,16 +126,22 @@ def _fsync_directory(directory: Path) -> None:
         os.close(fd)
 
 
-def solution_files(solution, version: str) -> Dict[str, bytes]:
+def solution_files(solution, version: str, *, policy_only: bool = False) -> Dict[str, bytes]:
     """Every file of a solution directory, meta.json last.
 
     Tables solved with ``exact=True`` hold the exact values correctly
     rounded, and their meta.json only what is true on every machine, so
     they come out byte-identical everywhere.  Float tables carry the
-    certificate of the run that made them.
+    certificate of the run that made them; with ``policy_only`` (and always
+    under a history rule) only the policy ships, with the certificate's
+    verdict and bounds to two digits, so the bytes are machine-independent
+    too (a float solve's values vary in their last bits).
     """
     history = solution.policy.ndim > 2
-    files = {"policy.npy": npy_bytes(solution.policy.astype(np.int8))} if history else {
+    policy_only = policy_only or history
+    files = {"policy.npy": npy_bytes(solution.policy.astype(np.int8))} if history else \
+        {"policy.csv": grid_csv(solution.policy, str), "policy.npy": npy_bytes(solution.policy.astype(np.int8))} \
+        if policy_only else {
         "policy.csv": grid_csv(solution.policy, str),
         "win_probability.csv": grid_csv(solution.win_probability, lambda x: f"{x:.12g}"),
         "policy.npy": npy_bytes(solution.policy.astype(np.int8)),
@@ -144,7 +150,7 @@ def solution_files(solution, version: str) -> Dict[str, bytes]:
     }
     if solution.exact is not None:
         certificate = solution.exact.table_record()
-    elif history:
+    elif policy_only:
         certificate = stable_record(solution.certificate)
     else:
         certificate = {**solution.certificate.to_dict(), "note": "measured by the run that wrote this table"}
@@ -154,7 +160,7 @@ def solution_files(solution, version: str) -> Dict[str, bytes]:
         "hogsolve_version": version,
         "rules": solution.rules.summary(),
         # a float solve's value varies in its last bits between machines: 12 digits are certain
-        "first_player_win_probability": float(f"{solution.first_player_win_probability:.12g}") if history
+        "first_player_win_probability": float(f"{solution.first_player_win_probability:.12g}") if policy_only
         else solution.first_player_win_probability,
         "opening_move": solution.opening_move,
         "tie_break": solution.to_dict()["tie_break"],
@@ -177,11 +183,11 @@ def stable_record(certificate) -> dict:
             "note": "float certificate (bounds to two digits); ties within the bound take the fewest dice"}
 
 
-def write_solution(solution, directory: Path, version: str) -> Path:
+def write_solution(solution, directory: Path, version: str, *, policy_only: bool = False) -> Path:
     """Write ``solution`` into ``directory`` (created if needed), file by file atomically."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
-    for name, data in solution_files(solution, version).items():
+    for name, data in solution_files(solution, version, policy_only=policy_only).items():
         atomic_write(directory / name, data)
     return directory
 

@@ -14,7 +14,7 @@ from .rules import Ruleset
 from .session import Session
 
 NAMES = {"you": "You", "bot": "Bot"}
-PROMPT = "Your move: how many dice (0-{max}), h for a hint, q to quit? "
+PROMPT = "Your move: how many dice ({least}-{max}), h for a hint, q to quit? "
 
 
 def event_words(event: Dict[str, object]) -> str:
@@ -86,15 +86,15 @@ def play_terminal(rules: Ruleset, *, you_first: bool = True, seed: Optional[int]
 
 def ask_dice(session: Session, read, write) -> int:
     """Prompt until the person enters a valid dice count; h shows a hint."""
-    most = session.rules.max_dice
+    least, most = session.rules.min_dice, session.rules.max_dice
     while True:
-        answer = read(PROMPT.format(max=most)).strip().lower()
+        answer = read(PROMPT.format(least=least, max=most)).strip().lower()
         if answer == "h":
             for line in hint_lines(session.hint()):
                 write(line)
             continue
         if answer == "q":
             raise EOFError
-        if answer.isascii() and answer.isdecimal() and int(answer) <= most:
+        if answer.isascii() and answer.isdecimal() and least <= int(answer) <= most:
             return int(answer)
-        write(f"Please enter a whole number from 0 to {most}, h or q (got {answer!r}).")
+        write(f"Please enter a whole number from {least} to {most}, h or q (got {answer!r}).")

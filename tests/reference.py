@@ -106,12 +106,13 @@ def iterated_values(rules, sweeps=2000, tol=1e-15):
     dists = {(s, o, n): outcome_distribution(rules, s, o, n)
              for s in range(g) for o in range(g) for n in range(rules.max_dice + 1)}
     v = {(s, o): 0.0 for s in range(g) for o in range(g)}
+    moves = range(getattr(rules, "min_dice", 0), rules.max_dice + 1)
     for _ in range(sweeps):
         change = 0.0
         for (s, o) in v:
             best = max(sum(p * (1 if k == "win" else 0 if k == "loss" else 1 - v[k])
                            for k, p in dists[s, o, n].items())
-                       for n in range(rules.max_dice + 1))
+                       for n in moves)
             change = max(change, abs(best - v[s, o]))
             v[s, o] = best
         if change < tol:

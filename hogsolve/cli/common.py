@@ -100,7 +100,7 @@ def add_jobs_option(p) -> None:
 def add_rules_option(p, *, many: bool = False) -> None:
     """Add ``--rules``, ``--goal`` and ``--max-memory``."""
     from ..rules import rulesets
-    names = ", ".join(rulesets())
+    names = ", ".join(rulesets()) + "; roll-or-hold: pig, piglet, big-pig"
     if many:
         p.add_argument("--rules", nargs="+", metavar="NAME", help=f"rulesets ({names})")
     else:

@@ -16,6 +16,9 @@ def setup_play(p):
 
     def run(args):
         from ..terminal import play_terminal
+        from .pig import is_pig, pig_game, play_game_cli
+        if is_pig(args.rules):
+            return play_game_cli(pig_game(args.rules, args.goal), args.first == "you", args.seed, args.json)
         rules = rules_of(args)
         if args.json:
             def write(line):

@@ -17,6 +17,7 @@ def setup_rules(p):
 
     def run(args):
         from ..rulefile import to_toml
+        from ..pig.rules import PIG_GAMES
         from ..rules import INFERRED, NO_VALUE, NOT_BUILT_IN, rulesets, semesters
         if args.toml and not args.show:
             raise UsageError("hogsolve rules: --toml goes with --show NAME")
@@ -32,6 +33,7 @@ def setup_rules(p):
         records = [{**r.summary(), "semesters": list(semesters(name)), "inferred": INFERRED.get(name, ""),
                     "no_value": NO_VALUE.get(name, "")} for name, r in known.items()]
         records += [{"name": name, "not_built_in": why} for name, why in NOT_BUILT_IN.items()]
+        records += [game.summary() for game in PIG_GAMES.values()]
 
         def show():
             for name, r in known.items():
@@ -43,6 +45,8 @@ def setup_rules(p):
                     print(f"      no optimal value: {NO_VALUE[name]}")
             for name, why in NOT_BUILT_IN.items():
                 print(f"{name}  not built in: {why}")
+            for name, game in PIG_GAMES.items():
+                print(f"{name}  roll-or-hold, goal {game.goal}: {game.description}")
         return respond(args, records, show)
     return run
 
@@ -64,12 +68,18 @@ def setup_solve(p):
 
     def run(args):
         from ..exact import ExactUnsupported, check_exact_supported
+        from .pig import is_pig, solve_games
         from ..model import compile_model
         from ..rules import NO_VALUE, get_rules, rulesets
         from ..solver import solve
         from ..tables import write_solution
         if sum(bool(x) for x in (args.all, args.rules, args.rules_file)) > 1:
             raise UsageError("hogsolve solve: name one of --rules NAME ..., --rules-file FILE or --all")
+        if args.rules and any(is_pig(n) for n in args.rules):
+            if not all(is_pig(n) for n in args.rules) or args.exact or args.out is not None:
+                raise UsageError("hogsolve solve: roll-or-hold games (pig, piglet, big-pig) solve on their own, "
+                                 "without --exact or --out")
+            return solve_games(args.rules, args.goal, args.json)
         if args.all:
             names = [n for n in rulesets() if n not in NO_VALUE]
             for name in NO_VALUE:
@@ -111,7 +121,8 @@ def setup_solve(p):
             record = solution.to_dict()
             if out is not None and solution.converged:
                 target = out / rules.name
-                write_or_fail(lambda: write_solution(solution, target, __version__), target)
+                write_or_fail(lambda: write_solution(solution, target, __version__,
+                                                     policy_only=rules.name in float_only), target)
                 record["written_to"] = str(target)
             results.append(record)
             if not args.json:

@@ -1,0 +1,152 @@
+"""The roll-or-hold games (``--rules pig``, ``piglet``, ``big-pig``) in the solve, compare
+and play verbs."""
+from __future__ import annotations
+
+import sys
+
+from .common import UsageError, emit_json
+
+STRATEGY_FORMS = "optimal, hold_at:N, hold_at_or_goal:N"
+
+
+def is_pig(name) -> bool:
+    """True for the name of a roll-or-hold game."""
+    from ..pig.rules import PIG_GAMES
+    return name in PIG_GAMES
+
+
+def pig_game(name: str, goal):
+    """The named roll-or-hold game at ``goal``, or UsageError."""
+    from ..pig.rules import get_pig_game
+    try:
+        return get_pig_game(name, goal)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def describe(solution) -> str:
+    """The lines `hogsolve solve --rules pig` prints."""
+    c = solution.certificate
+    return "\n".join([
+        f"{solution.game.name} (goal {solution.game.goal}): P(first player wins) = "
+        f"{solution.first_player_win_probability:.12f}, hold at {int(solution.hold_threshold[0, 0])} at the "
+        f"start, solved in {solution.solve_seconds * 1000:.0f} ms",
+        f"  certificate: values within {c.error_bound:.2g} of optimal (Bellman residual "
+        f"{c.max_bellman_residual:.2g}); smallest decision margin {c.min_decision_margin:.2g}; "
+        f"{c.tie_states} states tied within the bound; {c.policy_passes} policy passes at most per stage",
+        "  proven optimal" if c.proven else f"  NOT proven: {c.reason}",
+    ])
+
+
+def solve_games(names, goal, as_json: bool) -> int:
+    """``hogsolve solve --rules pig ...``."""
+    from ..pig import solve_pig
+    records = []
+    for name in names:
+        solution = solve_pig(pig_game(name, goal))
+        records.append(solution.to_dict())
+        if not as_json:
+            print(describe(solution), flush=True)
+    if as_json:
+        emit_json(records)
+    return 0
+
+
+def strategy(spec: str, game, solution=None):
+    """A roll-or-hold strategy from its spec (see STRATEGY_FORMS)."""
+    from ..pig import hold_at, hold_at_or_goal, solve_pig
+    if spec == "optimal":
+        return solution or solve_pig(game)
+    head, _, rest = spec.partition(":")
+    if head in ("hold_at", "hold_at_or_goal"):
+        if not rest.isascii() or not rest.isdigit() or not 1 <= int(rest) <= 10 * game.goal:
+            raise UsageError(f"bad strategy {spec!r}: expected {head}:N with N from 1 to {10 * game.goal}")
+        return (hold_at if head == "hold_at" else hold_at_or_goal)(int(rest))
+    raise UsageError(f"bad strategy {spec!r} for {game.name}; accepted forms: {STRATEGY_FORMS}")
+
+
+def compare_games(a: str, b: str, game, as_json: bool) -> int:
+    """``hogsolve compare A B --rules pig``: the exact CS 61A-style win rate."""
+    from ..pig import pig_win_rate
+    sa, sb = strategy(a, game), strategy(b, game)
+    first, second, average = pig_win_rate(sa, sb, game)
+    if as_json:
+        emit_json({"rules": game.name, "goal": game.goal, "a": a, "b": b,
+                   "exact": {"first": first, "second": second, "average": average}})
+        return 0
+    width = max(len(a), len(b)) + len(" moves first:")
+    print(f"{a} vs {b} ({game.name}, goal {game.goal}), exact probability that {a} wins:")
+    print(f"  {a + ' moves first:':{width}} {first:.12f}")
+    print(f"  {b + ' moves first:':{width}} {second:.12f}")
+    print(f"  {'average:':{width}} {average:.12f}")
+    return 0
+
+
+def play_game(game, you_first: bool, seed, read=input, write=print) -> dict:
+    """A person against the optimal roll/hold player in the terminal; returns the log."""
+    import random
+
+    from ..pig import solve_pig
+    from ..pig.game import PigMatch, roll_faces
+    from ..pig.solver import action_values
+    solution = solve_pig(game)
+    roll_value, hold_value, _ = action_values(game, solution.value)
+    rng = random.Random(seed)
+    you = 0 if you_first else 1
+    match = PigMatch(game, first=0)
+    names = {you: "You", 1 - you: "Bot"}
+    write(f"{game.description}. First to {game.goal}.")
+    while match.winner is None:
+        i, j, k = match.state()
+        who = names[match.mover]
+        if match.mover == you:
+            write(f"Score: You {match.scores[you]}, Bot {match.scores[1 - you]}. Turn total {k}.")
+            while True:
+                answer = read("r to roll, h to hold, ? for a hint, q to quit: ").strip().lower()
+                if answer == "?":
+                    rv = roll_value[i, j, k] if i + k < game.goal else 0.0
+                    hv = 1.0 if i + k >= game.goal else (hold_value[i, j, k] if k > 0 else float("nan"))
+                    write(f"  win probability: roll {rv:.4f}, hold {hv:.4f}"
+                          + ("" if k > 0 else " (you must roll first)"))
+                    continue
+                if answer in ("r", "h", "q"):
+                    break
+                write("  please answer r, h, ? or q")
+            if answer == "q":
+                write(f"Quit. Score so far: You {match.scores[you]}, Bot {match.scores[1 - you]}.")
+                return {"scores": match.scores, "winner": None, "log": match.log}
+            if answer == "h" and k == 0:
+                write("  roll at least once before holding")
+                continue
+            roll = answer == "r"
+        else:
+            roll = k == 0 or solution(i, j, k)
+        if roll:
+            kind, amount = match.roll(roll_faces(game, rng))
+            faces = " ".join(str(f) for f in match.log[-1]["faces"])
+            write(f"{who} rolled {faces}: " + ("the turn total is lost" if kind == "bust" else f"+{amount}"))
+        else:
+            match.hold()
+            write(f"{who} held and banked {match.log[-1]['banked']}")
+    winner = "You" if match.winner == you else "The bot"
+    write(f"{winner} won: You {match.scores[you]}, Bot {match.scores[1 - you]}.")
+    return {"scores": match.scores, "winner": "you" if match.winner == you else "bot", "log": match.log}
+
+
+def play_game_cli(game, you_first: bool, seed, as_json: bool) -> int:
+    """``hogsolve play --rules pig``."""
+    if as_json:
+        def write(line):
+            print(line, file=sys.stderr)
+
+        def read(prompt):
+            sys.stderr.write(prompt)
+            sys.stderr.flush()
+            return input()
+        emit_json(play_game(game, you_first, seed, read, write))
+    else:
+        try:
+            play_game(game, you_first, seed)
+        except EOFError:
+            print()
+    return 0

@@ -1,0 +1,77 @@
+"""Turn-by-turn roll-or-hold engine: for people, Monte Carlo and tests.
+
+A strategy is ``strategy(score, opponent_score, turn_total) -> bool`` (True:
+roll).  The first roll of a turn is compulsory; a player holding with score
+plus turn total at the goal wins.
+"""
+from __future__ import annotations
+
+import random
+from typing import Callable, List, Optional, Tuple
+
+from .rules import PigGame
+
+
+def roll_faces(game: PigGame, rng: random.Random) -> Tuple[int, ...]:
+    """One roll's faces from a seeded generator (a coin shows 1 for tails, 2 for heads)."""
+    faces = 2 if game.roll == "coin" else game.sides
+    return tuple(rng.randint(1, faces) for _ in range(game.dice_per_roll()))
+
+
+class PigMatch:
+    """A game in progress: banked scores, whose turn, the turn total, and the log."""
+
+    def __init__(self, game: PigGame, first: int = 0):
+        self.game = game
+        self.scores = [0, 0]
+        self.mover = first
+        self.turn_total = 0
+        self.log: List[dict] = []
+
+    @property
+    def winner(self) -> Optional[int]:
+        """0 or 1 once a banked score reached the goal, else None."""
+        return next((p for p in (0, 1) if self.scores[p] >= self.game.goal), None)
+
+    def state(self) -> Tuple[int, int, int]:
+        """(mover's score, opponent's score, turn total)."""
+        return self.scores[self.mover], self.scores[1 - self.mover], self.turn_total
+
+    def roll(self, faces: Tuple[int, ...]) -> Tuple[str, int]:
+        """The mover rolls ``faces``: the outcome is added, or the turn total is lost."""
+        kind, amount = self.game.outcome_of(faces)
+        self.log.append({"player": self.mover, "action": "roll", "faces": list(faces), "outcome": kind,
+                         "amount": amount})
+        if kind == "bust":
+            self.turn_total = 0
+            self.mover = 1 - self.mover
+        else:
+            self.turn_total += amount
+        return kind, amount
+
+    def hold(self) -> None:
+        """The mover banks the turn total (allowed once it is positive)."""
+        if self.turn_total <= 0:
+            raise ValueError("roll at least once before holding")
+        self.scores[self.mover] += self.turn_total
+        self.log.append({"player": self.mover, "action": "hold", "banked": self.turn_total})
+        self.turn_total = 0
+        if self.winner is None:
+            self.mover = 1 - self.mover
+
+
+def play_pig(strategy0: Callable, strategy1: Callable, game: PigGame, *, seed: Optional[int] = None,
+             first: int = 0, max_rolls: int = 1_000_000) -> PigMatch:
+    """Play one game to the end with seeded dice; returns the finished match."""
+    rng = random.Random(seed)
+    match = PigMatch(game, first)
+    strategies = (strategy0, strategy1)
+    for _ in range(max_rolls):
+        if match.winner is not None:
+            return match
+        score, opponent, total = match.state()
+        if total > 0 and not strategies[match.mover](score, opponent, total):
+            match.hold()
+        else:
+            match.roll(roll_faces(game, rng))
+    raise RuntimeError(f"no winner after {max_rolls} rolls")

@@ -1,0 +1,107 @@
+"""The rules of the roll-or-hold games, each written once for the engine and the solver.
+
+A roll's outcome is one of: ``("add", x)`` (x joins the turn total),
+``("bust", 0)`` (the turn total is lost and the turn ends).  A player must
+roll at least once per turn and may hold whenever the turn total is
+positive; holding banks it.  The first to bank ``goal`` wins, so a player
+whose score plus turn total reaches the goal holds and wins.
+"""
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+from itertools import product
+from typing import Dict, Tuple
+
+Outcome = Tuple[str, int]
+
+
+@dataclasses.dataclass(frozen=True)
+class PigGame:
+    """A roll-or-hold game: its roll rule, die sides and goal."""
+
+    name: str
+    description: str
+    roll: str          # "one_die", "coin", "big_pig"
+    sides: int = 6
+    goal: int = 100
+
+    def __post_init__(self):
+        if not isinstance(self.goal, int) or isinstance(self.goal, bool) or self.goal < 2:
+            raise ValueError(f"goal must be a whole number of at least 2, got {self.goal!r}")
+        if not isinstance(self.sides, int) or isinstance(self.sides, bool) or not 2 <= self.sides <= 100:
+            raise ValueError(f"sides must be a whole number from 2 to 100, got {self.sides!r}")
+        if self.roll not in ROLLS:
+            raise ValueError(f"unknown roll rule {self.roll!r}; choose from {', '.join(ROLLS)}")
+
+    def replace(self, **changes) -> "PigGame":
+        """A copy with some fields changed, e.g. ``game.replace(goal=20)``."""
+        return dataclasses.replace(self, **changes)
+
+    def outcomes(self) -> Dict[Outcome, Fraction]:
+        """Exact probabilities of one roll's outcomes."""
+        return ROLLS[self.roll](self.sides)
+
+    def outcome_of(self, faces) -> Outcome:
+        """The outcome of rolled faces (one face, or two for Big Pig; a coin shows 1 or 2)."""
+        return FACES[self.roll](tuple(faces))
+
+    def dice_per_roll(self) -> int:
+        """Faces shown by one roll."""
+        return 2 if self.roll == "big_pig" else 1
+
+    def summary(self) -> dict:
+        """Plain description for --json output."""
+        return {"name": self.name, "description": self.description, "roll": self.roll,
+                "sides": self.sides, "goal": self.goal, "kind": "roll-or-hold"}
+
+
+def _one_die_faces(faces) -> Outcome:
+    (face,) = faces
+    return ("bust", 0) if face == 1 else ("add", face)
+
+
+def _coin_faces(faces) -> Outcome:
+    (face,) = faces
+    return ("bust", 0) if face == 1 else ("add", 1)  # 1 is tails
+
+
+def _big_pig_faces(faces) -> Outcome:
+    a, b = faces
+    if a == b == 1:
+        return ("add", 25)
+    if 1 in (a, b):
+        return ("bust", 0)
+    return ("add", 2 * (a + b)) if a == b else ("add", a + b)
+
+
+FACES = {"one_die": _one_die_faces, "coin": _coin_faces, "big_pig": _big_pig_faces}
+
+
+def _distribution(roll: str, sides: int) -> Dict[Outcome, Fraction]:
+    faces = 2 if roll == "coin" else sides
+    per_roll = 2 if roll == "big_pig" else 1
+    out: Dict[Outcome, Fraction] = {}
+    for shown in product(range(1, faces + 1), repeat=per_roll):
+        key = FACES[roll](shown)
+        out[key] = out.get(key, 0) + Fraction(1, faces ** per_roll)
+    return out
+
+
+ROLLS = {name: (lambda sides, name=name: _distribution(name, sides)) for name in FACES}
+
+PIG_GAMES: Dict[str, PigGame] = {g.name: g for g in (
+    PigGame("pig", "Pig: roll one die as often as you like; a 1 loses the turn total; hold to bank it",
+            "one_die"),
+    PigGame("piglet", "Piglet: flip a coin; heads adds 1 to the turn total, tails loses it; first to 10",
+            "coin", sides=2, goal=10),
+    PigGame("big-pig", "Big Pig: roll two dice; a single 1 loses the turn total, double 1s add 25, "
+            "other doubles twice their sum", "big_pig"),
+)}
+
+
+def get_pig_game(name: str, goal: int | None = None, sides: int | None = None) -> PigGame:
+    """A roll-or-hold game by name, optionally with another goal or die."""
+    game = PIG_GAMES[name]
+    changes = {k: v for k, v in (("goal", goal), ("sides", sides)) if v is not None}
+    return game.replace(**changes) if changes else game

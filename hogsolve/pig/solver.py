@@ -1,0 +1,377 @@
+"""Optimal play of roll-or-hold games, stage by stage, with a certificate.
+
+States are (i, j, k): the mover's banked score, the opponent's, the turn
+total, with ``i + k < goal`` (a mover who can reach the goal holds and wins).
+``value[i, j, k]`` is the mover's chance to win under optimal play by both.
+
+Holding at k >= 1 moves to the opponent's state (j, i + k, 0), on a larger
+score sum i + j; a bust moves to (j, i, 0), on the same sum.  So the sums are
+solved from the largest down (Neller & Presser's stages).  Within a stage, a
+fixed roll/hold policy makes each (i, j) turn a backward induction over k
+whose value is linear in the value after a bust: ``x_i = a_i + b_i (1 - x_i')``
+with i' = j, a 2x2 linear system per pair, solved directly.  Policy
+iteration repeats that until the policy is greedy for its own values
+(usually two or three passes), so no stage is iterated to a tolerance.
+
+The certificate measures the Bellman residual ``r`` of the final table in
+every state and bounds the error rigorously: a turn from (i, j, 0) lasts at
+most ``L`` rolls, each adding at most ``r + step`` (rounding), and returns to
+the same stage only through a bust, whose chance under any policy is at most
+``rho`` (the chance that always rolling busts before the goal).  So a
+stage's error is at most ``E_next + L (r + step) / (1 - rho)``, summed over
+the stages.
+"""
+from __future__ import annotations
+
+import dataclasses
+import time
+from typing import Callable, Optional
+
+import numpy as np
+
+from ..certificate import PROOF_TOLERANCE, gamma
+from ..plain import plain
+from .rules import PigGame
+
+
+@dataclasses.dataclass(frozen=True)
+class Rolls:
+    """One roll as arrays: the added amounts and their probabilities, and the bust chance."""
+
+    adds: np.ndarray
+    probs: np.ndarray
+    bust: float
+    least_add: int
+    dense: np.ndarray  # probabilities of adding least_add, least_add + 1, ..., max (zeros between)
+
+    @classmethod
+    def of(cls, game: PigGame) -> "Rolls":
+        """The roll of ``game`` as arrays."""
+        dist = game.outcomes()
+        adds = sorted(x for (kind, x) in dist if kind == "add")
+        dense = np.zeros(max(adds) - min(adds) + 1)
+        for x in adds:
+            dense[x - min(adds)] = float(dist["add", x])
+        return cls(np.array(adds), np.array([float(dist["add", x]) for x in adds]),
+                   float(dist.get(("bust", 0), 0)), min(adds), dense)
+
+
+def _turn_values(rolls: Rolls, hold: np.ndarray, room: np.ndarray, u: np.ndarray, policy=None,
+                 highest_roll: Optional[int] = None):
+    """Backward induction over the turn total for the pairs of a stage.
+
+    ``hold[p, k]``: value of holding at k (k >= 1); ``room[p]`` = goal - i;
+    ``u[p]``: the mover's value after a bust (1 - the opponent's value at
+    (j, i, 0)).  Returns ``(a, b, rolls_here)`` with value = a + b u at every
+    k, and where rolling was chosen (``policy`` fixes it instead).  With
+    ``highest_roll``, holding is taken at every larger turn total without
+    comparing (the caller checks the result is greedy).
+    """
+    P, K = hold.shape
+    top = K + int(rolls.adds.max())
+    ab = np.zeros((2, P, top))                 # value = ab[0] + ab[1] u; beyond the room: hold and win
+    ab[0] = 1.0
+    otherwise = np.stack([hold, np.zeros_like(hold)])  # what holding gives: (value, 0)
+    roll_choice = np.zeros((P, K), dtype=bool)
+    D = len(rolls.dense)
+    rooms = -np.sort(-room)
+    last = min(K, int(room.max()))
+    if highest_roll is not None and highest_roll + 1 < last:
+        live = np.arange(K)[None, highest_roll + 1:] < room[:, None]
+        ab[0, :, highest_roll + 1:K] = np.where(live, hold[:, highest_roll + 1:], 1.0)
+        ab[1, :, highest_roll + 1:K] = 0.0
+        last = highest_roll + 1
+    for k in range(last - 1, -1, -1):
+        n = int(np.searchsorted(-rooms, -k, side="left"))  # rooms fall along the stage: live rows lead
+        lo = k + rolls.least_add
+        r = ab[:, :n, lo: lo + D] @ rolls.dense
+        r[1] += rolls.bust
+        if k == 0:
+            roll = np.ones(n, dtype=bool)
+        elif policy is not None:
+            roll = policy[:n, k]
+        else:
+            roll = r[0] + r[1] * u[:n] >= hold[:n, k]  # ties roll
+        ab[:, :n, k] = np.where(roll, r, otherwise[:, :n, k])
+        roll_choice[:n, k] = roll
+    a, b = ab[0], ab[1]
+    return a[:, :K], b[:, :K], roll_choice
+
+
+def _greedy(rolls: Rolls, values: np.ndarray, hold: np.ndarray, room: np.ndarray, u: np.ndarray,
+            choice: np.ndarray) -> bool:
+    """True when ``choice`` is greedy for the stage's own ``values`` (all turn totals at once)."""
+    P, K = values.shape
+    k = np.arange(K)[None, :]
+    live = k < room[:, None]
+    padded = np.ones((P, K + int(rolls.adds.max()) + 1))
+    padded[:, :K] = np.where(live, values, 1.0)
+    windows = np.lib.stride_tricks.sliding_window_view(padded[:, rolls.least_add:], len(rolls.dense), axis=1)
+    roll_value = windows[:, :K] @ rolls.dense + rolls.bust * u[:, None]
+    greedy = (k == 0) | (roll_value >= hold)
+    return bool(np.array_equal(greedy & live, choice))
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class PigCertificate:
+    """Evidence that a roll-or-hold table is optimal (see the module docstring)."""
+
+    max_bellman_residual: float
+    error_bound: float
+    min_decision_margin: float
+    tie_states: int
+    policy_passes: int
+    reason: str = ""
+
+    @property
+    def proven(self) -> bool:
+        """True when the bound is at most PROOF_TOLERANCE and separates every decision outside the ties."""
+        return not self.reason
+
+    def to_dict(self) -> dict:
+        """The certificate as plain JSON values."""
+        return plain({**dataclasses.asdict(self), "proven": self.proven})
+
+    def __repr__(self) -> str:
+        status = "proven" if self.proven else f"NOT proven: {self.reason}"
+        return (f"PigCertificate(residual {self.max_bellman_residual:.3g}, error bound {self.error_bound:.3g}, "
+                f"smallest margin {self.min_decision_margin:.3g}, {self.tie_states} ties; {status})")
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class PigSolution:
+    """Optimal values and roll/hold policy of a roll-or-hold game.
+
+    ``value[i, j, k]`` and ``roll[i, j, k]`` (True: roll) for the mover's banked
+    score i, the opponent's j and the turn total k (entries with i + k >= goal
+    hold and win).  ``hold_threshold[i, j]`` is the smallest turn total at
+    which holding is optimal.
+    """
+
+    game: PigGame
+    value: np.ndarray
+    roll: np.ndarray
+    certificate: PigCertificate
+    solve_seconds: float
+
+    @property
+    def first_player_win_probability(self) -> float:
+        """P(the first player wins) under optimal play by both."""
+        return float(self.value[0, 0, 0])
+
+    @property
+    def hold_threshold(self) -> np.ndarray:
+        """``[i, j]``: the smallest turn total k >= 1 at which holding is optimal."""
+        g = self.game.goal
+        holds = ~self.roll & (np.arange(g)[None, None, :] >= 1)
+        first = np.argmax(holds, axis=2)
+        room = g - np.arange(g)[:, None]
+        return np.where(holds.any(axis=2), first, room).astype(np.int16)
+
+    def __call__(self, score: int, opponent_score: int, turn_total: int) -> bool:
+        """True to roll at (score, opponent_score, turn_total)."""
+        if score + turn_total >= self.game.goal:
+            return False
+        return bool(self.roll[score, opponent_score, turn_total])
+
+    name = "optimal"
+
+    def to_dict(self) -> dict:
+        """Summary for --json output."""
+        return plain({"rules": self.game.summary(), "first_player_win_probability":
+                      self.first_player_win_probability, "opening_hold_threshold": int(self.hold_threshold[0, 0]),
+                      "solve_seconds": self.solve_seconds, "certificate": self.certificate.to_dict()})
+
+    def __repr__(self) -> str:
+        return (f"PigSolution({self.game.name}, goal={self.game.goal}: P(first player wins) = "
+                f"{self.first_player_win_probability:.12f}, hold at {int(self.hold_threshold[0, 0])} "
+                f"at the start; {self.certificate!r})")
+
+
+def _stage_pairs(g: int, s: int):
+    i = np.arange(max(0, s - g + 1), min(s, g - 1) + 1)
+    return i, s - i
+
+
+def _hold_values(value: np.ndarray, i: np.ndarray, j: np.ndarray, g: int, width: Optional[int] = None) -> np.ndarray:
+    """``hold[p, k]`` = 1 - value[j, i + k, 0] (1 where i + k reaches the goal) for k below
+    ``width`` (the goal by default); k = 0 unused."""
+    k = np.arange(width or g)[None, :]
+    target = i[:, None] + k
+    inside = target < g
+    out = np.ones((len(i), width or g))
+    jj = np.broadcast_to(j[:, None], target.shape)
+    out[inside] = 1.0 - value[jj[inside], target[inside], 0]
+    return out
+
+
+def solve_pig(game: PigGame, *, max_passes: int = 50) -> PigSolution:
+    """Optimal values and policy of ``game`` by stages and per-stage policy iteration."""
+    start = time.perf_counter()
+    g = game.goal
+    rolls = Rolls.of(game)
+    value = np.zeros((g, g, g))
+    roll = np.zeros((g, g, g), dtype=bool)
+    passes_most = 0
+    reach = None  # the largest turn total at which the stage above rolled
+    for s in range(2 * g - 2, -1, -1):
+        i, j = _stage_pairs(g, s)
+        partner = s - i - i[0]  # index of (j, i) in the stage's list
+        hold = _hold_values(value, i, j, g)
+        room = g - i
+        # start from the neighbouring state of the stage above: the policy is then usually right at once
+        x = np.where(j + 1 < g, value[i, np.minimum(j + 1, g - 1), 0], 1.0) if s < 2 * g - 2 else np.full(len(i), 0.5)
+        for passes in range(1, max_passes + 1):
+            guess = reach + 8 if passes == 1 and reach is not None else None  # full passes after the first
+            a, b, choice = _turn_values(rolls, hold, room, 1.0 - x[partner], highest_roll=guess)
+            c = a[:, 0] + b[:, 0]
+            x = (c - b[:, 0] * c[partner]) / (1.0 - b[:, 0] * b[partner, 0])
+            if _greedy(rolls, a + b * (1.0 - x[partner])[:, None], hold, room, 1.0 - x[partner], choice):
+                break
+        passes_most = max(passes_most, passes)
+        rolled = np.flatnonzero(choice.any(axis=0))
+        reach = int(rolled.max()) if rolled.size else None
+        value[i, j] = a + b * (1.0 - x[partner])[:, None]
+        roll[i, j] = choice
+    certificate = certify_pig(game, value, rolls, passes_most)
+    return PigSolution(game, value, roll, certificate, time.perf_counter() - start)
+
+
+def action_values(game: PigGame, value: np.ndarray, rolls: Optional[Rolls] = None):
+    """Fresh (roll, hold) values at every (i, j, k) from a finished ``value`` table."""
+    rolls = rolls or Rolls.of(game)
+    g = game.goal
+    i, j, k = np.meshgrid(np.arange(g), np.arange(g), np.arange(g), indexing="ij")
+    padded = np.ones((g, g, g + int(rolls.adds.max())))
+    inside = (i + k) < g
+    padded[:, :, :g] = np.where(inside, value, 1.0)
+    roll_value = (padded[:, :, np.arange(g)[:, None] + rolls.adds[None, :]] * rolls.probs).sum(axis=3)
+    roll_value += rolls.bust * (1.0 - value[j, i, 0])
+    banked = np.minimum(i + k, g - 1)
+    hold_value = np.where(i + k >= g, 1.0, 1.0 - value[j, banked, 0])
+    hold_value[:, :, 0] = -np.inf  # the first roll of a turn is compulsory
+    return roll_value, hold_value, inside
+
+
+def bust_before_goal(rolls: Rolls, g: int) -> np.ndarray:
+    """``rho[i]``: the chance that always rolling from turn total 0 busts before i + k reaches g."""
+    reach = np.ones(g + int(rolls.adds.max()))  # reach[k]: from total k, chance to reach the room
+    out = np.empty(g)
+    for i in range(g):
+        room = g - i
+        r = np.ones(room + int(rolls.adds.max()))
+        for k in range(room - 1, -1, -1):
+            r[k] = (r[k + rolls.adds] * rolls.probs).sum()
+        out[i] = 1.0 - r[0]
+    del reach
+    return out
+
+
+def certify_pig(game: PigGame, value: np.ndarray, rolls: Rolls, passes: int) -> PigCertificate:
+    """Residual, rigorous error bound and decision margins of a finished table."""
+    g = game.goal
+    roll_value, hold_value, inside = action_values(game, value, rolls)
+    best = np.maximum(roll_value, hold_value)
+    residual_grid = np.where(inside, np.abs(best - value), 0.0)
+    residual = float(residual_grid.max())
+    step = gamma(len(rolls.adds) + 4)
+    rho = bust_before_goal(rolls, g)
+    length = np.ceil((g - np.arange(g)) / rolls.least_add)  # most rolls in one turn
+    bound = 0.0
+    for s in range(2 * g - 2, -1, -1):
+        i, j = _stage_pairs(g, s)
+        r_s = float(residual_grid[i, j].max())
+        worst = float(np.max(length[i] * (r_s + step) / np.maximum(1.0 - rho[i], 1e-300)))
+        bound += worst
+    threshold = 2 * (bound + step)
+    margin = np.abs(roll_value - hold_value)
+    decided = inside & (np.arange(g)[None, None, :] >= 1)
+    tied = decided & (margin <= threshold)
+    outside = margin[decided & ~tied]
+    min_margin = float(outside.min()) if outside.size else float("inf")
+    if not np.isfinite(bound) or bound > PROOF_TOLERANCE:
+        reason = f"the error bound {bound:.3g} exceeds {PROOF_TOLERANCE:g}"
+    elif not 2 * bound < min_margin:
+        reason = "the error bound does not separate the decisions outside the ties"
+    else:
+        reason = ""
+    return PigCertificate(residual, bound, min_margin, int(tied.sum()), passes, reason)
+
+
+# ------------------------------------------------------------ strategies ----
+
+def hold_at(threshold: int) -> Callable[[int, int, int], bool]:
+    """Roll until the turn total reaches ``threshold``, then hold (even past the goal)."""
+    def strategy(score: int, opponent_score: int, turn_total: int) -> bool:
+        return turn_total < threshold
+    strategy.name = f"hold_at:{threshold}"
+    strategy.table = lambda i, j, k, goal: k < threshold
+    return strategy
+
+
+def hold_at_or_goal(threshold: int) -> Callable[[int, int, int], bool]:
+    """As :func:`hold_at`, and also hold as soon as holding wins."""
+    def strategy(score: int, opponent_score: int, turn_total: int) -> bool:
+        return turn_total < threshold and score + turn_total < GOAL_UNKNOWN
+    strategy.name = f"hold_at_or_goal:{threshold}"
+    strategy.table = lambda i, j, k, goal: (k < threshold) & (i + k < goal)
+    return strategy
+
+
+GOAL_UNKNOWN = 10 ** 9  # a bare call cannot know the goal; tables use the game's own
+
+
+def policy_table(strategy, game: PigGame) -> np.ndarray:
+    """``roll[i, j, k]`` for turn totals k below twice the goal (beyond that a player holds,
+    which wins), from a PigSolution, a named strategy or any callable returning True to
+    roll, validated."""
+    g = game.goal
+    i, j, k = np.meshgrid(np.arange(g), np.arange(g), np.arange(2 * g), indexing="ij")
+    if isinstance(strategy, PigSolution):
+        if strategy.game != game:
+            raise ValueError(f"the solution is for {strategy.game.name} at goal {strategy.game.goal}")
+        table = np.zeros((g, g, 2 * g), dtype=bool)
+        table[:, :, :g] = strategy.roll & (i[:, :, :g] + k[:, :, :g] < g)
+        return table
+    if hasattr(strategy, "table"):
+        return np.asarray(strategy.table(i, j, k, g), dtype=bool)
+    table = np.zeros((g, g, 2 * g), dtype=bool)
+    for a in range(g):
+        for b in range(g):
+            for c in range(2 * g):
+                choice = strategy(a, b, c)
+                if not isinstance(choice, (bool, np.bool_)):
+                    raise ValueError(f"strategy {getattr(strategy, 'name', strategy)} returned {choice!r} at "
+                                     f"({a}, {b}, {c}); expected True (roll) or False (hold)")
+                table[a, b, c] = choice
+    return table
+
+
+def _policy_values(game: PigGame, mine: np.ndarray, theirs: np.ndarray):
+    """Win probabilities at (i, j, 0) of two fixed roll/hold tables: ``(value_mine, value_theirs)``."""
+    g = game.goal
+    rolls = Rolls.of(game)
+    v = [np.zeros((g, g, g)), np.zeros((g, g, g))]
+    tables = (mine, theirs)
+    width = mine.shape[2]
+    for s in range(2 * g - 2, -1, -1):
+        i, j = _stage_pairs(g, s)
+        partner = s - i - i[0]
+        room = np.full(len(i), width)
+        holds = [_hold_values(v[1 - p], i, j, g, width) for p in (0, 1)]  # the other player moves next
+        ab = [_turn_values(rolls, holds[p], room, np.zeros(len(i)), tables[p][i, j]) for p in (0, 1)]
+        a0, b0 = ab[0][0][:, 0], ab[0][1][:, 0]
+        a1, b1 = ab[1][0][:, 0], ab[1][1][:, 0]
+        c0, c1 = a0 + b0, a1 + b1
+        x0 = (c0 - b0 * c1[partner]) / (1.0 - b0 * b1[partner])
+        x1 = (c1 - b1 * c0[partner]) / (1.0 - b1 * b0[partner])
+        v[0][i, j, 0], v[1][i, j, 0] = x0, x1
+    return v[0], v[1]
+
+
+def pig_win_rate(a, b, game: PigGame) -> tuple:
+    """Exact (P(a wins | a first), P(a wins | b first), average) of two strategies."""
+    ta, tb = policy_table(a, game), policy_table(b, game)
+    va, vb = _policy_values(game, ta, tb)
+    first, second = float(va[0, 0, 0]), float(1.0 - vb[0, 0, 0])
+    return first, second, (first + second) / 2

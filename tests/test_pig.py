@@ -1,0 +1,132 @@
+"""The Pig family against independent references: a plain value iteration over a dict,
+the published 53.06% for Pig, exact self-consistency, and Monte Carlo of the engine."""
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from hogsolve.pig import get_pig_game, hold_at, hold_at_or_goal, pig_win_rate, solve_pig
+from hogsolve.pig.game import PigMatch, play_pig
+from hogsolve.stats import wilson_interval
+
+
+def plain_value_iteration(game, tol=1e-14):
+    """P(i, j, k) by Gauss-Seidel value iteration over every state, from the rules' text:
+    roll (compulsory at k = 0) or hold; a bust hands the turn over; reaching the goal wins."""
+    g = game.goal
+    dist = game.outcomes()
+    value = {(i, j, k): 0.5 for i in range(g) for j in range(g) for k in range(g - i)}
+
+    def v(i, j, k):
+        return 1.0 if i + k >= g else value[i, j, k]
+
+    while True:
+        change = 0.0
+        for (i, j, k) in value:
+            roll = sum(float(p) * (1.0 - v(j, i, 0) if kind == "bust" else v(i, j, k + x))
+                       for (kind, x), p in dist.items())
+            best = roll if k == 0 else max(roll, 1.0 if i + k >= g else 1.0 - v(j, i + k, 0))
+            change = max(change, abs(best - value[i, j, k]))
+            value[i, j, k] = best
+        if change < tol:
+            return value
+
+
+@pytest.mark.parametrize("name, goal", [("pig", 12), ("piglet", 8), ("big-pig", 30)])
+def test_solver_matches_plain_value_iteration(name, goal):
+    game = get_pig_game(name, goal=goal)
+    solution = solve_pig(game)
+    reference = plain_value_iteration(game)
+    worst = max(abs(solution.value[i, j, k] - p) for (i, j, k), p in reference.items())
+    assert solution.certificate.proven
+    assert worst <= solution.certificate.error_bound + 1e-12
+
+
+def test_pig_first_player_wins_53_06_percent():
+    """Neller & Presser (2004): the first player wins 53.06% under optimal play."""
+    solution = solve_pig(get_pig_game("pig"))
+    assert round(solution.first_player_win_probability, 4) == 0.5306
+    assert solution.certificate.proven and solution.certificate.error_bound < 1e-9
+    # the optimal table played against itself gives the same number (an independent sweep)
+    first, second, average = pig_win_rate(solution, solution, solution.game)
+    assert first == pytest.approx(solution.first_player_win_probability, abs=1e-12) and average == 0.5
+    # the paper's figure: at 0-0 hold at a turn total in the low twenties; near the goal, hold early
+    assert 19 <= solution.hold_threshold[0, 0] <= 25 and solution.hold_threshold[99, 0] == 1
+
+
+def test_roll_outcomes_are_exact():
+    assert get_pig_game("pig").outcomes() == {("bust", 0): Fraction(1, 6), **{("add", x): Fraction(1, 6)
+                                                                              for x in range(2, 7)}}
+    big = get_pig_game("big-pig").outcomes()
+    assert big["add", 25] == Fraction(1, 36) and big["bust", 0] == Fraction(10, 36)
+    assert big["add", 24] == Fraction(1, 36) and sum(big.values()) == 1  # double sixes: twice 12
+    assert get_pig_game("piglet").outcomes() == {("bust", 0): Fraction(1, 2), ("add", 1): Fraction(1, 2)}
+
+
+def test_exact_win_rate_agrees_with_monte_carlo():
+    game = get_pig_game("pig", goal=50)
+    solution = solve_pig(game)
+    exact = pig_win_rate(solution, hold_at(20), game)[2]
+    n, wins = 4000, 0
+    for seed in range(n):
+        optimal_first = seed % 2 == 0
+        players = (solution, hold_at(20)) if optimal_first else (hold_at(20), solution)
+        winner = play_pig(*players, game, seed=seed).winner
+        wins += (winner == 0) == optimal_first
+    low, high = wilson_interval(wins / n, n, z=3.3)
+    assert low <= exact <= high
+    # holding at the goal can only help; and the optimum beats both
+    plain = pig_win_rate(solution, hold_at(20), game)[2]
+    smart = pig_win_rate(solution, hold_at_or_goal(20), game)[2]
+    assert 0.5 < smart < plain
+
+
+def test_engine_rules():
+    game = get_pig_game("pig")
+    match = PigMatch(game)
+    with pytest.raises(ValueError, match="roll at least once"):
+        match.hold()
+    assert match.roll((4,)) == ("add", 4) and match.state() == (0, 0, 4)
+    match.hold()
+    assert match.scores == [4, 0] and match.mover == 1
+    assert match.roll((1,)) == ("bust", 0) and match.mover == 0 and match.turn_total == 0
+    assert get_pig_game("big-pig").outcome_of((3, 3)) == ("add", 12)
+    assert get_pig_game("big-pig").outcome_of((1, 1)) == ("add", 25)
+
+
+def test_hold_threshold_shape_and_policy_calls():
+    solution = solve_pig(get_pig_game("pig", goal=30))
+    t = solution.hold_threshold
+    assert t.shape == (30, 30) and (t >= 1).all()
+    i, j = 5, 7
+    k = int(t[i, j])
+    assert not solution(i, j, k) and all(solution(i, j, kk) for kk in range(1, k))
+    assert not solution(29, 0, 1)  # score + turn total at the goal: hold and win
+    assert solution.roll[:, :, 0].all()  # the first roll of a turn is compulsory
+
+
+def test_command_line(capsys):
+    from hogsolve.cli import main
+    assert main(["solve", "--rules", "pig", "--goal", "30"]) == 0
+    out = capsys.readouterr().out
+    assert "pig (goal 30): P(first player wins) = " in out and "proven optimal" in out
+    assert main(["compare", "optimal", "hold_at:20", "--rules", "pig", "--goal", "30", "--json"]) == 0
+    import json
+    record = json.loads(capsys.readouterr().out)
+    game = get_pig_game("pig", goal=30)
+    assert record["exact"]["average"] == pig_win_rate(solve_pig(game), hold_at(20), game)[2]
+    assert main(["compare", "optimal", "hold_at:0", "--rules", "pig"]) == 2
+    assert "hold_at:N with N from 1" in capsys.readouterr().err
+    assert main(["solve", "--rules", "pig", "su18"]) == 2
+    assert main(["rules"]) == 0 and "pig  roll-or-hold, goal 100" in capsys.readouterr().out
+
+
+def test_play_in_the_terminal(monkeypatch, capsys):
+    from hogsolve.cli.pig import play_game
+    answers = iter(["r", "?", "h"] + ["r"] * 500)
+    lines = []
+    record = play_game(get_pig_game("pig", goal=20), True, 5, read=lambda prompt: next(answers),
+                       write=lines.append)
+    text = "\n".join(lines)
+    assert "win probability: roll" in text and "held and banked" in text
+    assert record["winner"] in ("you", "bot") and max(record["scores"]) >= 20
