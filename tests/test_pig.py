@@ -130,3 +130,28 @@ def test_play_in_the_terminal(monkeypatch, capsys):
     text = "\n".join(lines)
     assert "win probability: roll" in text and "held and banked" in text
     assert record["winner"] in ("you", "bot") and max(record["scores"]) >= 20
+
+
+def test_best_response():
+    from hogsolve.pig import pig_best_response
+    game = get_pig_game("pig", goal=40)
+    solution = solve_pig(game)
+    # against the optimal strategy nothing gains: the best response wins exactly half
+    assert abs(pig_best_response(solution, game).exploitability) <= solution.certificate.error_bound + 1e-12
+    br = pig_best_response(hold_at(20), game)
+    # its own table, played out by the independent evaluator, gives the same win rate
+    assert pig_win_rate(br, hold_at(20), game)[2] == pytest.approx(br.average, abs=1e-12)
+    assert br.average > pig_win_rate(solution, hold_at(20), game)[2] > 0.5
+
+
+def test_tournament_command(capsys):
+    from hogsolve.cli import main
+    assert main(["tournament", "optimal", "hold_at:20", "hold_at:10", "--rules", "pig", "--goal", "30",
+                 "--json"]) == 0
+    import json
+    record = json.loads(capsys.readouterr().out)
+    assert record["ranking"][0] == "optimal"
+    game = get_pig_game("pig", goal=30)
+    assert record["rate"][1][2] == pytest.approx(pig_win_rate(hold_at(20), hold_at(10), game)[2], abs=1e-15)
+    assert main(["best-response", "hold_at:20", "--rules", "pig", "--goal", "30"]) == 0
+    assert "exploitability of hold_at:20" in capsys.readouterr().out

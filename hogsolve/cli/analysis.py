@@ -79,6 +79,11 @@ def setup_best_response(p):
     def run(args):
         from ..evaluate import best_response
         from ..tables import atomic_write, grid_csv, npy_bytes
+        from .pig import best_response_game, is_pig, pig_game
+        if is_pig(args.rules):
+            if args.out is not None:
+                raise UsageError("hogsolve best-response: --out is for Hog rulesets")
+            return best_response_game(args.spec, pig_game(args.rules, args.goal), args.json)
         if args.out is not None:
             output_file(args.out)
         rules, table = rules_and_policy(args)
@@ -152,8 +157,11 @@ def setup_tournament(p):
     def run(args):
         from ..progress import progress
         from ..roundrobin import tournament
+        from .pig import is_pig, pig_game, tournament_game
         if len(args.specs) < 2:
             raise UsageError("hogsolve tournament: name at least two strategies")
+        if is_pig(args.rules):
+            return tournament_game(args.specs, pig_game(args.rules, args.goal), args.json)
         rules = rules_of(args)
         jobs = cap_jobs(args.jobs)
         tables = [load_policy(s, rules, args) for s in args.specs]

@@ -150,3 +150,45 @@ def play_game_cli(game, you_first: bool, seed, as_json: bool) -> int:
         except EOFError:
             print()
     return 0
+
+
+def best_response_game(spec: str, game, as_json: bool) -> int:
+    """``hogsolve best-response SPEC --rules pig``."""
+    from ..pig import pig_best_response
+    br = pig_best_response(strategy(spec, game), game)
+    if as_json:
+        emit_json({"rules": game.name, "goal": game.goal, "opponent": spec, "first": br.first,
+                   "second": br.second, "average": br.average, "exploitability": br.exploitability})
+        return 0
+    print(f"Best response to {spec} ({game.name}, goal {game.goal}), exact win probability:")
+    print(f"  moving first:  {br.first:.12f}")
+    print(f"  moving second: {br.second:.12f}")
+    print(f"  average:       {br.average:.12f}")
+    print(f"  exploitability of {spec}: {br.exploitability:.12f}")
+    return 0
+
+
+def tournament_game(specs, game, as_json: bool) -> int:
+    """``hogsolve tournament SPEC... --rules pig``: every pair's exact win rate, ranked by the mean."""
+    from ..pig import pig_win_rate, solve_pig
+    solution = solve_pig(game) if "optimal" in specs else None
+    players = [strategy(s, game, solution) for s in specs]
+    n = len(specs)
+    rate = [[0.5] * n for _ in range(n)]
+    for x in range(n):
+        for y in range(x + 1, n):
+            average = pig_win_rate(players[x], players[y], game)[2]
+            rate[x][y], rate[y][x] = average, 1.0 - average
+    mean = [sum(rate[x][y] for y in range(n) if y != x) / (n - 1) for x in range(n)]
+    order = sorted(range(n), key=lambda x: (-mean[x], x))
+    if as_json:
+        emit_json({"rules": game.name, "goal": game.goal, "names": list(specs), "rate": rate, "mean": mean,
+                   "ranking": [specs[x] for x in order]})
+        return 0
+    width = max(len(s) for s in specs)
+    print(f"Round robin ({game.name}, goal {game.goal}), exact win rates (row against column):")
+    print(f"{'rank':>4}  {'strategy':{width}}  {'mean':>8}  " + "  ".join(f"{k + 1:>8}" for k in range(n)))
+    for rank, x in enumerate(order):
+        cells = "  ".join(f"{'-':>8}" if y == x else f"{rate[x][y]:8.6f}" for y in order)
+        print(f"{rank + 1:>4}  {specs[x]:{width}}  {mean[x]:8.6f}  {cells}")
+    return 0

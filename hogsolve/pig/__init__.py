@@ -6,7 +6,8 @@ opponent's score j, turn total k), as in Neller & Presser, "Optimal Play of
 the Dice Game Pig", UMAP Journal 25(1), 2004.
 """
 from .rules import PIG_GAMES, PigGame, get_pig_game
-from .solver import PigSolution, hold_at, hold_at_or_goal, pig_win_rate, solve_pig
+from .solver import (PigBestResponse, PigSolution, hold_at, hold_at_or_goal, pig_best_response, pig_win_rate,
+                     solve_pig)
 
-__all__ = ["PIG_GAMES", "PigGame", "get_pig_game", "PigSolution", "solve_pig", "pig_win_rate",
+__all__ = ["PIG_GAMES", "PigGame", "get_pig_game", "PigSolution", "solve_pig", "pig_win_rate", "PigBestResponse", "pig_best_response",
            "hold_at", "hold_at_or_goal"]

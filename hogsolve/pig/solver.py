@@ -81,8 +81,9 @@ def _turn_values(rolls: Rolls, hold: np.ndarray, room: np.ndarray, u: np.ndarray
         ab[0, :, highest_roll + 1:K] = np.where(live, hold[:, highest_roll + 1:], 1.0)
         ab[1, :, highest_roll + 1:K] = 0.0
         last = highest_roll + 1
+    live_rows = np.searchsorted(-rooms, -np.arange(K), side="left").tolist()  # rooms fall: live rows lead
     for k in range(last - 1, -1, -1):
-        n = int(np.searchsorted(-rooms, -k, side="left"))  # rooms fall along the stage: live rows lead
+        n = live_rows[k]
         lo = k + rolls.least_add
         r = ab[:, :n, lo: lo + D] @ rolls.dense
         r[1] += rolls.bust
@@ -222,7 +223,7 @@ def solve_pig(game: PigGame, *, max_passes: int = 50) -> PigSolution:
         # start from the neighbouring state of the stage above: the policy is then usually right at once
         x = np.where(j + 1 < g, value[i, np.minimum(j + 1, g - 1), 0], 1.0) if s < 2 * g - 2 else np.full(len(i), 0.5)
         for passes in range(1, max_passes + 1):
-            guess = reach + 8 if passes == 1 and reach is not None else None  # full passes after the first
+            guess = reach + 8 if passes <= 2 and reach is not None else None  # then full passes
             a, b, choice = _turn_values(rolls, hold, room, 1.0 - x[partner], highest_roll=guess)
             c = a[:, 0] + b[:, 0]
             x = (c - b[:, 0] * c[partner]) / (1.0 - b[:, 0] * b[partner, 0])
@@ -327,11 +328,12 @@ def policy_table(strategy, game: PigGame) -> np.ndarray:
     roll, validated."""
     g = game.goal
     i, j, k = np.meshgrid(np.arange(g), np.arange(g), np.arange(2 * g), indexing="ij")
-    if isinstance(strategy, PigSolution):
+    if isinstance(strategy, (PigSolution, PigBestResponse)):
         if strategy.game != game:
             raise ValueError(f"the solution is for {strategy.game.name} at goal {strategy.game.goal}")
         table = np.zeros((g, g, 2 * g), dtype=bool)
         table[:, :, :g] = strategy.roll & (i[:, :, :g] + k[:, :, :g] < g)
+        table[:, :, 0] = True  # the first roll of a turn is compulsory
         return table
     if hasattr(strategy, "table"):
         return np.asarray(strategy.table(i, j, k, g), dtype=bool)
@@ -367,6 +369,69 @@ def _policy_values(game: PigGame, mine: np.ndarray, theirs: np.ndarray):
         x1 = (c1 - b1 * c0[partner]) / (1.0 - b1 * b0[partner])
         v[0][i, j, 0], v[1][i, j, 0] = x0, x1
     return v[0], v[1]
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class PigBestResponse:
+    """The best response to a fixed roll/hold strategy: its roll table and exact win rate."""
+
+    game: PigGame
+    opponent: str
+    roll: np.ndarray          # [i, j, k] True: roll (the best responder to move)
+    first: float              # P(best responder wins | it moves first)
+    second: float
+
+    name = "best response"
+
+    @property
+    def average(self) -> float:
+        """The win rate over both seatings."""
+        return (self.first + self.second) / 2
+
+    @property
+    def exploitability(self) -> float:
+        """How far the best response's win rate exceeds one half."""
+        return self.average - 0.5
+
+    def __call__(self, score: int, opponent_score: int, turn_total: int) -> bool:
+        return score + turn_total < self.game.goal and bool(self.roll[score, opponent_score, turn_total])
+
+    def __repr__(self) -> str:
+        return f"PigBestResponse(to {self.opponent}: win rate {self.average:.12f})"
+
+
+def pig_best_response(strategy, game: PigGame, *, max_passes: int = 50) -> PigBestResponse:
+    """The roll/hold table that wins most often against the fixed ``strategy``: stages as in
+    :func:`solve_pig`, with the opponent's turns fixed linear maps of the value after a bust."""
+    g = game.goal
+    rolls = Rolls.of(game)
+    theirs = policy_table(strategy, game)
+    mine_v, their_v = np.zeros((g, g, g)), np.zeros((g, g, g))
+    roll = np.zeros((g, g, g), dtype=bool)
+    for s in range(2 * g - 2, -1, -1):
+        i, j = _stage_pairs(g, s)
+        partner = s - i - i[0]
+        hold_mine = _hold_values(their_v, i, j, g)
+        hold_theirs = _hold_values(mine_v, i, j, g, theirs.shape[2])
+        a_t, b_t, _ = _turn_values(rolls, hold_theirs, np.full(len(i), theirs.shape[2]), np.zeros(len(i)),
+                                   theirs[i, j])
+        c_t = a_t[:, 0] + b_t[:, 0]
+        x_mine = np.full(len(i), 0.5)
+        for _ in range(max_passes):
+            x_theirs = c_t - b_t[:, 0] * x_mine[partner]
+            u = 1.0 - x_theirs[partner]
+            a, b, choice = _turn_values(rolls, hold_mine, g - i, u)
+            c = a[:, 0] + b[:, 0]
+            x_mine = (c - b[:, 0] * c_t[partner]) / (1.0 - b[:, 0] * b_t[partner, 0])
+            x_theirs = c_t - b_t[:, 0] * x_mine[partner]
+            u = 1.0 - x_theirs[partner]
+            if _greedy(rolls, a + b * u[:, None], hold_mine, g - i, u, choice):
+                break
+        mine_v[i, j] = a + b * u[:, None]
+        their_v[i, j, 0] = x_theirs
+        roll[i, j] = choice
+    name = getattr(strategy, "name", "strategy")
+    return PigBestResponse(game, name, roll, float(mine_v[0, 0, 0]), float(1.0 - their_v[0, 0, 0]))
 
 
 def pig_win_rate(a, b, game: PigGame) -> tuple:

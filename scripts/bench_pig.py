@@ -1,0 +1,97 @@
+"""Benchmark the roll-or-hold solver, and OpenSpiel's value iteration when it is installed.
+
+    python scripts/bench_pig.py [--repeats 5] [--openspiel-seconds 120]
+
+Prints the median solve time (certificate included) of pig, big-pig and
+piglet, and the time of one exact win rate.  With ``open_spiel`` installed
+(``pip install open_spiel cvxpy``), it also times
+``open_spiel.python.algorithms.value_iteration`` on ``pig`` at winscore 10 and
+20 in a child process with a time limit, and prints the ratio to hogsolve on
+the same game.  OpenSpiel's game has a turn horizon: a game reaching it is a
+draw, so its values are only comparable when the horizon is never reached.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+
+from hogsolve.pig import get_pig_game, hold_at, pig_win_rate, solve_pig
+
+OPENSPIEL_CHILD = r"""
+import sys, threading, time
+sys.setrecursionlimit(1_000_000)
+threading.stack_size(512 * 1024 * 1024)
+def main():
+    import pyspiel
+    from open_spiel.python.algorithms import value_iteration
+    game = pyspiel.load_game("pig", {"winscore": int(sys.argv[1]), "players": 2, "horizon": int(sys.argv[2])})
+    start = time.perf_counter()
+    values = value_iteration.value_iteration(game, depth_limit=-1, threshold=1e-9)
+    state = game.new_initial_state()
+    print(time.perf_counter() - start, len(values), values[str(state)])
+thread = threading.Thread(target=main)
+thread.start()
+thread.join()
+"""
+
+
+def median_seconds(run, repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def openspiel(winscore: int, horizon: int, limit: float):
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        return None
+    try:
+        out = subprocess.run([sys.executable, "-c", OPENSPIEL_CHILD, str(winscore), str(horizon)],
+                             capture_output=True, text=True, timeout=limit)
+    except subprocess.TimeoutExpired:
+        return "timeout"
+    seconds, states, value = out.stdout.split()
+    return float(seconds), int(states), float(value)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--openspiel-seconds", type=float, default=120.0)
+    args = parser.parse_args()
+    print(f"{'game':8} {'goal':>5} {'states':>9} {'median solve':>13}  P(first player wins)")
+    for name in ("pig", "big-pig", "piglet"):
+        game = get_pig_game(name)
+        solution = solve_pig(game)
+        seconds = median_seconds(lambda: solve_pig(game), args.repeats)
+        states = sum(game.goal - i for i in range(game.goal)) * game.goal
+        print(f"{name:8} {game.goal:>5} {states:>9} {seconds * 1000:>10.0f} ms  "
+              f"{solution.first_player_win_probability:.12f} ({'proven' if solution.certificate.proven else 'not proven'})")
+    game = get_pig_game("pig")
+    solution = solve_pig(game)
+    seconds = median_seconds(lambda: pig_win_rate(solution, hold_at(20), game), args.repeats)
+    print(f"exact win rate of optimal vs hold_at:20 (pig, goal 100): {seconds * 1000:.0f} ms")
+    for winscore, horizon in ((10, 10), (20, 1000)):
+        ours = median_seconds(lambda: solve_pig(get_pig_game("pig", goal=winscore)), args.repeats)
+        result = openspiel(winscore, horizon, args.openspiel_seconds)
+        if result is None:
+            print(f"OpenSpiel pig(winscore={winscore}): open_spiel is not installed; hogsolve {ours * 1000:.1f} ms")
+        elif result == "timeout":
+            print(f"OpenSpiel pig(winscore={winscore}, horizon={horizon}) value_iteration: no answer within "
+                  f"{args.openspiel_seconds:.0f} s; hogsolve {ours * 1000:.1f} ms")
+        else:
+            seconds, states, value = result
+            print(f"OpenSpiel pig(winscore={winscore}, horizon={horizon}) value_iteration: {seconds:.1f} s over "
+                  f"{states} states, start value {value:.6f} (player 0's return in [-1, 1]); hogsolve "
+                  f"{ours * 1000:.1f} ms, {seconds / ours:.0f}x faster")
+
+
+if __name__ == "__main__":
+    main()
