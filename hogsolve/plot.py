@@ -10,8 +10,10 @@ from pathlib import Path
 import numpy as np
 
 
-def plot_solution(policy: np.ndarray, win_probability: np.ndarray, title: str, out: Path) -> Path:
-    """Write a PNG with the policy heatmap beside the win-probability surface."""
+def plot_solution(policy: np.ndarray, win_probability: np.ndarray, title: str, out: Path,
+                  policy_label: str = "optimal number of dice") -> Path:
+    """Write a PNG with the policy heatmap beside the win-probability surface (``policy_label``
+    names the heatmap's numbers: dice counts, or Pig's hold thresholds)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -19,13 +21,17 @@ def plot_solution(policy: np.ndarray, win_probability: np.ndarray, title: str, o
 
     fig, (left, right) = plt.subplots(1, 2, figsize=(13, 5.6), constrained_layout=True)
     max_dice = int(policy.max()) if policy.size else 10
-    colours = plt.get_cmap("viridis", max(max_dice + 1, 2))
-    cmap = ListedColormap([colours(i) for i in range(max_dice + 1)])
-    norm = BoundaryNorm(np.arange(-0.5, max_dice + 1.5), cmap.N)
-    image = left.imshow(policy, origin="lower", cmap=cmap, norm=norm, interpolation="nearest")
-    bar = fig.colorbar(image, ax=left, ticks=range(max_dice + 1))
-    bar.set_label("optimal number of dice")
-    left.set_title(f"{title}: optimal dice count")
+    if max_dice <= 20:  # dice counts: one colour each
+        colours = plt.get_cmap("viridis", max(max_dice + 1, 2))
+        cmap = ListedColormap([colours(i) for i in range(max_dice + 1)])
+        norm = BoundaryNorm(np.arange(-0.5, max_dice + 1.5), cmap.N)
+        image = left.imshow(policy, origin="lower", cmap=cmap, norm=norm, interpolation="nearest")
+        bar = fig.colorbar(image, ax=left, ticks=range(max_dice + 1))
+    else:  # thresholds: a continuous scale
+        image = left.imshow(policy, origin="lower", cmap="viridis", interpolation="nearest")
+        bar = fig.colorbar(image, ax=left)
+    bar.set_label(policy_label)
+    left.set_title(f"{title}: {policy_label}")
 
     surface = right.imshow(win_probability, origin="lower", cmap="RdBu", vmin=0, vmax=1,
                            interpolation="nearest")

@@ -155,3 +155,31 @@ def test_tournament_command(capsys):
     assert record["rate"][1][2] == pytest.approx(pig_win_rate(hold_at(20), hold_at(10), game)[2], abs=1e-15)
     assert main(["best-response", "hold_at:20", "--rules", "pig", "--goal", "30"]) == 0
     assert "exploitability of hold_at:20" in capsys.readouterr().out
+
+
+def test_exact_verification_in_rationals():
+    """The float policy is optimal in every state, exactly; the exact value agrees."""
+    from hogsolve.pig.exact import verify_pig
+    for name, goal in (("pig", 20), ("big-pig", 30), ("piglet", 10)):
+        solution = solve_pig(get_pig_game(name, goal=goal))
+        checked = verify_pig(solution)
+        assert checked.proven and checked.max_float_error <= solution.certificate.error_bound
+        assert abs(float(checked.win_probability_start) - solution.first_player_win_probability) <= 1e-15
+    # a planted mistake is caught: roll at a state where holding is strictly better
+    solution = solve_pig(get_pig_game("pig", goal=40))
+    g = 40
+    i, j, k = np.meshgrid(np.arange(g), np.arange(g), np.arange(g), indexing="ij")
+    holds = np.argwhere(~solution.roll & (k >= 1) & (i + k < g))
+    i, j, k = holds[len(holds) // 2]  # a state where holding is optimal
+    solution.roll[i, j, k] = True
+    assert verify_pig(solution).suboptimal_states >= 1
+
+
+def test_plot_the_roll_hold_boundary(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    from hogsolve.cli import main
+    out = tmp_path / "pig.png"
+    assert main(["plot", "--rules", "pig", "--goal", "40", "--out", str(out)]) == 0
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    out = tmp_path / "fa19.png"  # a Feral Hogs table is drawn at both memories 0
+    assert main(["plot", "--rules", "fa19", "--out", str(out)]) == 0 and out.stat().st_size > 10_000

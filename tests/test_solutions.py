@@ -80,7 +80,25 @@ def test_float_only_tables_reproduce_byte_for_byte(name):
 
 
 def test_every_solvable_builtin_ships_a_table():
-    assert sorted(p.name for p in SOLUTIONS.iterdir() if (p / "meta.json").exists()) == sorted(SOLVABLE)
+    from hogsolve.pig import PIG_GAMES
+    assert sorted(p.name for p in SOLUTIONS.iterdir() if (p / "meta.json").exists()) == \
+        sorted(SOLVABLE + list(PIG_GAMES))
+
+
+@pytest.mark.parametrize("name", ["pig", "piglet", "big-pig"])
+def test_pig_tables_reproduce_byte_for_byte(name):
+    """`hogsolve solve --rules pig piglet big-pig --out solutions` writes exactly the committed bytes."""
+    import json
+    from hogsolve.pig import get_pig_game, solve_pig
+    from hogsolve.pig.solver import pig_solution_files
+    fresh = solve_pig(get_pig_game(name))
+    for file_name, data in pig_solution_files(fresh, __version__).items():
+        assert data == (SOLUTIONS / name / file_name).read_bytes(), file_name
+    meta = json.loads((SOLUTIONS / name / "meta.json").read_text())
+    assert meta["certificate"]["proven"] and meta["layout"].startswith("roll[i, j, k]")
+    roll = np.load(SOLUTIONS / name / "roll.npy", allow_pickle=False)
+    assert roll.shape == (fresh.game.goal,) * 3 and np.array_equal(roll, fresh.roll)
+    assert np.array_equal(read_grid_csv(SOLUTIONS / name / "hold_threshold.csv", int), fresh.hold_threshold)
 
 
 def test_solutions_readme_exists():

@@ -38,18 +38,43 @@ def describe(solution) -> str:
     ])
 
 
-def solve_games(names, goal, as_json: bool) -> int:
-    """``hogsolve solve --rules pig ...``."""
+def solve_games(names, goal, as_json: bool, exact: bool = False, out=None) -> int:
+    """``hogsolve solve --rules pig ... [--exact] [--out DIR]``."""
     from ..pig import solve_pig
-    records = []
+    from ..pig.exact import verify_pig
+    from ..pig.solver import pig_solution_files
+    from ..tables import atomic_write
+    from ..version import __version__
+    from .common import write_or_fail, writable_dir
+    if out is not None:
+        writable_dir(out)
+    records, failed = [], False
     for name in names:
         solution = solve_pig(pig_game(name, goal))
-        records.append(solution.to_dict())
+        record = solution.to_dict()
+        lines = describe(solution)
+        if exact:
+            checked = verify_pig(solution)
+            record["exact"] = checked.to_dict()
+            p = checked.win_probability_start
+            lines += (f"\n  exact: P = {p.numerator / p.denominator:.15f}... ({len(str(p.denominator))}-digit "
+                      f"denominator); policy optimal in every state: {'yes' if checked.proven else 'NO'} "
+                      f"({checked.suboptimal_states} worse); {checked.exact_ties} exact ties; max float error "
+                      f"{checked.max_float_error:.2g} ({checked.seconds:.1f} s)")
+            failed |= not checked.proven
+        if out is not None and solution.certificate.proven:
+            target = out / solution.game.name
+            target.mkdir(parents=True, exist_ok=True)
+            for file_name, data in pig_solution_files(solution, __version__).items():
+                write_or_fail(lambda: atomic_write(target / file_name, data), target)
+            record["written_to"] = str(target)
+            lines += f"\n  wrote {target}"
+        records.append(record)
         if not as_json:
-            print(describe(solution), flush=True)
+            print(lines, flush=True)
     if as_json:
         emit_json(records)
-    return 0
+    return 1 if failed else 0
 
 
 def strategy(spec: str, game, solution=None):

@@ -14,17 +14,29 @@ def setup_plot(p):
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
     def run(args):
-        rules = rules_of(args)
+        from .pig import is_pig, pig_game
+        game = pig_game(args.rules, args.goal) if is_pig(args.rules) else None
+        rules = rules_of(args) if game is None else game
         output_file(args.out, ".png")
         try:
             import matplotlib  # noqa: F401
         except ImportError:
             print("error: hogsolve plot needs matplotlib: pip install 'hogsolve[plot]'", file=sys.stderr)
             return 1
-        from ..player import optimal_strategy
         from ..plot import plot_solution
+        if game is not None:  # the roll/hold boundary: the hold threshold at every pair of scores
+            from ..pig import solve_pig
+            solution = solve_pig(game)
+            write_or_fail(lambda: plot_solution(solution.hold_threshold, solution.value[:, :, 0],
+                                                f"{game.name} (goal {game.goal})", args.out,
+                                                "turn total at which to hold"), args.out)
+            return respond(args, {"rules": game.name, "written_to": str(args.out)},
+                           lambda: print(f"wrote {args.out}"))
+        from ..player import optimal_strategy
         bot = optimal_strategy(rules)
-        write_or_fail(lambda: plot_solution(bot.table, bot.win_probability,
-                                            f"{rules.name} (goal {rules.goal})", args.out), args.out)
+        start = (0,) * (bot.table.ndim - 2)  # Feral Hogs: the slice where both memories are 0
+        label = f"{rules.name} (goal {rules.goal}{', both memories 0' if start else ''})"
+        write_or_fail(lambda: plot_solution(bot.table[(...,) + start], bot.win_probability[(...,) + start],
+                                            label, args.out), args.out)
         return respond(args, {"rules": rules.name, "written_to": str(args.out)}, lambda: print(f"wrote {args.out}"))
     return run

@@ -76,10 +76,9 @@ def setup_solve(p):
         if sum(bool(x) for x in (args.all, args.rules, args.rules_file)) > 1:
             raise UsageError("hogsolve solve: name one of --rules NAME ..., --rules-file FILE or --all")
         if args.rules and any(is_pig(n) for n in args.rules):
-            if not all(is_pig(n) for n in args.rules) or args.exact or args.out is not None:
-                raise UsageError("hogsolve solve: roll-or-hold games (pig, piglet, big-pig) solve on their own, "
-                                 "without --exact or --out")
-            return solve_games(args.rules, args.goal, args.json)
+            if not all(is_pig(n) for n in args.rules):
+                raise UsageError("hogsolve solve: roll-or-hold games (pig, piglet, big-pig) solve on their own")
+            return solve_games(args.rules, args.goal, args.json, args.exact, args.out)
         if args.all:
             names = [n for n in rulesets() if n not in NO_VALUE]
             for name in NO_VALUE:
