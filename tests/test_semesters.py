@@ -52,6 +52,16 @@ def strat1(score, opponent):
     return max((score // 10) - 4, 0)
 
 
+def assert_simulation_and_exploitability(rules, sol, seed):
+    """Monte Carlo of optimal vs always_roll:4 inside the exact win rate's 3.3-sigma band, and the
+    optimal table unexploitable beyond its certificate's bound."""
+    from hogsolve import best_response, simulate, win_rate
+    exact = win_rate(sol, always_roll(4), rules)
+    sim = simulate(sol, always_roll(4), rules, games=200_000, seed=seed)
+    assert abs(sim.average - exact.average) <= 3.3 * sim.standard_error
+    assert best_response(sol, rules).exploitability <= sol.certificate.error_bound
+
+
 def hog_wild_dice():
     """The official tests' dice for Hog Wild semesters: four-sided always 1, six-sided always 3."""
     return {4: make_test_dice(1), 6: make_test_dice(3)}
@@ -213,15 +223,11 @@ def test_sp21_extra_turns():
 @pytest.mark.parametrize("name", ["fa20", "sp21"])
 def test_extra_turns_everywhere_downstream(name):
     """Exact evaluation, simulation and reach all follow who keeps the move."""
-    from hogsolve import best_response, simulate, win_rate
     from hogsolve.model import compile_model
     from hogsolve.policy_values import occupancy
     rules = get_rules(name)
     sol = solve(rules)
-    exact = win_rate(sol, always_roll(4), rules)
-    sim = simulate(sol, always_roll(4), rules, games=200_000, seed=4)
-    assert abs(sim.average - exact.average) <= 3.3 * sim.standard_error
-    assert best_response(sol, rules).exploitability <= sol.certificate.error_bound
+    assert_simulation_and_exploitability(rules, sol, seed=4)
     # every game visits (0, 0) once with its first mover, and expected visits are probabilities
     visits = occupancy(compile_model(rules), sol.policy.astype(int), sol.policy.astype(int))
     assert visits[0, 0] == pytest.approx(0.5) and visits.min() >= 0
@@ -355,13 +361,10 @@ def test_feral_hogs_solver_matches_a_plain_recursion(name):
 def test_feral_hogs_everywhere_downstream(name):
     """Exact win rates, best response, regret and Monte Carlo all follow the memories; a
     student's 2-argument strategy is evaluated exactly as one that ignores them."""
-    from hogsolve import best_response, regret, simulate, win_rate
+    from hogsolve import best_response, regret, win_rate
     rules = get_rules(name)
     sol = solve(rules)
-    exact = win_rate(sol, always_roll(4), rules)
-    sim = simulate(sol, always_roll(4), rules, games=200_000, seed=5)
-    assert abs(sim.average - exact.average) <= 3.3 * sim.standard_error
-    assert best_response(sol, rules).exploitability <= sol.certificate.error_bound
+    assert_simulation_and_exploitability(rules, sol, seed=5)
     report = regret(always_roll(4), rules, solution=sol)
     # performance difference: the per-state expected losses add up to the shortfall
     assert report.total_expected_loss == pytest.approx(0.5 - report.win_rate.average, abs=1e-12)

@@ -217,6 +217,18 @@ def load_policy(spec: str, rules, args):
         raise UsageError(str(exc)) from None
 
 
+def stderr_console():
+    """``(read, write)`` that talk to the person on stderr, keeping stdout for a JSON record."""
+    def write(line):
+        print(line, file=sys.stderr)
+
+    def read(prompt):
+        sys.stderr.write(prompt)
+        sys.stderr.flush()
+        return input()
+    return read, write
+
+
 def rules_of(args):
     """The ruleset named by --rules/--goal/--max-memory."""
     return load_rules(args.rules, args.goal, max_memory_gb=args.max_memory, rules_file=args.rules_file)

@@ -2,9 +2,8 @@
 and play verbs."""
 from __future__ import annotations
 
-import sys
 
-from .common import UsageError, emit_json
+from .common import UsageError, emit_json, stderr_console
 
 STRATEGY_FORMS = "optimal, hold_at:N, hold_at_or_goal:N"
 
@@ -161,14 +160,7 @@ def play_game(game, you_first: bool, seed, read=input, write=print) -> dict:
 def play_game_cli(game, you_first: bool, seed, as_json: bool) -> int:
     """``hogsolve play --rules pig``."""
     if as_json:
-        def write(line):
-            print(line, file=sys.stderr)
-
-        def read(prompt):
-            sys.stderr.write(prompt)
-            sys.stderr.flush()
-            return input()
-        emit_json(play_game(game, you_first, seed, read, write))
+        emit_json(play_game(game, you_first, seed, *stderr_console()))
     else:
         try:
             play_game(game, you_first, seed)

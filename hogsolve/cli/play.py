@@ -1,9 +1,8 @@
 """``hogsolve play``: the optimal bot in the terminal."""
 from __future__ import annotations
 
-import sys
 
-from .common import add_rules_option, emit_json, rules_of, seed_value
+from .common import add_rules_option, emit_json, rules_of, seed_value, stderr_console
 
 
 def setup_play(p):
@@ -21,13 +20,7 @@ def setup_play(p):
             return play_game_cli(pig_game(args.rules, args.goal), args.first == "you", args.seed, args.json)
         rules = rules_of(args)
         if args.json:
-            def write(line):
-                print(line, file=sys.stderr)
-
-            def read(prompt):
-                sys.stderr.write(prompt)
-                sys.stderr.flush()
-                return input()
+            read, write = stderr_console()
             emit_json(play_terminal(rules, you_first=args.first == "you", seed=args.seed,
                                     read=read, write=write))
         else:
