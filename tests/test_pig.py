@@ -183,3 +183,25 @@ def test_plot_the_roll_hold_boundary(tmp_path, capsys):
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     out = tmp_path / "fa19.png"  # a Feral Hogs table is drawn at both memories 0
     assert main(["plot", "--rules", "fa19", "--out", str(out)]) == 0 and out.stat().st_size > 10_000
+
+
+def test_vectorised_monte_carlo_and_compare_simulate(capsys):
+    """The vectorised simulation agrees with the exact win rate inside a 3.3-sigma band, is
+    reproducible from its seed, and backs `compare --simulate --rules pig`."""
+    from hogsolve.pig.solver import simulate_pig
+    game = get_pig_game("big-pig", goal=60)
+    solution = solve_pig(game)
+    first, second, _ = pig_win_rate(solution, hold_at_or_goal(25), game)
+    won_first, n_first, won_second, n_second = simulate_pig(solution, hold_at_or_goal(25), game, 60_000, seed=2)
+    for exact, won, n in ((first, won_first, n_first), (second, won_second, n_second)):
+        low, high = wilson_interval(won / n, n, z=3.3)
+        assert low <= exact <= high
+    assert simulate_pig(solution, hold_at_or_goal(25), game, 2_000, seed=9) == \
+        simulate_pig(solution, hold_at_or_goal(25), game, 2_000, seed=9)
+    from hogsolve.cli import main
+    assert main(["compare", "optimal", "hold_at:20", "--rules", "pig", "--goal", "40", "--simulate", "20000",
+                 "--json"]) == 0
+    import json
+    record = json.loads(capsys.readouterr().out)
+    low, high = record["simulated"]["ci95"]
+    assert low - 0.01 <= record["exact"]["average"] <= high + 0.01 and record["simulated"]["games"] == 20000

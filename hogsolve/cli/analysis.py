@@ -34,9 +34,8 @@ def setup_compare(p):
         from ..progress import progress
         from .pig import compare_games, is_pig, pig_game
         if is_pig(args.rules):
-            if args.simulate:
-                raise UsageError("hogsolve compare: --simulate is for Hog rulesets; roll-or-hold win rates are exact")
-            return compare_games(args.a, args.b, pig_game(args.rules, args.goal), args.json)
+            return compare_games(args.a, args.b, pig_game(args.rules, args.goal), args.json,
+                                 simulate=args.simulate, seed=args.seed)
         rules = rules_of(args)
         ta, tb = load_policy(args.a, rules, args), load_policy(args.b, rules, args)
         exact = _converged(lambda: win_rate(ta, tb, rules), "exact win rate")

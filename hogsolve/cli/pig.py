@@ -89,20 +89,34 @@ def strategy(spec: str, game, solution=None):
     raise UsageError(f"bad strategy {spec!r} for {game.name}; accepted forms: {STRATEGY_FORMS}")
 
 
-def compare_games(a: str, b: str, game, as_json: bool) -> int:
-    """``hogsolve compare A B --rules pig``: the exact CS 61A-style win rate."""
+def compare_games(a: str, b: str, game, as_json: bool, simulate=None, seed: int = 0) -> int:
+    """``hogsolve compare A B --rules pig [--simulate N]``: the exact win rate over both seatings,
+    and optionally a seeded Monte Carlo with its 95% Wilson interval."""
     from ..pig import pig_win_rate
+    from ..pig.solver import simulate_pig
+    from ..stats import wilson_interval
     sa, sb = strategy(a, game), strategy(b, game)
     first, second, average = pig_win_rate(sa, sb, game)
+    simulated = None
+    if simulate:
+        won_first, n_first, won_second, n_second = simulate_pig(sa, sb, game, simulate, seed)
+        mean = (won_first / n_first + won_second / n_second) / 2
+        low, high = wilson_interval(mean, 4 / (1 / n_first + 1 / n_second))
+        simulated = {"games": simulate, "seed": seed, "average": mean, "ci95": [low, high]}
     if as_json:
         emit_json({"rules": game.name, "goal": game.goal, "a": a, "b": b,
-                   "exact": {"first": first, "second": second, "average": average}})
+                   "exact": {"first": first, "second": second, "average": average},
+                   **({"simulated": simulated} if simulated else {})})
         return 0
     width = max(len(a), len(b)) + len(" moves first:")
     print(f"{a} vs {b} ({game.name}, goal {game.goal}), exact probability that {a} wins:")
     print(f"  {a + ' moves first:':{width}} {first:.12f}")
     print(f"  {b + ' moves first:':{width}} {second:.12f}")
     print(f"  {'average:':{width}} {average:.12f}")
+    if simulated:
+        low, high = simulated["ci95"]
+        print(f"  simulated ({simulate} games, seed {seed}): {simulated['average']:.6f}, "
+              f"95% interval [{low:.6f}, {high:.6f}]")
     return 0
 
 
