@@ -205,3 +205,20 @@ def test_vectorised_monte_carlo_and_compare_simulate(capsys):
     record = json.loads(capsys.readouterr().out)
     low, high = record["simulated"]["ci95"]
     assert low - 0.01 <= record["exact"]["average"] <= high + 0.01 and record["simulated"]["games"] == 20000
+
+
+def test_regret_adds_up_to_the_shortfall(capsys):
+    """Performance difference: the per-state expected losses of a strategy against optimal play
+    add up exactly to 1/2 minus its win rate (a wrong reach or loss breaks this)."""
+    from hogsolve.pig.solver import pig_regret
+    game = get_pig_game("pig", goal=40)
+    solution = solve_pig(game)
+    for strategy in (hold_at(20), hold_at_or_goal(12), solution):
+        report = pig_regret(strategy, game, solution)
+        assert report.total_expected_loss == pytest.approx(0.5 - report.win_rate, abs=1e-12)
+    assert pig_regret(solution, game, solution).total_expected_loss <= solution.certificate.error_bound
+    report = pig_regret(hold_at(20), game, solution)
+    assert report.reach[0, 0, 0] >= 0.5 and report.worst(1)[0]["expected_loss"] > 0
+    from hogsolve.cli import main
+    assert main(["regret", "hold_at:20", "--rules", "pig", "--goal", "40"]) == 0
+    assert "= 1/2 - win rate" in capsys.readouterr().out

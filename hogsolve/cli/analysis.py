@@ -123,6 +123,9 @@ def setup_regret(p):
 
     def run(args):
         from ..evaluate import regret
+        from .pig import is_pig, pig_game, regret_game
+        if is_pig(args.rules):
+            return regret_game(args.spec, pig_game(args.rules, args.goal), args.top, args.json)
         rules, table = rules_and_policy(args)
         report = _converged(lambda: regret(table, rules), "regret")
         record = {"rules": rules.name, **report.to_dict(args.top), "strategy": args.spec}

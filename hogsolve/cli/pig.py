@@ -223,3 +223,23 @@ def tournament_game(specs, game, as_json: bool) -> int:
         cells = "  ".join(f"{'-':>8}" if y == x else f"{rate[x][y]:8.6f}" for y in order)
         print(f"{rank + 1:>4}  {specs[x]:{width}}  {mean[x]:8.6f}  {cells}")
     return 0
+
+
+def regret_game(spec: str, game, top: int, as_json: bool) -> int:
+    """``hogsolve regret SPEC --rules pig``: where a roll/hold strategy loses against optimal play."""
+    from ..pig.solver import pig_regret
+    report = pig_regret(strategy(spec, game), game)
+    rows = report.worst(top)
+    if as_json:
+        emit_json({"rules": game.name, "goal": game.goal, "strategy": spec, "win_rate_vs_optimal": report.win_rate,
+                   "total_expected_loss": report.total_expected_loss, "worst_states": rows})
+        return 0
+    print(f"{spec} against the optimal strategy ({game.name}, goal {game.goal}):")
+    print(f"  win rate {report.win_rate:.12f}")
+    print(f"  total expected loss {report.total_expected_loss:.12f} = 1/2 - win rate")
+    print("  states where it loses most (expected loss = loss x reach):")
+    print(f"  {'score':>5} {'opp':>4} {'turn':>5} {'loss':>9} {'reach':>9} {'expected':>10}")
+    for row in rows:
+        print(f"  {row['score']:>5} {row['opponent_score']:>4} {row['turn_total']:>5} {row['loss']:>9.6f} "
+              f"{row['reach']:>9.6f} {row['expected_loss']:>10.3e}")
+    return 0

@@ -506,3 +506,90 @@ def simulate_pig(a, b, game: PigGame, games: int = 100_000, seed: int = 0) -> tu
         live = live[winner[live] < 0]
     a_won = winner == 0
     return (int(a_won[a_first].sum()), int(a_first.sum()), int(a_won[~a_first].sum()), int((~a_first).sum()))
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class PigRegret:
+    """Where a roll/hold strategy loses against optimal play (arrays ``[i, j, k]``, k below
+    twice the goal, the strategy to move)."""
+
+    game: PigGame
+    strategy: str
+    loss: np.ndarray      # win probability lost by the strategy's choice at the state
+    reach: np.ndarray     # expected visits against the optimal opponent, both seatings averaged
+    win_rate: float       # the strategy's win rate against optimal play
+
+    @property
+    def total_expected_loss(self) -> float:
+        """The sum of loss x reach: one half minus the win rate (performance difference)."""
+        return float((self.loss * self.reach).sum())
+
+    def worst(self, top: int = 10) -> list:
+        """The ``top`` states by expected loss."""
+        expected = self.loss * self.reach
+        out = []
+        for index in np.argsort(-expected, axis=None, kind="stable")[:top]:
+            i, j, k = (int(x) for x in np.unravel_index(index, expected.shape))
+            if expected[i, j, k] <= 0:
+                break
+            out.append({"score": i, "opponent_score": j, "turn_total": k, "loss": float(self.loss[i, j, k]),
+                        "reach": float(self.reach[i, j, k]), "expected_loss": float(expected[i, j, k])})
+        return out
+
+
+def _turn_reach(rolls: Rolls, start: np.ndarray, policy: np.ndarray) -> np.ndarray:
+    """Expected visits of (pair, k) in one turn from ``start`` mass at k = 0 under ``policy``."""
+    P, K = policy.shape
+    mass = np.zeros((P, K + int(rolls.adds.max()) + 1))
+    mass[:, 0] = start
+    for k in range(K):
+        moving = mass[:, k] * (policy[:, k] | (k == 0))
+        mass[:, k + rolls.adds] += moving[:, None] * rolls.probs[None, :]
+    return mass[:, :K]
+
+
+def pig_regret(strategy, game: PigGame, solution: Optional[PigSolution] = None) -> PigRegret:
+    """Per-state loss of ``strategy`` against optimal choices, weighted by how often play
+    against the optimal opponent reaches the state (half the games with each first)."""
+    g = game.goal
+    solution = solution or solve_pig(game)
+    rolls = Rolls.of(game)
+    tables = [policy_table(strategy, game), policy_table(solution, game)]  # [me, optimal opponent]
+    width = tables[0].shape[2]
+    value = solution.value
+    # the optimal values of both actions over the whole width (beyond the goal: holding wins)
+    i, j, k = np.meshgrid(np.arange(g), np.arange(g), np.arange(width), indexing="ij")
+    padded = np.ones((g, g, width + int(rolls.adds.max())))
+    padded[:, :, :g] = np.where(i[:, :, :g] + k[:, :, :g] < g, value, 1.0)
+    roll_q = (padded[:, :, np.arange(width)[:, None] + rolls.adds[None, :]] * rolls.probs).sum(axis=3)
+    roll_q += rolls.bust * (1.0 - value[j, i, 0])
+    hold_q = np.where(i + k >= g, 1.0, 1.0 - value[j, np.minimum(i + k, g - 1), 0])
+    best = np.where(k == 0, roll_q, np.maximum(roll_q, hold_q))
+    chosen = np.where(tables[0] | (k == 0), roll_q, hold_q)
+    loss = np.maximum(best - chosen, 0.0)
+    # reach, stage by stage upwards: turns start at k = 0, busts return within the stage
+    incoming = [np.zeros((g, g)), np.zeros((g, g))]  # mass arriving at (i, j, 0) with me / them to move
+    incoming[0][0, 0] = incoming[1][0, 0] = 0.5
+    reach = np.zeros((g, g, width))
+    for s in range(2 * g - 1):
+        i_, j_ = _stage_pairs(g, s)
+        partner = s - i_ - i_[0]
+        zeros = np.zeros((len(i_), width))
+        busts = [_turn_values(rolls, zeros, np.full(len(i_), width), np.zeros(len(i_)), t[i_, j_])[1][:, 0]
+                 for t in tables]  # chance that a turn from k = 0 ends in a bust
+        inflow = [incoming[r][i_, j_] for r in (0, 1)]
+        starts = [None, None]
+        for r in (0, 1):  # M_r = In_r + beta_other(partner) (In_other(partner) + beta_r M_r)
+            o = 1 - r
+            starts[r] = (inflow[r] + busts[o][partner] * inflow[o][partner]) / (1.0 - busts[o][partner] * busts[r])
+        for r in (0, 1):
+            mass = _turn_reach(rolls, starts[r], tables[r][i_, j_])
+            if r == 0:
+                reach[i_, j_] = mass
+            holds = mass * ~(tables[r][i_, j_] | (np.arange(width) == 0)[None, :])
+            p_idx, k_idx = np.nonzero(holds)
+            banked = i_[p_idx] + k_idx
+            going = banked < g  # otherwise the holder has won
+            np.add.at(incoming[1 - r], (j_[p_idx][going], banked[going]), holds[p_idx, k_idx][going])
+    first, second, average = pig_win_rate(strategy, solution, game)
+    return PigRegret(game, getattr(strategy, "name", "strategy"), loss, reach, average)
