@@ -128,10 +128,10 @@ def _history_occupancy(model: Model, policy_me: np.ndarray, policy_opp: np.ndarr
             s, o = np.divmod(state, model.goal)
             n = policies[i][where]
             extra = np.asarray(rule.points(n, a))
-            w = model.probability[model.dice_kind[s, o], n]            # (N, P); row 0 is zero
-            scored = np.where(n[:, None] == 0, 0, points[None, :])
-            w = np.where((n == 0)[:, None], (points == 0)[None, :].astype(float), w)
-            scored = np.where((n == 0)[:, None], model.free_bacon_points[s, o][:, None], scored)
+            # zero dice score Free Bacon for sure (weight on the first column only)
+            w = np.where((n == 0)[:, None], (points == 0)[None, :].astype(float),
+                         model.probability[model.dice_kind[s, o], n])  # (N, P)
+            scored = np.where((n == 0)[:, None], model.free_bacon_points[s, o][:, None], points[None, :])
             landed = np.minimum(s[:, None] + scored + extra[:, None], model.after.shape[0] - 1)  # past: weight 0
             targets = model.after[landed, o[:, None]]
             memory = np.asarray(rule.index(rule.remembered(n[:, None], scored), max_dice))

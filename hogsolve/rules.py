@@ -127,6 +127,16 @@ def bacon_pig_tail(opponent_score):
     return 2 * abs(tens(opponent_score) - ones(opponent_score)) + 1
 
 
+def _table_size(*values, least: int = 128) -> int:
+    """A power of two (at least ``least``) above every entry of ``values``: cached lookup
+    tables grow by doubling, so a handful of sizes serve every goal."""
+    top = max((int(np.max(v)) for v in values if np.size(v)), default=0)
+    size = least
+    while size <= top:
+        size *= 2
+    return size
+
+
 def _table_rule(value_of):
     """A rule of one score computed by ``value_of(int)`` (exact Python ints), looked up
     from a table so that it also works on arrays."""
@@ -136,10 +146,7 @@ def _table_rule(value_of):
 
     def lookup(score):
         s = np.asarray(score)
-        size = 128
-        while size <= (int(s.max()) if s.size else 0):
-            size *= 2
-        return _as_result(table(size)[s])
+        return _as_result(table(_table_size(s))[s])
     return lookup
 
 
@@ -198,10 +205,7 @@ def bacon_hefty_hogs(score, opponent_score):
     score from the ones digit leftwards, apply that digit's function; the result mod 30
     (it can be 0).  An opponent's score of 0 is one digit 0."""
     s, o = np.asarray(score), np.asarray(opponent_score)
-    size = 128
-    while size <= max(int(s.max()), int(o.max())):
-        size *= 2
-    return _as_result(_hefty_table(size)[s, o])
+    return _as_result(_hefty_table(_table_size(s, o))[s, o])
 
 
 def bacon_not_a_move(opponent_score):
@@ -276,8 +280,8 @@ _three_power_swap = _table_rule(_three_power_ends_match)
 
 def swap_three_power_ends(score, opponent_score):
     """sp20: swap when 3 ** (score sum) has equal first and last digits."""
-    return _three_power_swap(score + opponent_score).astype(bool) if isinstance(score + opponent_score, np.ndarray) \
-        else bool(_three_power_swap(score + opponent_score))
+    out = _three_power_swap(score + opponent_score)
+    return out.astype(bool) if isinstance(out, np.ndarray) else bool(out)
 
 
 def swap_ones_gap_is_tens(score, opponent_score):
@@ -331,10 +335,7 @@ def _number_tables(size: int):
 def _tables_for(score):
     """Number tables large enough for ``score`` and the prime after it (Bertrand: below 2n)."""
     top = int(np.max(score)) if np.size(score) else 0
-    size = 64
-    while size < 2 * top + 4:
-        size *= 2
-    return _number_tables(size)
+    return _number_tables(_table_size(2 * top + 3, least=64))
 
 
 def _prime_rule(score, qualifies):

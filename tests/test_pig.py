@@ -77,7 +77,7 @@ def test_exact_win_rate_agrees_with_monte_carlo():
     assert low <= exact <= high
     # holding at the goal can only help; and the optimum beats both
     plain = pig_win_rate(solution, hold_at(20), game)[2]
-    smart = pig_win_rate(solution, hold_at_or_goal(20), game)[2]
+    smart = pig_win_rate(solution, hold_at_or_goal(20, game.goal), game)[2]
     assert 0.5 < smart < plain
 
 
@@ -92,6 +92,9 @@ def test_engine_rules():
     assert match.roll((1,)) == ("bust", 0) and match.mover == 0 and match.turn_total == 0
     assert get_pig_game("big-pig").outcome_of((3, 3)) == ("add", 12)
     assert get_pig_game("big-pig").outcome_of((1, 1)) == ("add", 25)
+    # called directly (as the engine does), hold_at_or_goal holds once holding wins
+    smart = hold_at_or_goal(20, 100)
+    assert smart(90, 0, 9) and not smart(90, 0, 10) and not smart(0, 0, 20) and hold_at(20)(90, 0, 10)
 
 
 def test_hold_threshold_shape_and_policy_calls():
@@ -191,13 +194,13 @@ def test_vectorised_monte_carlo_and_compare_simulate(capsys):
     from hogsolve.pig.solver import simulate_pig
     game = get_pig_game("big-pig", goal=60)
     solution = solve_pig(game)
-    first, second, _ = pig_win_rate(solution, hold_at_or_goal(25), game)
-    won_first, n_first, won_second, n_second = simulate_pig(solution, hold_at_or_goal(25), game, 60_000, seed=2)
+    first, second, _ = pig_win_rate(solution, hold_at_or_goal(25, game.goal), game)
+    won_first, n_first, won_second, n_second = simulate_pig(solution, hold_at_or_goal(25, game.goal), game, 60_000, seed=2)
     for exact, won, n in ((first, won_first, n_first), (second, won_second, n_second)):
         low, high = wilson_interval(won / n, n, z=3.3)
         assert low <= exact <= high
-    assert simulate_pig(solution, hold_at_or_goal(25), game, 2_000, seed=9) == \
-        simulate_pig(solution, hold_at_or_goal(25), game, 2_000, seed=9)
+    assert simulate_pig(solution, hold_at_or_goal(25, game.goal), game, 2_000, seed=9) == \
+        simulate_pig(solution, hold_at_or_goal(25, game.goal), game, 2_000, seed=9)
     from hogsolve.cli import main
     assert main(["compare", "optimal", "hold_at:20", "--rules", "pig", "--goal", "40", "--simulate", "20000",
                  "--json"]) == 0
@@ -213,7 +216,7 @@ def test_regret_adds_up_to_the_shortfall(capsys):
     from hogsolve.pig.solver import pig_regret
     game = get_pig_game("pig", goal=40)
     solution = solve_pig(game)
-    for strategy in (hold_at(20), hold_at_or_goal(12), solution):
+    for strategy in (hold_at(20), hold_at_or_goal(12, game.goal), solution):
         report = pig_regret(strategy, game, solution)
         assert report.total_expected_loss == pytest.approx(0.5 - report.win_rate, abs=1e-12)
     assert pig_regret(solution, game, solution).total_expected_loss <= solution.certificate.error_bound

@@ -369,10 +369,12 @@ def test_feral_hogs_everywhere_downstream(name):
     # performance difference: the per-state expected losses add up to the shortfall
     assert report.total_expected_loss == pytest.approx(0.5 - report.win_rate.average, abs=1e-12)
     assert report.reach[0, 0, 0, 0] == pytest.approx(0.5)
-    # a strategy that ignores history gains from knowing it: the best response to always_roll:4
-    # uses the memories, and beats the best 2-D table
+    # the best response to always_roll:4 uses the memories, does at least as well as the optimal
+    # table against it, and its own table replays to the same win rate
     br = best_response(always_roll(4), rules)
     assert br.policy.shape == (100, 100) + rules.context_shape
+    assert (br.policy != br.policy[:, :, :1, :1]).any()
+    assert br.win_rate.average >= win_rate(sol, always_roll(4), rules).average - 1e-12
     assert win_rate(br, always_roll(4), rules).average == pytest.approx(br.win_rate.average, abs=1e-12)
 
 

@@ -85,7 +85,7 @@ def strategy(spec: str, game, solution=None):
     if head in ("hold_at", "hold_at_or_goal"):
         if not rest.isascii() or not rest.isdigit() or not 1 <= int(rest) <= 10 * game.goal:
             raise UsageError(f"bad strategy {spec!r}: expected {head}:N with N from 1 to {10 * game.goal}")
-        return (hold_at if head == "hold_at" else hold_at_or_goal)(int(rest))
+        return hold_at(int(rest)) if head == "hold_at" else hold_at_or_goal(int(rest), game.goal)
     raise UsageError(f"bad strategy {spec!r} for {game.name}; accepted forms: {STRATEGY_FORMS}")
 
 

@@ -92,13 +92,6 @@ def setup_solve(p):
             raise UsageError("hogsolve solve: name --rules NAME ..., --rules-file FILE or --all")
         chosen = [load_rules(n, args.goal, max_memory_gb=args.max_memory, exact=args.exact,
                              rules_file=args.rules_file) for n in names]
-        float_only = set()  # with --all --exact: rulesets exact mode cannot verify get the float certificate
-        if args.all and args.exact:
-            for rules in chosen:
-                try:
-                    check_exact_supported(compile_model(rules))
-                except ExactUnsupported:
-                    float_only.add(rules.name)
         out = args.out
         if out is None and args.all:
             out = shipped_tables()
@@ -112,24 +105,30 @@ def setup_solve(p):
             writable_dir(out)
         results, failed = [], False
         for rules in chosen:
+            model = compile_model(rules)
+            exact, float_only = args.exact, False
+            if args.all and args.exact:  # what exact mode cannot verify gets the float certificate
+                try:
+                    check_exact_supported(model)
+                except ExactUnsupported:
+                    exact, float_only = False, True
             try:
-                solution = solve(rules, exact=args.exact and rules.name not in float_only,
-                                 progress=solve_progress(f"solving {rules.name}"))
+                solution = solve(rules, exact=exact, model=model, progress=solve_progress(f"solving {rules.name}"))
             except ExactUnsupported as exc:
                 raise UsageError(str(exc)) from None
             record = solution.to_dict()
-            if out is not None and solution.converged:
+            usable = solution.converged and (solution.certificate.proven or not float_only)
+            if out is not None and usable:
                 target = out / rules.name
-                write_or_fail(lambda: write_solution(solution, target, __version__,
-                                                     policy_only=rules.name in float_only), target)
+                write_or_fail(lambda: write_solution(solution, target, __version__, policy_only=float_only), target)
                 record["written_to"] = str(target)
             results.append(record)
             if not args.json:
                 print(format_solution(solution, record.get("written_to")), flush=True)
-                if rules.name in float_only:
+                if float_only:
                     print("  exact mode does not cover this ruleset (a history rule or zero-point turns): "
                           "float certificate only", flush=True)
-            if not solution.converged or (rules.name in float_only and not solution.certificate.proven):
+            if not usable:
                 failed = True
                 print(f"error: {rules.name}: {solution.certificate.reason}; no table written",
                       file=sys.stderr)

@@ -189,6 +189,14 @@ class PigSolution:
                 f"at the start; {self.certificate!r})")
 
 
+def _pair_values(c: np.ndarray, b: np.ndarray, c_other: np.ndarray, b_other: np.ndarray,
+                 partner: np.ndarray) -> np.ndarray:
+    """Values at k = 0 of a stage's movers from ``x = c - b x_other[partner]`` and the other
+    movers' ``x_other = c_other - b_other x[partner]`` (``c = a + b``: the turn's value is
+    ``a + b (1 - value after a bust)``), solved directly pair by pair."""
+    return (c - b * c_other[partner]) / (1.0 - b * b_other[partner])
+
+
 def _stage_pairs(g: int, s: int):
     i = np.arange(max(0, s - g + 1), min(s, g - 1) + 1)
     return i, s - i
@@ -226,46 +234,44 @@ def solve_pig(game: PigGame, *, max_passes: int = 50) -> PigSolution:
             guess = reach + 8 if passes <= 2 and reach is not None else None  # then full passes
             a, b, choice = _turn_values(rolls, hold, room, 1.0 - x[partner], highest_roll=guess)
             c = a[:, 0] + b[:, 0]
-            x = (c - b[:, 0] * c[partner]) / (1.0 - b[:, 0] * b[partner, 0])
-            if _greedy(rolls, a + b * (1.0 - x[partner])[:, None], hold, room, 1.0 - x[partner], choice):
+            x = _pair_values(c, b[:, 0], c, b[:, 0], partner)
+            u = 1.0 - x[partner]
+            if _greedy(rolls, a + b * u[:, None], hold, room, u, choice):
                 break
         passes_most = max(passes_most, passes)
         rolled = np.flatnonzero(choice.any(axis=0))
         reach = int(rolled.max()) if rolled.size else None
-        value[i, j] = a + b * (1.0 - x[partner])[:, None]
+        value[i, j] = a + b * u[:, None]
         roll[i, j] = choice
     certificate = certify_pig(game, value, rolls, passes_most)
     return PigSolution(game, value, roll, certificate, time.perf_counter() - start)
 
 
-def action_values(game: PigGame, value: np.ndarray, rolls: Optional[Rolls] = None):
-    """Fresh (roll, hold) values at every (i, j, k) from a finished ``value`` table."""
+def action_values(game: PigGame, value: np.ndarray, rolls: Optional[Rolls] = None, width: Optional[int] = None):
+    """Fresh (roll, hold) values at every (i, j, k), k below ``width`` (the goal by default),
+    from a finished ``value`` table, and where i + k is below the goal (beyond, holding wins)."""
     rolls = rolls or Rolls.of(game)
     g = game.goal
-    i, j, k = np.meshgrid(np.arange(g), np.arange(g), np.arange(g), indexing="ij")
-    padded = np.ones((g, g, g + int(rolls.adds.max())))
+    width = width or g
+    i, j, k = np.meshgrid(np.arange(g), np.arange(g), np.arange(width), indexing="ij")
+    padded = np.ones((g, g, width + int(rolls.adds.max())))
     inside = (i + k) < g
-    padded[:, :, :g] = np.where(inside, value, 1.0)
-    roll_value = (padded[:, :, np.arange(g)[:, None] + rolls.adds[None, :]] * rolls.probs).sum(axis=3)
+    padded[:, :, :g] = np.where(inside[:, :, :g], value, 1.0)
+    roll_value = (padded[:, :, np.arange(width)[:, None] + rolls.adds[None, :]] * rolls.probs).sum(axis=3)
     roll_value += rolls.bust * (1.0 - value[j, i, 0])
     banked = np.minimum(i + k, g - 1)
-    hold_value = np.where(i + k >= g, 1.0, 1.0 - value[j, banked, 0])
+    hold_value = np.where(inside, 1.0 - value[j, banked, 0], 1.0)
     hold_value[:, :, 0] = -np.inf  # the first roll of a turn is compulsory
     return roll_value, hold_value, inside
 
 
 def bust_before_goal(rolls: Rolls, g: int) -> np.ndarray:
     """``rho[i]``: the chance that always rolling from turn total 0 busts before i + k reaches g."""
-    reach = np.ones(g + int(rolls.adds.max()))  # reach[k]: from total k, chance to reach the room
-    out = np.empty(g)
-    for i in range(g):
-        room = g - i
-        r = np.ones(room + int(rolls.adds.max()))
-        for k in range(room - 1, -1, -1):
-            r[k] = (r[k + rolls.adds] * rolls.probs).sum()
-        out[i] = 1.0 - r[0]
-    del reach
-    return out
+    top = int(rolls.adds.max())
+    gather = np.ones(g + 1 + top)  # gather[top + d]: the chance to add d points before a bust (1 for d <= 0)
+    for d in range(1, g + 1):
+        gather[top + d] = gather[top + d - rolls.adds] @ rolls.probs
+    return 1.0 - gather[top + g - np.arange(g)]
 
 
 def certify_pig(game: PigGame, value: np.ndarray, rolls: Rolls, passes: int) -> PigCertificate:
@@ -310,16 +316,13 @@ def hold_at(threshold: int) -> Callable[[int, int, int], bool]:
     return strategy
 
 
-def hold_at_or_goal(threshold: int) -> Callable[[int, int, int], bool]:
-    """As :func:`hold_at`, and also hold as soon as holding wins."""
+def hold_at_or_goal(threshold: int, goal: int) -> Callable[[int, int, int], bool]:
+    """As :func:`hold_at`, and also hold as soon as holding wins (score + turn total >= goal)."""
     def strategy(score: int, opponent_score: int, turn_total: int) -> bool:
-        return turn_total < threshold and score + turn_total < GOAL_UNKNOWN
+        return turn_total < threshold and score + turn_total < goal
     strategy.name = f"hold_at_or_goal:{threshold}"
-    strategy.table = lambda i, j, k, goal: (k < threshold) & (i + k < goal)
+    strategy.table = lambda i, j, k, _goal: (k < threshold) & (i + k < goal)
     return strategy
-
-
-GOAL_UNKNOWN = 10 ** 9  # a bare call cannot know the goal; tables use the game's own
 
 
 def policy_table(strategy, game: PigGame) -> np.ndarray:
@@ -362,12 +365,10 @@ def _policy_values(game: PigGame, mine: np.ndarray, theirs: np.ndarray):
         room = np.full(len(i), width)
         holds = [_hold_values(v[1 - p], i, j, g, width) for p in (0, 1)]  # the other player moves next
         ab = [_turn_values(rolls, holds[p], room, np.zeros(len(i)), tables[p][i, j]) for p in (0, 1)]
-        a0, b0 = ab[0][0][:, 0], ab[0][1][:, 0]
-        a1, b1 = ab[1][0][:, 0], ab[1][1][:, 0]
-        c0, c1 = a0 + b0, a1 + b1
-        x0 = (c0 - b0 * c1[partner]) / (1.0 - b0 * b1[partner])
-        x1 = (c1 - b1 * c0[partner]) / (1.0 - b1 * b0[partner])
-        v[0][i, j, 0], v[1][i, j, 0] = x0, x1
+        b0, b1 = ab[0][1][:, 0], ab[1][1][:, 0]
+        c0, c1 = ab[0][0][:, 0] + b0, ab[1][0][:, 0] + b1
+        v[0][i, j, 0] = _pair_values(c0, b0, c1, b1, partner)
+        v[1][i, j, 0] = _pair_values(c1, b1, c0, b0, partner)
     return v[0], v[1]
 
 
@@ -421,8 +422,7 @@ def pig_best_response(strategy, game: PigGame, *, max_passes: int = 50) -> PigBe
             x_theirs = c_t - b_t[:, 0] * x_mine[partner]
             u = 1.0 - x_theirs[partner]
             a, b, choice = _turn_values(rolls, hold_mine, g - i, u)
-            c = a[:, 0] + b[:, 0]
-            x_mine = (c - b[:, 0] * c_t[partner]) / (1.0 - b[:, 0] * b_t[partner, 0])
+            x_mine = _pair_values(a[:, 0] + b[:, 0], b[:, 0], c_t, b_t[:, 0], partner)
             x_theirs = c_t - b_t[:, 0] * x_mine[partner]
             u = 1.0 - x_theirs[partner]
             if _greedy(rolls, a + b * u[:, None], hold_mine, g - i, u, choice):
@@ -485,10 +485,10 @@ def simulate_pig(a, b, game: PigGame, games: int = 100_000, seed: int = 0) -> tu
     total = np.zeros(games, dtype=np.int64)
     winner = np.full(games, -1)
     live = np.arange(games)
+    width = tables.shape[3]  # beyond the table a player holds (which wins)
     while live.size:
         me = mover[live]
         i, j, k = scores[live, me], scores[live, 1 - me], total[live]
-        width = tables.shape[3]
         wants = np.where(k < width, tables[me, i, j, np.minimum(k, width - 1)], False) | (k == 0)
         holding = ~wants
         banked = live[holding]
@@ -556,17 +556,11 @@ def pig_regret(strategy, game: PigGame, solution: Optional[PigSolution] = None) 
     rolls = Rolls.of(game)
     tables = [policy_table(strategy, game), policy_table(solution, game)]  # [me, optimal opponent]
     width = tables[0].shape[2]
-    value = solution.value
     # the optimal values of both actions over the whole width (beyond the goal: holding wins)
-    i, j, k = np.meshgrid(np.arange(g), np.arange(g), np.arange(width), indexing="ij")
-    padded = np.ones((g, g, width + int(rolls.adds.max())))
-    padded[:, :, :g] = np.where(i[:, :, :g] + k[:, :, :g] < g, value, 1.0)
-    roll_q = (padded[:, :, np.arange(width)[:, None] + rolls.adds[None, :]] * rolls.probs).sum(axis=3)
-    roll_q += rolls.bust * (1.0 - value[j, i, 0])
-    hold_q = np.where(i + k >= g, 1.0, 1.0 - value[j, np.minimum(i + k, g - 1), 0])
-    best = np.where(k == 0, roll_q, np.maximum(roll_q, hold_q))
-    chosen = np.where(tables[0] | (k == 0), roll_q, hold_q)
-    loss = np.maximum(best - chosen, 0.0)
+    roll_q, hold_q, _ = action_values(game, solution.value, rolls, width)
+    first_roll = np.arange(width)[None, None, :] == 0
+    chosen = np.where(tables[0] | first_roll, roll_q, hold_q)
+    loss = np.maximum(np.maximum(roll_q, hold_q) - chosen, 0.0)
     # reach, stage by stage upwards: turns start at k = 0, busts return within the stage
     incoming = [np.zeros((g, g)), np.zeros((g, g))]  # mass arriving at (i, j, 0) with me / them to move
     incoming[0][0, 0] = incoming[1][0, 0] = 0.5
