@@ -1,5 +1,6 @@
 """The Pig family against independent references: a plain value iteration over a dict,
 the published 53.06% for Pig, exact self-consistency, and Monte Carlo of the engine."""
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -12,7 +13,8 @@ from hogsolve.stats import wilson_interval
 
 def plain_value_iteration(game, tol=1e-14):
     """P(i, j, k) by Gauss-Seidel value iteration over every state, from the rules' text:
-    roll (compulsory at k = 0) or hold; a bust hands the turn over; reaching the goal wins."""
+    roll (compulsory at k = 0) or hold; a bust hands the turn over; a wipe also zeroes the
+    mover's score; reaching the goal wins."""
     g = game.goal
     dist = game.outcomes()
     value = {(i, j, k): 0.5 for i in range(g) for j in range(g) for k in range(g - i)}
@@ -23,8 +25,9 @@ def plain_value_iteration(game, tol=1e-14):
     while True:
         change = 0.0
         for (i, j, k) in value:
-            roll = sum(float(p) * (1.0 - v(j, i, 0) if kind == "bust" else v(i, j, k + x))
-                       for (kind, x), p in dist.items())
+            after = {"bust": lambda x: 1.0 - v(j, i, 0), "wipe": lambda x: 1.0 - v(j, 0, 0),
+                     "add": lambda x: v(i, j, k + x)}
+            roll = sum(float(p) * after[kind](x) for (kind, x), p in dist.items())
             best = roll if k == 0 else max(roll, 1.0 if i + k >= g else 1.0 - v(j, i + k, 0))
             change = max(change, abs(best - value[i, j, k]))
             value[i, j, k] = best
@@ -32,7 +35,7 @@ def plain_value_iteration(game, tol=1e-14):
             return value
 
 
-@pytest.mark.parametrize("name, goal", [("pig", 12), ("piglet", 8), ("big-pig", 30)])
+@pytest.mark.parametrize("name, goal", [("pig", 12), ("piglet", 8), ("big-pig", 30), ("two-dice-pig", 30)])
 def test_solver_matches_plain_value_iteration(name, goal):
     game = get_pig_game(name, goal=goal)
     solution = solve_pig(game)
@@ -225,3 +228,112 @@ def test_regret_adds_up_to_the_shortfall(capsys):
     from hogsolve.cli import main
     assert main(["regret", "hold_at:20", "--rules", "pig", "--goal", "40"]) == 0
     assert "= 1/2 - win rate" in capsys.readouterr().out
+
+
+def test_two_dice_pig_wipes(capsys):
+    """Double 1s lose the banked score too: the engine, the exact odds, the solver's fixed
+    point at goal 100 with its policy-route certificate, and every downstream evaluator on
+    the wipe (Monte Carlo of the engine, the vectorised simulation, the best response)."""
+    from hogsolve.pig import pig_best_response
+    from hogsolve.pig.solver import policy_exits, simulate_pig
+    game = get_pig_game("two-dice-pig")
+    odds = game.outcomes()
+    assert odds["wipe", 0] == Fraction(1, 36) and odds["bust", 0] == Fraction(10, 36)
+    assert odds["add", 12] == Fraction(1, 36) and odds["add", 7] == Fraction(4, 36) and sum(odds.values()) == 1
+    match = PigMatch(game)
+    match.roll((3, 4))
+    match.hold()
+    match.roll((1, 1))  # the second player wipes nothing; then the first player loses 7 banked
+    assert match.scores == [7, 0] and match.mover == 0
+    match.roll((5, 5))
+    assert match.roll((1, 1)) == ("wipe", 0) and match.scores == [0, 0] and match.turn_total == 0
+    assert match.mover == 1
+    solution = solve_pig(game)
+    c = solution.certificate
+    assert c.proven and c.error_bound < 1e-9 and c.tie_states == 0
+    assert 0.5 < solution.first_player_win_probability < 0.53
+    wiped, visits = policy_exits(game, solution.roll)
+    assert 0 < wiped.max() < 1 and wiped[0, 0] > 0 and (visits >= 1).all()
+
+    small = get_pig_game("two-dice-pig", goal=40)
+    optimal = solve_pig(small)
+    first, second, average = pig_win_rate(optimal, hold_at(20), small)
+    n, wins = 3000, 0
+    for seed in range(n):
+        optimal_first = seed % 2 == 0
+        players = (optimal, hold_at(20)) if optimal_first else (hold_at(20), optimal)
+        wins += (play_pig(*players, small, seed=seed).winner == 0) == optimal_first
+    low, high = wilson_interval(wins / n, n, z=3.3)
+    assert low <= average <= high
+    won_first, n_first, won_second, n_second = simulate_pig(optimal, hold_at(20), small, 40_000, seed=4)
+    for exact, won, m in ((first, won_first, n_first), (second, won_second, n_second)):
+        low, high = wilson_interval(won / m, m, z=3.3)
+        assert low <= exact <= high
+    assert abs(pig_best_response(optimal, small).exploitability) <= optimal.certificate.error_bound + 1e-12
+    br = pig_best_response(hold_at(20), small)
+    assert pig_win_rate(br, hold_at(20), small)[2] == pytest.approx(br.average, abs=1e-12) and br.average > average
+    from hogsolve.cli import main
+    assert main(["solve", "--rules", "two-dice-pig", "--goal", "30", "--exact"]) == 2
+    assert "--exact is not built for two-dice-pig" in capsys.readouterr().err
+
+
+def openspiel_pig_values(winscore: int, tol: float = 1e-13) -> dict:
+    """Player 0's expected return at every decision state of OpenSpiel's own ``pig`` game,
+    reached through its C++ rules (``apply_action``, ``chance_outcomes``, ``returns``) and
+    solved by a plain Gauss-Seidel iteration over the states it reaches.  (Its
+    ``value_iteration`` enumerates the game tree and does not finish at these sizes; see
+    scripts/bench_pig.py.)  Keys: (current player, score 0, score 1, turn total)."""
+    pyspiel = pytest.importorskip("pyspiel")
+    game = pyspiel.load_game("pig", {"winscore": winscore, "players": 2, "horizon": 100_000})
+
+    def key(state):
+        # "Scores: a b, Turn total: k\nCurrent player: p" (" (rolling)" at a chance node)
+        a, b, total, player = (int(x) for x in re.findall(r"-?\d+", str(state))[:4])
+        return (state.is_chance_node(), player, a, b, total)
+
+    nodes, stack = {}, [game.new_initial_state()]
+    while stack:
+        state = stack.pop()
+        k = key(state)
+        if k in nodes:
+            continue
+        if state.is_terminal():
+            nodes[k] = ("end", state.returns()[0])
+            continue
+        pairs = state.chance_outcomes() if state.is_chance_node() else [(a, None) for a in state.legal_actions()]
+        children = []
+        for action, p in pairs:
+            child = state.clone()
+            child.apply_action(action)
+            children.append((key(child), p))
+            stack.append(child)
+        nodes[k] = ("chance" if state.is_chance_node() else k[1], children)
+    value = {k: (node[1] if node[0] == "end" else 0.0) for k, node in nodes.items()}
+    while True:
+        change = 0.0
+        for k, node in nodes.items():
+            if node[0] == "end":
+                continue
+            if node[0] == "chance":
+                new = sum(p * value[c] for c, p in node[1])
+            else:
+                options = [value[c] for c, _ in node[1]]
+                new = max(options) if node[0] == 0 else min(options)
+            change = max(change, abs(new - value[k]))
+            value[k] = new
+        if change < tol:
+            return {k[1:]: v for k, v in value.items() if not k[0] and nodes[k][0] != "end"}
+
+
+@pytest.mark.parametrize("winscore", [10, 20])
+def test_agrees_with_openspiel_pig(winscore):
+    """OpenSpiel's pig (an independent C++ implementation of the rules; holding at a turn total
+    of 0 is allowed there, a pass that rolling then holding dominates) gives the same values."""
+    theirs = openspiel_pig_values(winscore)
+    solution = solve_pig(get_pig_game("pig", goal=winscore))
+    worst = 0.0
+    for (player, a, b, k), v in theirs.items():
+        i, j = (a, b) if player == 0 else (b, a)
+        mover_return = 2 * (solution.value[i, j, k] if i + k < winscore else 1.0) - 1
+        worst = max(worst, abs((mover_return if player == 0 else -mover_return) - v))
+    assert len(theirs) > winscore ** 2 and worst <= 1e-6

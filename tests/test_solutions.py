@@ -85,9 +85,10 @@ def test_every_solvable_builtin_ships_a_table():
         sorted(SOLVABLE + list(PIG_GAMES))
 
 
-@pytest.mark.parametrize("name", ["pig", "piglet", "big-pig"])
+@pytest.mark.parametrize("name", ["pig", "piglet", "two-dice-pig", "big-pig"])
 def test_pig_tables_reproduce_byte_for_byte(name):
-    """`hogsolve solve --rules pig piglet big-pig --out solutions` writes exactly the committed bytes."""
+    """`hogsolve solve --rules pig piglet two-dice-pig big-pig --out solutions` writes exactly the
+    committed bytes."""
     import json
     from hogsolve.pig import get_pig_game, solve_pig
     from hogsolve.pig.solver import pig_solution_files

@@ -99,8 +99,9 @@ def add_jobs_option(p) -> None:
 
 def add_rules_option(p, *, many: bool = False) -> None:
     """Add ``--rules``, ``--goal`` and ``--max-memory``."""
+    from ..pig.rules import PIG_GAMES
     from ..rules import rulesets
-    names = ", ".join(rulesets()) + "; roll-or-hold: pig, piglet, big-pig"
+    names = ", ".join(rulesets()) + "; roll-or-hold: " + ", ".join(PIG_GAMES)
     if many:
         p.add_argument("--rules", nargs="+", metavar="NAME", help=f"rulesets ({names})")
     else:

@@ -1,4 +1,4 @@
-"""The roll-or-hold games (``--rules pig``, ``piglet``, ``big-pig``) in the solve, compare
+"""The roll-or-hold games (``--rules pig``, ``piglet``, ``two-dice-pig``, ``big-pig``) in the solve, compare
 and play verbs."""
 from __future__ import annotations
 
@@ -40,13 +40,18 @@ def describe(solution) -> str:
 def solve_games(names, goal, as_json: bool, exact: bool = False, out=None) -> int:
     """``hogsolve solve --rules pig ... [--exact] [--out DIR]``."""
     from ..pig import solve_pig
-    from ..pig.exact import verify_pig
+    from ..pig.exact import check_exact_built, verify_pig
     from ..pig.solver import pig_solution_files
     from ..tables import atomic_write
     from ..version import __version__
     from .common import write_or_fail, writable_dir
     if out is not None:
         writable_dir(out)
+    for name in names if exact else ():
+        try:
+            check_exact_built(pig_game(name, goal))
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
     records, failed = [], False
     for name in names:
         solution = solve_pig(pig_game(name, goal))
@@ -162,7 +167,8 @@ def play_game(game, you_first: bool, seed, read=input, write=print) -> dict:
         if roll:
             kind, amount = match.roll(roll_faces(game, rng))
             faces = " ".join(str(f) for f in match.log[-1]["faces"])
-            write(f"{who} rolled {faces}: " + ("the turn total is lost" if kind == "bust" else f"+{amount}"))
+            said = {"bust": "the turn total is lost", "wipe": "double 1s: the turn total and the banked score are lost"}
+            write(f"{who} rolled {faces}: " + said.get(kind, f"+{amount}"))
         else:
             match.hold()
             write(f"{who} held and banked {match.log[-1]['banked']}")
@@ -228,7 +234,10 @@ def tournament_game(specs, game, as_json: bool) -> int:
 def regret_game(spec: str, game, top: int, as_json: bool) -> int:
     """``hogsolve regret SPEC --rules pig``: where a roll/hold strategy loses against optimal play."""
     from ..pig.solver import pig_regret
-    report = pig_regret(strategy(spec, game), game)
+    try:
+        report = pig_regret(strategy(spec, game), game)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     rows = report.worst(top)
     if as_json:
         emit_json({"rules": game.name, "goal": game.goal, "strategy": spec, "win_rate_vs_optimal": report.win_rate,

@@ -77,7 +77,7 @@ def setup_solve(p):
             raise UsageError("hogsolve solve: name one of --rules NAME ..., --rules-file FILE or --all")
         if args.rules and any(is_pig(n) for n in args.rules):
             if not all(is_pig(n) for n in args.rules):
-                raise UsageError("hogsolve solve: roll-or-hold games (pig, piglet, big-pig) solve on their own")
+                raise UsageError("hogsolve solve: roll-or-hold games (pig, piglet, two-dice-pig, big-pig) solve on their own")
             return solve_games(args.rules, args.goal, args.json, args.exact, args.out)
         if args.all:
             names = [n for n in rulesets() if n not in NO_VALUE]

@@ -1,4 +1,4 @@
-"""Roll-or-hold games of the Pig family (Pig, Piglet, Big Pig), solved exactly.
+"""Roll-or-hold games of the Pig family (Pig, Piglet, Two-Dice Pig, Big Pig), solved exactly.
 
 A turn is a run of decisions: roll again (adding to a turn total that a bad
 roll loses) or hold (bank the turn total); the state is (banked score i,

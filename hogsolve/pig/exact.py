@@ -37,11 +37,19 @@ class PigExactResult:
         return plain({**dataclasses.asdict(self), "proven": self.proven})
 
 
+def check_exact_built(game) -> None:
+    """ValueError for games the exact check does not cover (those with wipes)."""
+    if ("wipe", 0) in game.outcomes():
+        raise ValueError(f"--exact is not built for {game.name}: a wipe links every stage to lower ones, "
+                         "so the stages are no longer solved one 2x2 system at a time")
+
+
 def verify_pig(solution) -> PigExactResult:
     """Recompute ``solution`` (a :class:`~hogsolve.pig.solver.PigSolution`) exactly and check it."""
     start = time.perf_counter()
     game, roll = solution.game, solution.roll
     g = game.goal
+    check_exact_built(game)
     outcomes = game.outcomes()
     bust = outcomes.get(("bust", 0), Fraction(0))
     adds = [(x, p) for (kind, x), p in outcomes.items() if kind == "add"]

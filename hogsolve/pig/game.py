@@ -38,11 +38,14 @@ class PigMatch:
         return self.scores[self.mover], self.scores[1 - self.mover], self.turn_total
 
     def roll(self, faces: Tuple[int, ...]) -> Tuple[str, int]:
-        """The mover rolls ``faces``: the outcome is added, or the turn total is lost."""
+        """The mover rolls ``faces``: the outcome is added, or the turn total (and with a
+        wipe the banked score too) is lost."""
         kind, amount = self.game.outcome_of(faces)
         self.log.append({"player": self.mover, "action": "roll", "faces": list(faces), "outcome": kind,
                          "amount": amount})
-        if kind == "bust":
+        if kind == "wipe":
+            self.scores[self.mover] = 0
+        if kind in ("bust", "wipe"):
             self.turn_total = 0
             self.mover = 1 - self.mover
         else:

@@ -1,7 +1,9 @@
 """The rules of the roll-or-hold games, each written once for the engine and the solver.
 
 A roll's outcome is one of: ``("add", x)`` (x joins the turn total),
-``("bust", 0)`` (the turn total is lost and the turn ends).  A player must
+``("bust", 0)`` (the turn total is lost and the turn ends), ``("wipe", 0)``
+(Two-Dice Pig's double 1s: the turn total and the whole banked score are
+lost and the turn ends).  A player must
 roll at least once per turn and may hold whenever the turn total is
 positive; holding banks it.  The first to bank ``goal`` wins, so a player
 whose score plus turn total reaches the goal holds and wins.
@@ -22,7 +24,7 @@ class PigGame:
 
     name: str
     description: str
-    roll: str          # "one_die", "coin", "big_pig"
+    roll: str          # "one_die", "coin", "two_dice", "big_pig"
     sides: int = 6
     goal: int = 100
 
@@ -43,12 +45,12 @@ class PigGame:
         return ROLLS[self.roll](self.sides)
 
     def outcome_of(self, faces) -> Outcome:
-        """The outcome of rolled faces (one face, or two for Big Pig; a coin shows 1 or 2)."""
+        """The outcome of rolled faces (one face, or two for the two-dice games; a coin shows 1 or 2)."""
         return FACES[self.roll](tuple(faces))
 
     def dice_per_roll(self) -> int:
         """Faces shown by one roll."""
-        return 2 if self.roll == "big_pig" else 1
+        return 2 if self.roll in TWO_DICE else 1
 
     def summary(self) -> dict:
         """Plain description for --json output."""
@@ -66,6 +68,13 @@ def _coin_faces(faces) -> Outcome:
     return ("bust", 0) if face == 1 else ("add", 1)  # 1 is tails
 
 
+def _two_dice_faces(faces) -> Outcome:
+    a, b = faces
+    if a == b == 1:
+        return ("wipe", 0)
+    return ("bust", 0) if 1 in (a, b) else ("add", a + b)
+
+
 def _big_pig_faces(faces) -> Outcome:
     a, b = faces
     if a == b == 1:
@@ -75,12 +84,13 @@ def _big_pig_faces(faces) -> Outcome:
     return ("add", 2 * (a + b)) if a == b else ("add", a + b)
 
 
-FACES = {"one_die": _one_die_faces, "coin": _coin_faces, "big_pig": _big_pig_faces}
+FACES = {"one_die": _one_die_faces, "coin": _coin_faces, "two_dice": _two_dice_faces, "big_pig": _big_pig_faces}
+TWO_DICE = ("two_dice", "big_pig")
 
 
 def _distribution(roll: str, sides: int) -> Dict[Outcome, Fraction]:
     faces = 2 if roll == "coin" else sides
-    per_roll = 2 if roll == "big_pig" else 1
+    per_roll = 2 if roll in TWO_DICE else 1
     out: Dict[Outcome, Fraction] = {}
     for shown in product(range(1, faces + 1), repeat=per_roll):
         key = FACES[roll](shown)
@@ -95,6 +105,8 @@ PIG_GAMES: Dict[str, PigGame] = {g.name: g for g in (
             "one_die"),
     PigGame("piglet", "Piglet: flip a coin; heads adds 1 to the turn total, tails loses it; first to 10",
             "coin", sides=2, goal=10),
+    PigGame("two-dice-pig", "Two-Dice Pig: roll two dice; a single 1 loses the turn total, double 1s "
+            "also lose the whole banked score", "two_dice"),
     PigGame("big-pig", "Big Pig: roll two dice; a single 1 loses the turn total, double 1s add 25, "
             "other doubles twice their sum", "big_pig"),
 )}

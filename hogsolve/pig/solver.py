@@ -43,6 +43,17 @@ class Rolls:
     bust: float
     least_add: int
     dense: np.ndarray  # probabilities of adding least_add, least_add + 1, ..., max (zeros between)
+    wipe: float = 0.0  # chance of losing the banked score too (Two-Dice Pig's double 1s)
+
+    def exits(self, i: np.ndarray, j: np.ndarray, after_wipe: Optional[np.ndarray]):
+        """Per pair (i, j): the chance a roll ends the turn at (j, i, 0) (a wipe with nothing
+        banked is a bust), and the value a roll gets from a wipe, ``wipe * after_wipe[j]``
+        (``after_wipe[j]``: the mover's value once the opponent moves at (j, 0, 0))."""
+        empty = i == 0
+        bust = self.bust + self.wipe * empty
+        if not self.wipe or after_wipe is None:
+            return bust, np.zeros(len(i))
+        return bust, np.where(empty, 0.0, self.wipe * after_wipe[j])
 
     @classmethod
     def of(cls, game: PigGame) -> "Rolls":
@@ -53,24 +64,29 @@ class Rolls:
         for x in adds:
             dense[x - min(adds)] = float(dist["add", x])
         return cls(np.array(adds), np.array([float(dist["add", x]) for x in adds]),
-                   float(dist.get(("bust", 0), 0)), min(adds), dense)
+                   float(dist.get(("bust", 0), 0)), min(adds), dense, float(dist.get(("wipe", 0), 0)))
 
 
 def _turn_values(rolls: Rolls, hold: np.ndarray, room: np.ndarray, u: np.ndarray, policy=None,
-                 highest_roll: Optional[int] = None):
+                 highest_roll: Optional[int] = None, bust: Optional[np.ndarray] = None,
+                 wipe: Optional[np.ndarray] = None, win: float = 1.0):
     """Backward induction over the turn total for the pairs of a stage.
 
     ``hold[p, k]``: value of holding at k (k >= 1); ``room[p]`` = goal - i;
     ``u[p]``: the mover's value after a bust (1 - the opponent's value at
-    (j, i, 0)).  Returns ``(a, b, rolls_here)`` with value = a + b u at every
-    k, and where rolling was chosen (``policy`` fixes it instead).  With
-    ``highest_roll``, holding is taken at every larger turn total without
-    comparing (the caller checks the result is greedy).
+    (j, i, 0)); ``bust[p]`` and ``wipe[p]``: as from :meth:`Rolls.exits`
+    (no wipes by default); ``win``: the value of reaching the goal.  Returns
+    ``(a, b, rolls_here)`` with value = a + b u at every k, and where rolling
+    was chosen (``policy`` fixes it instead).  With ``highest_roll``, holding
+    is taken at every larger turn total without comparing (the caller checks
+    the result is greedy).
     """
     P, K = hold.shape
+    bust = np.full(P, rolls.bust) if bust is None else bust
+    wipe = np.zeros(P) if wipe is None else wipe
     top = K + int(rolls.adds.max())
     ab = np.zeros((2, P, top))                 # value = ab[0] + ab[1] u; beyond the room: hold and win
-    ab[0] = 1.0
+    ab[0] = win
     otherwise = np.stack([hold, np.zeros_like(hold)])  # what holding gives: (value, 0)
     roll_choice = np.zeros((P, K), dtype=bool)
     D = len(rolls.dense)
@@ -78,7 +94,7 @@ def _turn_values(rolls: Rolls, hold: np.ndarray, room: np.ndarray, u: np.ndarray
     last = min(K, int(room.max()))
     if highest_roll is not None and highest_roll + 1 < last:
         live = np.arange(K)[None, highest_roll + 1:] < room[:, None]
-        ab[0, :, highest_roll + 1:K] = np.where(live, hold[:, highest_roll + 1:], 1.0)
+        ab[0, :, highest_roll + 1:K] = np.where(live, hold[:, highest_roll + 1:], win)
         ab[1, :, highest_roll + 1:K] = 0.0
         last = highest_roll + 1
     live_rows = np.searchsorted(-rooms, -np.arange(K), side="left").tolist()  # rooms fall: live rows lead
@@ -86,7 +102,8 @@ def _turn_values(rolls: Rolls, hold: np.ndarray, room: np.ndarray, u: np.ndarray
         n = live_rows[k]
         lo = k + rolls.least_add
         r = ab[:, :n, lo: lo + D] @ rolls.dense
-        r[1] += rolls.bust
+        r[0] += wipe[:n]
+        r[1] += bust[:n]
         if k == 0:
             roll = np.ones(n, dtype=bool)
         elif policy is not None:
@@ -100,7 +117,7 @@ def _turn_values(rolls: Rolls, hold: np.ndarray, room: np.ndarray, u: np.ndarray
 
 
 def _greedy(rolls: Rolls, values: np.ndarray, hold: np.ndarray, room: np.ndarray, u: np.ndarray,
-            choice: np.ndarray) -> bool:
+            choice: np.ndarray, bust: np.ndarray, wipe: np.ndarray) -> bool:
     """True when ``choice`` is greedy for the stage's own ``values`` (all turn totals at once)."""
     P, K = values.shape
     k = np.arange(K)[None, :]
@@ -108,7 +125,7 @@ def _greedy(rolls: Rolls, values: np.ndarray, hold: np.ndarray, room: np.ndarray
     padded = np.ones((P, K + int(rolls.adds.max()) + 1))
     padded[:, :K] = np.where(live, values, 1.0)
     windows = np.lib.stride_tricks.sliding_window_view(padded[:, rolls.least_add:], len(rolls.dense), axis=1)
-    roll_value = windows[:, :K] @ rolls.dense + rolls.bust * u[:, None]
+    roll_value = windows[:, :K] @ rolls.dense + (bust * u + wipe)[:, None]
     greedy = (k == 0) | (roll_value >= hold)
     return bool(np.array_equal(greedy & live, choice))
 
@@ -202,23 +219,40 @@ def _stage_pairs(g: int, s: int):
     return i, s - i
 
 
-def _hold_values(value: np.ndarray, i: np.ndarray, j: np.ndarray, g: int, width: Optional[int] = None) -> np.ndarray:
+def _hold_values(value: np.ndarray, i: np.ndarray, j: np.ndarray, g: int, width: Optional[int] = None,
+                 flip: bool = True) -> np.ndarray:
     """``hold[p, k]`` = 1 - value[j, i + k, 0] (1 where i + k reaches the goal) for k below
-    ``width`` (the goal by default); k = 0 unused."""
+    ``width`` (the goal by default); k = 0 unused.  Without ``flip``: value[j, i + k, 0], 0
+    at the goal."""
     k = np.arange(width or g)[None, :]
     target = i[:, None] + k
     inside = target < g
-    out = np.ones((len(i), width or g))
+    out = np.full((len(i), width or g), float(flip))
     jj = np.broadcast_to(j[:, None], target.shape)
-    out[inside] = 1.0 - value[jj[inside], target[inside], 0]
+    found = value[jj[inside], target[inside], 0]
+    out[inside] = 1.0 - found if flip else found
     return out
 
 
-def solve_pig(game: PigGame, *, max_passes: int = 50) -> PigSolution:
-    """Optimal values and policy of ``game`` by stages and per-stage policy iteration."""
-    start = time.perf_counter()
+def _settle(rolls: Rolls, sweep: Callable, after_wipe: Callable, max_passes: int = 100):
+    """``sweep(None)``, then, in games with wipes, ``sweep(after_wipe(last result))`` until the
+    values after a wipe stop changing (about 20-fold per pass at goal 100)."""
+    result = sweep(None)
+    last_change = np.inf
+    for _ in range(max_passes if rolls.wipe else 0):
+        before = after_wipe(result)
+        result = sweep(before)
+        change = float(np.abs(after_wipe(result) - before).max())
+        if change == 0.0 or change >= last_change:
+            break
+        last_change = change
+    return result
+
+
+def _sweep(game: PigGame, rolls: Rolls, after_wipe: Optional[np.ndarray], max_passes: int):
+    """One pass over the stages, from the largest score sum down, with the value of a wipe
+    taken from ``after_wipe`` (see :meth:`Rolls.exits`): ``(value, roll, most policy passes)``."""
     g = game.goal
-    rolls = Rolls.of(game)
     value = np.zeros((g, g, g))
     roll = np.zeros((g, g, g), dtype=bool)
     passes_most = 0
@@ -228,22 +262,33 @@ def solve_pig(game: PigGame, *, max_passes: int = 50) -> PigSolution:
         partner = s - i - i[0]  # index of (j, i) in the stage's list
         hold = _hold_values(value, i, j, g)
         room = g - i
+        bust, wipe = rolls.exits(i, j, after_wipe)
         # start from the neighbouring state of the stage above: the policy is then usually right at once
         x = np.where(j + 1 < g, value[i, np.minimum(j + 1, g - 1), 0], 1.0) if s < 2 * g - 2 else np.full(len(i), 0.5)
         for passes in range(1, max_passes + 1):
             guess = reach + 8 if passes <= 2 and reach is not None else None  # then full passes
-            a, b, choice = _turn_values(rolls, hold, room, 1.0 - x[partner], highest_roll=guess)
+            a, b, choice = _turn_values(rolls, hold, room, 1.0 - x[partner], highest_roll=guess, bust=bust, wipe=wipe)
             c = a[:, 0] + b[:, 0]
             x = _pair_values(c, b[:, 0], c, b[:, 0], partner)
             u = 1.0 - x[partner]
-            if _greedy(rolls, a + b * u[:, None], hold, room, u, choice):
+            if _greedy(rolls, a + b * u[:, None], hold, room, u, choice, bust, wipe):
                 break
         passes_most = max(passes_most, passes)
         rolled = np.flatnonzero(choice.any(axis=0))
         reach = int(rolled.max()) if rolled.size else None
         value[i, j] = a + b * u[:, None]
         roll[i, j] = choice
-    certificate = certify_pig(game, value, rolls, passes_most)
+    return value, roll, passes_most
+
+
+def solve_pig(game: PigGame, *, max_passes: int = 50) -> PigSolution:
+    """Optimal values and policy of ``game`` by stages and per-stage policy iteration; with
+    wipes, passes over all stages repeat until the values after a wipe stop changing."""
+    start = time.perf_counter()
+    rolls = Rolls.of(game)
+    value, roll, passes_most = _settle(rolls, lambda after: _sweep(game, rolls, after, max_passes),
+                                       lambda result: 1.0 - result[0][:, 0, 0])
+    certificate = certify_pig(game, value, rolls, passes_most, roll)
     return PigSolution(game, value, roll, certificate, time.perf_counter() - start)
 
 
@@ -258,7 +303,7 @@ def action_values(game: PigGame, value: np.ndarray, rolls: Optional[Rolls] = Non
     inside = (i + k) < g
     padded[:, :, :g] = np.where(inside[:, :, :g], value, 1.0)
     roll_value = (padded[:, :, np.arange(width)[:, None] + rolls.adds[None, :]] * rolls.probs).sum(axis=3)
-    roll_value += rolls.bust * (1.0 - value[j, i, 0])
+    roll_value += rolls.bust * (1.0 - value[j, i, 0]) + rolls.wipe * (1.0 - value[j, 0, 0])
     banked = np.minimum(i + k, g - 1)
     hold_value = np.where(inside, 1.0 - value[j, banked, 0], 1.0)
     hold_value[:, :, 0] = -np.inf  # the first roll of a turn is compulsory
@@ -274,22 +319,60 @@ def bust_before_goal(rolls: Rolls, g: int) -> np.ndarray:
     return 1.0 - gather[top + g - np.arange(g)]
 
 
-def certify_pig(game: PigGame, value: np.ndarray, rolls: Rolls, passes: int) -> PigCertificate:
-    """Residual, rigorous error bound and decision margins of a finished table."""
+def policy_exits(game: PigGame, roll: np.ndarray, rolls: Optional[Rolls] = None):
+    """With both players following ``roll``, per ``[i, j]`` from (i, j, 0), counting only up
+    to the first wipe of a banked score: the chance that such a wipe happens, and the
+    expected number of states visited.  One pass over the stages each."""
+    rolls = rolls or Rolls.of(game)
+    g = game.goal
+    tables = np.zeros((2, g, g, g))  # [wipe chance, visits] at (i, j, 0), the rest unused
+    for s in range(2 * g - 2, -1, -1):
+        i, j = _stage_pairs(g, s)
+        partner = s - i - i[0]
+        bust, _ = rolls.exits(i, j, None)
+        per_roll = (np.where(i == 0, 0.0, rolls.wipe), np.ones(len(i)))  # what each roll adds
+        for t, hold_adds in ((0, 0.0), (1, 1.0)):
+            hold = hold_adds + _hold_values(tables[t], i, j, g, flip=False)
+            a, b, _ = _turn_values(rolls, hold, g - i, np.zeros(len(i)), roll[i, j], bust=bust,
+                                   wipe=per_roll[t], win=0.0)
+            tables[t, i, j, 0] = _pair_values(a[:, 0], -b[:, 0], a[:, 0], -b[:, 0], partner)  # x = a + b x'
+    return tables[0, :, :, 0], tables[1, :, :, 0]
+
+
+def certify_pig(game: PigGame, value: np.ndarray, rolls: Rolls, passes: int,
+                roll: Optional[np.ndarray] = None) -> PigCertificate:
+    """Residual, rigorous error bound and decision margins of a finished table.
+
+    Games with wipes (Two-Dice Pig) take the policy route: with the table's
+    ``roll`` policy fixed, the error up to the first wipe of a banked score is
+    at most ``(r + step) N`` (N the expected states visited until then), and
+    such a wipe happens with chance at most ``c`` (:func:`policy_exits`), so
+    the error from the policy's exact values is at most ``(r + step) N / (1 - c)``;
+    when every decision is then separated by more than twice that, the policy
+    is greedy for its own exact values, which therefore solve the optimality
+    equations (unique, since every game ends with probability 1).
+    """
     g = game.goal
     roll_value, hold_value, inside = action_values(game, value, rolls)
     best = np.maximum(roll_value, hold_value)
     residual_grid = np.where(inside, np.abs(best - value), 0.0)
+    if rolls.wipe:
+        chosen = np.where(roll | (np.arange(g) == 0), roll_value, hold_value)
+        residual_grid = np.maximum(residual_grid, np.where(inside, np.abs(chosen - value), 0.0))
     residual = float(residual_grid.max())
-    step = gamma(len(rolls.adds) + 4)
-    rho = bust_before_goal(rolls, g)
-    length = np.ceil((g - np.arange(g)) / rolls.least_add)  # most rolls in one turn
-    bound = 0.0
-    for s in range(2 * g - 2, -1, -1):
-        i, j = _stage_pairs(g, s)
-        r_s = float(residual_grid[i, j].max())
-        worst = float(np.max(length[i] * (r_s + step) / np.maximum(1.0 - rho[i], 1e-300)))
-        bound += worst
+    step = gamma(len(rolls.adds) + (6 if rolls.wipe else 4))
+    if rolls.wipe:
+        wiped, visits = policy_exits(game, roll, rolls)
+        c = float(wiped.max()) + 1e-9  # slack for their own rounding
+        bound = (residual + step) * float(visits.max()) * (1 + 1e-9) / (1.0 - c) if c < 1.0 else float("inf")
+    else:
+        rho = bust_before_goal(rolls, g)
+        length = np.ceil((g - np.arange(g)) / rolls.least_add)  # most rolls in one turn
+        bound = 0.0
+        for s in range(2 * g - 2, -1, -1):
+            i, j = _stage_pairs(g, s)
+            r_s = float(residual_grid[i, j].max())
+            bound += float(np.max(length[i] * (r_s + step) / np.maximum(1.0 - rho[i], 1e-300)))
     threshold = 2 * (bound + step)
     margin = np.abs(roll_value - hold_value)
     decided = inside & (np.arange(g)[None, None, :] >= 1)
@@ -300,6 +383,8 @@ def certify_pig(game: PigGame, value: np.ndarray, rolls: Rolls, passes: int) -> 
         reason = f"the error bound {bound:.3g} exceeds {PROOF_TOLERANCE:g}"
     elif not 2 * bound < min_margin:
         reason = "the error bound does not separate the decisions outside the ties"
+    elif rolls.wipe and tied.any():
+        reason = f"{int(tied.sum())} decisions within the bound: the policy route needs every one separated"
     else:
         reason = ""
     return PigCertificate(residual, bound, min_margin, int(tied.sum()), passes, reason)
@@ -354,17 +439,25 @@ def policy_table(strategy, game: PigGame) -> np.ndarray:
 
 def _policy_values(game: PigGame, mine: np.ndarray, theirs: np.ndarray):
     """Win probabilities at (i, j, 0) of two fixed roll/hold tables: ``(value_mine, value_theirs)``."""
-    g = game.goal
     rolls = Rolls.of(game)
+    return _settle(rolls, lambda after: _policy_sweep(game, rolls, (mine, theirs), after),
+                   lambda result: 1.0 - np.stack([result[1][:, 0, 0], result[0][:, 0, 0]]))
+
+
+def _policy_sweep(game: PigGame, rolls: Rolls, tables: tuple, after_wipe: Optional[np.ndarray]):
+    """One pass of :func:`_policy_values`; ``after_wipe[p]``: player p's values once the other
+    moves at (j, 0, 0)."""
+    g = game.goal
     v = [np.zeros((g, g, g)), np.zeros((g, g, g))]
-    tables = (mine, theirs)
-    width = mine.shape[2]
+    width = tables[0].shape[2]
     for s in range(2 * g - 2, -1, -1):
         i, j = _stage_pairs(g, s)
         partner = s - i - i[0]
         room = np.full(len(i), width)
         holds = [_hold_values(v[1 - p], i, j, g, width) for p in (0, 1)]  # the other player moves next
-        ab = [_turn_values(rolls, holds[p], room, np.zeros(len(i)), tables[p][i, j]) for p in (0, 1)]
+        exits = [rolls.exits(i, j, None if after_wipe is None else after_wipe[p]) for p in (0, 1)]
+        ab = [_turn_values(rolls, holds[p], room, np.zeros(len(i)), tables[p][i, j], bust=exits[p][0],
+                           wipe=exits[p][1]) for p in (0, 1)]
         b0, b1 = ab[0][1][:, 0], ab[1][1][:, 0]
         c0, c1 = ab[0][0][:, 0] + b0, ab[1][0][:, 0] + b1
         v[0][i, j, 0] = _pair_values(c0, b0, c1, b1, partner)
@@ -404,9 +497,18 @@ class PigBestResponse:
 def pig_best_response(strategy, game: PigGame, *, max_passes: int = 50) -> PigBestResponse:
     """The roll/hold table that wins most often against the fixed ``strategy``: stages as in
     :func:`solve_pig`, with the opponent's turns fixed linear maps of the value after a bust."""
-    g = game.goal
     rolls = Rolls.of(game)
     theirs = policy_table(strategy, game)
+    mine_v, their_v, roll = _settle(rolls, lambda after: _best_response_sweep(game, rolls, theirs, after, max_passes),
+                                    lambda result: 1.0 - np.stack([result[1][:, 0, 0], result[0][:, 0, 0]]))
+    name = getattr(strategy, "name", "strategy")
+    return PigBestResponse(game, name, roll, float(mine_v[0, 0, 0]), float(1.0 - their_v[0, 0, 0]))
+
+
+def _best_response_sweep(game: PigGame, rolls: Rolls, theirs: np.ndarray, after_wipe: Optional[np.ndarray],
+                         max_passes: int):
+    """One pass of :func:`pig_best_response`: ``(mine, theirs, roll)`` tables."""
+    g = game.goal
     mine_v, their_v = np.zeros((g, g, g)), np.zeros((g, g, g))
     roll = np.zeros((g, g, g), dtype=bool)
     for s in range(2 * g - 2, -1, -1):
@@ -414,24 +516,25 @@ def pig_best_response(strategy, game: PigGame, *, max_passes: int = 50) -> PigBe
         partner = s - i - i[0]
         hold_mine = _hold_values(their_v, i, j, g)
         hold_theirs = _hold_values(mine_v, i, j, g, theirs.shape[2])
+        bust_m, wipe_m = rolls.exits(i, j, None if after_wipe is None else after_wipe[0])
+        bust_t, wipe_t = rolls.exits(i, j, None if after_wipe is None else after_wipe[1])
         a_t, b_t, _ = _turn_values(rolls, hold_theirs, np.full(len(i), theirs.shape[2]), np.zeros(len(i)),
-                                   theirs[i, j])
+                                   theirs[i, j], bust=bust_t, wipe=wipe_t)
         c_t = a_t[:, 0] + b_t[:, 0]
         x_mine = np.full(len(i), 0.5)
         for _ in range(max_passes):
             x_theirs = c_t - b_t[:, 0] * x_mine[partner]
             u = 1.0 - x_theirs[partner]
-            a, b, choice = _turn_values(rolls, hold_mine, g - i, u)
+            a, b, choice = _turn_values(rolls, hold_mine, g - i, u, bust=bust_m, wipe=wipe_m)
             x_mine = _pair_values(a[:, 0] + b[:, 0], b[:, 0], c_t, b_t[:, 0], partner)
             x_theirs = c_t - b_t[:, 0] * x_mine[partner]
             u = 1.0 - x_theirs[partner]
-            if _greedy(rolls, a + b * u[:, None], hold_mine, g - i, u, choice):
+            if _greedy(rolls, a + b * u[:, None], hold_mine, g - i, u, choice, bust_m, wipe_m):
                 break
         mine_v[i, j] = a + b * u[:, None]
         their_v[i, j, 0] = x_theirs
         roll[i, j] = choice
-    name = getattr(strategy, "name", "strategy")
-    return PigBestResponse(game, name, roll, float(mine_v[0, 0, 0]), float(1.0 - their_v[0, 0, 0]))
+    return mine_v, their_v, roll
 
 
 def pig_win_rate(a, b, game: PigGame) -> tuple:
@@ -478,7 +581,7 @@ def simulate_pig(a, b, game: PigGame, games: int = 100_000, seed: int = 0) -> tu
     dist = game.outcomes()
     kinds = list(dist)
     cumulative = np.cumsum([float(dist[kind]) for kind in kinds])
-    amounts = np.array([x if kind == "add" else -1 for kind, x in kinds])  # -1: bust
+    amounts = np.array([{"add": x, "bust": -1, "wipe": -2}[kind] for kind, x in kinds])
     a_first = np.arange(games) % 2 == 0
     scores = np.zeros((games, 2), dtype=np.int64)   # [game, 0 = a, 1 = b]
     mover = np.where(a_first, 0, 1)
@@ -500,6 +603,8 @@ def simulate_pig(a, b, game: PigGame, games: int = 100_000, seed: int = 0) -> tu
         rolling = live[wants]
         draw = amounts[np.searchsorted(cumulative, rng.random(rolling.size), side="right").clip(max=len(kinds) - 1)]
         bust = draw < 0
+        wiped = rolling[draw == -2]
+        scores[wiped, mover[wiped]] = 0
         total[rolling[bust]] = 0
         mover[rolling[bust]] = 1 - mover[rolling[bust]]
         total[rolling[~bust]] += draw[~bust]
@@ -552,8 +657,11 @@ def pig_regret(strategy, game: PigGame, solution: Optional[PigSolution] = None) 
     """Per-state loss of ``strategy`` against optimal choices, weighted by how often play
     against the optimal opponent reaches the state (half the games with each first)."""
     g = game.goal
-    solution = solution or solve_pig(game)
     rolls = Rolls.of(game)
+    if rolls.wipe:
+        raise ValueError(f"regret is not built for {game.name}: a wipe sends play back to lower scores, "
+                         "so the reach of a state is no longer one pass upwards")
+    solution = solution or solve_pig(game)
     tables = [policy_table(strategy, game), policy_table(solution, game)]  # [me, optimal opponent]
     width = tables[0].shape[2]
     # the optimal values of both actions over the whole width (beyond the goal: holding wins)
