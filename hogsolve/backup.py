@@ -50,20 +50,28 @@ def float_arithmetic(model: Model) -> Arithmetic:
 class OutcomeTable:
     """Values of turn outcomes by (score sum after the turn, opponent score)."""
 
-    def __init__(self, model: Model, arithmetic: Arithmetic | None = None):
+    def __init__(self, model: Model, arithmetic: Arithmetic | None = None, slots: int = 0):
+        """``slots``: keep that many independent tables side by side on a last axis (floats,
+        fixed policies only; see :meth:`chosen_slot_values`)."""
         self.model = model
         self.arith = arithmetic if arithmetic is not None else float_arithmetic(model)
         g, most = model.goal, model.max_points
-        self.table = np.zeros((2 * g - 1 + most, g), dtype=self.arith.dtype)
+        self.slots = slots
+        self.table = np.zeros((2 * g - 1 + most, g) + ((slots,) if slots else ()), dtype=self.arith.dtype)
         # Final outcomes (the mover ends on the goal or beyond) are known now.
         new, opp = np.meshgrid(np.arange(g, g + most + 1), np.arange(g), indexing="ij")
         final = model.after[g:, :]
         keep = new + opp < self.table.shape[0]
         lost = np.zeros(int(keep.sum()), dtype=self.arith.dtype)
         lost[final[keep] == model.loss] = self.arith.one
-        self.table[(new + opp)[keep], opp[keep]] = lost
+        self.table[(new + opp)[keep], opp[keep]] = self._column(lost)
 
-    def fill(self, k: int, values: np.ndarray, same_values: Optional[np.ndarray] = None) -> None:
+    def _column(self, per_state: np.ndarray) -> np.ndarray:
+        """A per-state array shaped to broadcast against the slots."""
+        return per_state[:, None] if self.slots else per_state
+
+    def fill(self, k: int, values: np.ndarray, same_values: Optional[np.ndarray] = None,
+             partner: Optional[np.ndarray] = None) -> None:
         """Record outcomes landing on sum ``k`` (that diagonal known).
 
         ``values[s, o]`` is the win probability of whoever moves next;
@@ -71,23 +79,26 @@ class OutcomeTable:
         ``same_values`` count instead (the same table unless two different
         policies play).  Usually a turn ending below the goal does not end
         the game; an after-turn bonus can push it over, and then the outcome
-        is final.
+        is final.  With slots, slot ``i`` takes the next mover's values from
+        slot ``partner[i]`` of ``values``.
         """
         d = self.model.diagonals[k]
-        flat = values.reshape(-1)
+        flat = values.reshape((-1,) + values.shape[2:])
+        pick = (lambda x: x) if partner is None else (lambda x: x[:, partner])
         if not d.final and d.again is None:
-            self.table[k, d.opponents] = flat[d.lands]
+            self.table[k, d.opponents] = pick(flat[d.lands])
             return
-        win = self.model.win
+        win, col = self.model.win, self._column
         lands = np.minimum(d.lands, win - 1)
-        known = flat[lands]
+        known = pick(flat[lands])
         if d.again is not None:
-            same = (values if same_values is None else same_values).reshape(-1)[lands]
-            known = np.where(d.again, self.arith.one - same, known)  # the opponent's chance, as stored
+            same = (values if same_values is None else same_values)
+            same = same.reshape((-1,) + same.shape[2:])[lands]
+            known = np.where(col(d.again), self.arith.one - same, known)  # the opponent's chance, as stored
         if d.final:
             lost = np.full(len(d.lands), self.arith.one, dtype=self.arith.dtype)
             won = np.zeros(len(d.lands), dtype=self.arith.dtype)
-            known = np.where(d.lands < win, known, np.where(d.lands == win, won, lost))
+            known = np.where(col(d.lands < win), known, col(np.where(d.lands == win, won, lost)))
         self.table[k, d.opponents] = known
 
     def fill_all(self, values: np.ndarray) -> None:
@@ -165,6 +176,24 @@ class OutcomeTable:
     def chosen_values(self, k: int, actions: np.ndarray) -> np.ndarray:
         """Mover's value of the given action at each state of diagonal ``k``, (m,)."""
         return self.arith.finish(self._sums(k, actions))
+
+    def chosen_slot_values(self, k: int, actions: np.ndarray) -> np.ndarray:
+        """Mover's value at each state of diagonal ``k`` in every slot, (m, slots), for the
+        chosen ``actions[m, slot]``: every action's sum in one matrix product, then a pick."""
+        d, w = self.model.diagonals[k], self.arith.weights
+        P = w.shape[2]
+        o = int(d.o[0])
+        block = self.table[k: k + P, o: o + len(d.o)]  # (P, m, slots)
+        m, S = block.shape[1:]
+        if d.kind is not None:
+            every = (w[d.kind] @ block.reshape(P, m * S)).reshape(-1, m * S)  # (A, m * slots)
+        else:
+            every = np.einsum("map,pms->ams", w[d.kinds], block).reshape(-1, m * S)
+        sums = every[actions.reshape(-1), np.arange(m * S)].reshape(m, S)
+        bacon = actions == 0
+        if bacon.any():
+            sums = np.where(bacon, self.table[d.bacon_rows, d.o], sums)
+        return np.subtract(1.0, sums, out=sums)
 
 
 def _not_moves(model: Model, values: np.ndarray) -> np.ndarray:

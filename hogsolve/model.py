@@ -23,6 +23,7 @@ spells that out for one state.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections import Counter
 from fractions import Fraction
 from functools import cached_property
@@ -231,14 +232,20 @@ def _piggy_codes(rules: Ruleset, goal: int) -> np.ndarray:
     return codes
 
 
+@functools.lru_cache(maxsize=8)
+def cached_model(rules: Ruleset) -> Model:
+    """The compiled model of ``rules``, compiled once per process (models are never changed)."""
+    return compile_model(rules)
+
+
 def model_for(rules: Ruleset, model: Optional[Model] = None) -> Model:
-    """``model`` checked to be compiled from ``rules``, or a fresh compilation.
+    """``model`` checked to be compiled from ``rules``, or the cached compilation.
 
     A model of another ruleset (or goal) would give that ruleset's numbers
     under this one's name, so it is refused with a ValueError.
     """
     if model is None:
-        return compile_model(rules)
+        return cached_model(rules)
     if model.rules != rules:
         raise ValueError(f"the model was compiled for {model.rules.name} at goal {model.rules.goal}, "
                          f"not {rules.name} at goal {rules.goal}")

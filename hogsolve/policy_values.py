@@ -9,11 +9,11 @@ and a compiled model; :mod:`hogsolve.evaluate` builds the analyses on them.
 """
 from __future__ import annotations
 
-from typing import Tuple
+from typing import Optional, Tuple
 
 import numpy as np
 
-from .backup import backup_all, outcome_table
+from .backup import Arithmetic, OutcomeTable, backup_all, outcome_table
 from .iteration import STAGE_CAP, ConvergenceError, sweep
 from .model import Model
 
@@ -28,24 +28,28 @@ def full_policy(model: Model, policy: np.ndarray) -> np.ndarray:
     return np.broadcast_to(table, model.value_shape)
 
 
-def play_values(model: Model, policy_a: np.ndarray, policy_b: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+def play_values(model: Model, policy_a: np.ndarray, policy_b: np.ndarray,
+                arithmetic: Optional[Arithmetic] = None) -> Tuple[np.ndarray, np.ndarray]:
     """Win probabilities of two policy tables playing each other.
 
     Returns ``(value_a, value_b)``: ``value_a[s, o]`` is the chance that the
     player using ``policy_a`` wins when it is to move with score ``s``
     against ``o`` (the other player using ``policy_b``); ``value_b`` likewise.
-    Tables are shaped ``model.value_shape`` (memories too, under a history rule).
+    Tables are shaped ``model.value_shape`` (memories too, under a history rule);
+    in ``arithmetic``'s numbers (exact integers over ``arithmetic.one`` for
+    :func:`hogsolve.exact.exact_arithmetic`), floats by default.
     """
     policy_a, policy_b = full_policy(model, policy_a), full_policy(model, policy_b)
-    moves_a, moves_b = outcome_table(model), outcome_table(model)
-    value_a, value_b = np.zeros(model.value_shape), np.zeros(model.value_shape)
+    moves_a, moves_b = outcome_table(model, arithmetic), outcome_table(model, arithmetic)
+    dtype = moves_a.arith.dtype
+    value_a, value_b = np.zeros(model.value_shape, dtype=dtype), np.zeros(model.value_shape, dtype=dtype)
 
     def update(k: int) -> float:
         d = model.diagonals[k]
         qa = moves_a.chosen_values(k, policy_a[d.s, d.o])
         qb = moves_b.chosen_values(k, policy_b[d.s, d.o])
-        change = max(float(np.abs(qa - value_a[d.s, d.o]).max()),
-                     float(np.abs(qb - value_b[d.s, d.o]).max()))
+        change = 0.0 if model.progressive else max(float(np.abs(qa - value_a[d.s, d.o]).max()),
+                                                   float(np.abs(qb - value_b[d.s, d.o]).max()))
         value_a[d.s, d.o], value_b[d.s, d.o] = qa, qb
         moves_a.fill(k, value_b, value_a)  # after a's move, b is to move (a again on an extra turn)
         moves_b.fill(k, value_a, value_b)
@@ -53,6 +57,41 @@ def play_values(model: Model, policy_a: np.ndarray, policy_b: np.ndarray) -> Tup
 
     sweep(model, update).check("exact win rate")
     return value_a, value_b
+
+
+def slots_supported(model: Model) -> bool:
+    """True when :func:`slot_values` covers the model's rules (not history rules, a points
+    bonus or Piggy Back: those take :func:`play_values` pair by pair)."""
+    return not model.context_shape and model.points_landing is None and model.piggy is None
+
+
+def slot_values(model: Model, policies: np.ndarray, partner: np.ndarray) -> np.ndarray:
+    """Many fixed policy tables played at once: ``values[s, o, i]`` is the chance that the
+    player in slot ``i`` (policy ``policies[i]``, shaped (goal, goal)) wins when it is to
+    move at (s, o) against the player in slot ``partner[i]``, who moves after it.
+
+    Two slots that are each other's partner are one match; ``play_values(model, a, b)``
+    is slots ``[a, b]`` with partners ``[1, 0]``.  One sweep serves every slot, so a
+    policy against a block of opponents costs little more than one match.
+    """
+    if not slots_supported(model):
+        raise ValueError(f"{model.rules.name}: slot_values does not cover these rules; use play_values")
+    g = model.goal
+    policies = np.moveaxis(np.asarray(policies, dtype=np.intp).reshape(-1, g, g), 0, -1)  # (g, g, S)
+    partner = np.asarray(partner, dtype=np.intp)
+    table = OutcomeTable(model, slots=policies.shape[2])
+    values = np.zeros(policies.shape)
+
+    def update(k: int) -> float:
+        d = model.diagonals[k]
+        q = table.chosen_slot_values(k, policies[d.s, d.o])
+        change = 0.0 if model.progressive else float(np.abs(q - values[d.s, d.o]).max())
+        values[d.s, d.o] = q
+        table.fill(k, values, values, partner)
+        return change
+
+    sweep(model, update).check("exact win rates")
+    return values
 
 
 def occupancy(model: Model, policy_me: np.ndarray, policy_opp: np.ndarray) -> np.ndarray:

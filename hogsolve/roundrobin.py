@@ -1,28 +1,79 @@
-"""Round robins: every strategy against every other, exact win rates.
+"""Round robins: every strategy against every other, exact win rates, contest standings.
 
-Each pair is evaluated exactly (both seatings averaged, the CS 61A win
-rate); pairs can run in parallel worker processes through joblib.
+Each pair's win rate is exact (both seatings averaged, the CS 61A win rate).
+The work is split into blocks of rows: one strategy against a block of
+opponents in one batched sweep (:func:`hogsolve.policy_values.slot_values`).
+Blocks run in this process, in joblib's local worker processes
+(``jobs``), or on a Dask cluster through joblib's Dask backend
+(``backend="dask"``).  Standings follow the CS 61A contest: a pair is won
+above the threshold (ties count as losses), and wins rank the strategies;
+a win rate within rounding of the threshold is settled in exact arithmetic.
 """
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable, List, Optional, Sequence
+import hashlib
+from fractions import Fraction
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .evaluate import win_rate
-from .rules import Ruleset
+from .model import Model, cached_model
 from .plain import plain
 from .policy import as_policy
+from .policy_values import play_values, slot_values, slots_supported
+from .rules import Ruleset
+
+#: Opponents per batched sweep: large enough to amortise the sweep, small enough to stay in cache.
+BLOCK = 64
+#: A win rate this close to the threshold is settled exactly (float error is far below it).
+CLOSE = 1e-9
+
+Pair = Tuple[int, int, float, float]  # (i, j, P(i wins | i first), P(i wins | j first))
 
 
 @dataclasses.dataclass(frozen=True)
 class TournamentResult:
-    """``rate[i, j]``: exact win rate of strategy i against j (NaN on the diagonal)."""
+    """Exact win rates of a round robin and its contest standings.
+
+    ``first[i, j]``: P(i wins | i moves first against j); ``rate[i, j]``: the
+    CS 61A win rate of i against j (NaN on the diagonal).  A pair counts as won
+    when its rate exceeds ``threshold``; ``settled`` lists the pairs whose
+    decision was made in exact arithmetic (within rounding of the threshold),
+    with the exact rate.
+    """
 
     rules: str
     names: List[str]
-    rate: np.ndarray
+    first: np.ndarray
+    threshold: float = 0.5
+    settled: Tuple[Tuple[int, int, Fraction], ...] = ()
+
+    @property
+    def rate(self) -> np.ndarray:
+        """``rate[i, j]``: mean of i's two seatings against j."""
+        rate = (self.first + (1.0 - self.first.T)) / 2
+        np.fill_diagonal(rate, np.nan)
+        return rate
+
+    @property
+    def won(self) -> np.ndarray:
+        """``won[i, j]``: True when i's win rate against j exceeds the threshold."""
+        won = np.nan_to_num(self.rate, nan=0.0) > self.threshold
+        for i, j, exact in self.settled:
+            won[i, j], won[j, i] = exact > Fraction(self.threshold), 1 - exact > Fraction(self.threshold)
+        np.fill_diagonal(won, False)
+        return won
+
+    @property
+    def wins(self) -> np.ndarray:
+        """Pairs won by each strategy."""
+        return self.won.sum(axis=1)
+
+    @property
+    def losses(self) -> np.ndarray:
+        """Pairs not won (ties count as losses)."""
+        return len(self.names) - 1 - self.wins
 
     @property
     def mean_win_rate(self) -> np.ndarray:
@@ -30,54 +81,166 @@ class TournamentResult:
         return np.nanmean(self.rate, axis=1)
 
     @property
+    def ranks(self) -> np.ndarray:
+        """Contest rank by wins: 1 + the number of strategies with more wins (equal wins, equal rank)."""
+        wins = self.wins
+        return 1 + (wins[None, :] > wins[:, None]).sum(axis=1)
+
+    @property
     def order(self) -> List[int]:
-        """Strategy indices from best to worst mean win rate (stable on ties)."""
-        mean = self.mean_win_rate
-        return sorted(range(len(self.names)), key=lambda i: -mean[i])
+        """Strategy indices by rank, then mean win rate, then as given."""
+        ranks, mean = self.ranks, self.mean_win_rate
+        return sorted(range(len(self.names)), key=lambda i: (ranks[i], -mean[i], i))
 
     def ranking(self) -> List[dict]:
-        """Ranked rows: rank, strategy, mean win rate, and each pairing's win rate."""
-        mean, n = self.mean_win_rate, len(self.names)
-        return [{"rank": k + 1, "strategy": self.names[i], "mean_win_rate": float(mean[i]),
-                 "win_rates": {self.names[j]: float(self.rate[i, j]) for j in range(n) if j != i}}
-                for k, i in enumerate(self.order)]
+        """Ranked rows: rank (tied or not), wins, losses, mean win rate, each pairing's rate."""
+        ranks, wins, losses, mean, rate = self.ranks, self.wins, self.losses, self.mean_win_rate, self.rate
+        counts = np.bincount(ranks)
+        return [{"rank": int(ranks[i]), "tied": bool(counts[ranks[i]] > 1), "strategy": self.names[i],
+                 "wins": int(wins[i]), "losses": int(losses[i]), "mean_win_rate": float(mean[i]),
+                 "win_rates": {self.names[j]: float(rate[i, j]) for j in range(len(self.names)) if j != i}}
+                for i in self.order]
 
     def to_dict(self) -> dict:
         """The tournament as plain JSON values."""
-        return plain({"rules": self.rules, "ranking": self.ranking()})
+        return plain({"rules": self.rules, "threshold": self.threshold, "ranking": self.ranking(),
+                      "settled_exactly": [{"a": self.names[i], "b": self.names[j], "win_rate": exact}
+                                          for i, j, exact in self.settled]})
 
     def __repr__(self) -> str:
         best = self.order[0]
         return (f"TournamentResult({self.rules}, {len(self.names)} strategies; first {self.names[best]} "
-                f"with mean win rate {self.mean_win_rate[best]:.6f})")
+                f"with {self.wins[best]} wins)")
 
 
-def _pair(i: int, j: int, a: np.ndarray, b: np.ndarray, rules: Ruleset):
-    return i, j, win_rate(a, b, rules).average
+def table_digest(table: np.ndarray, rules: Ruleset) -> str:
+    """A short fingerprint of a policy table under a ruleset (for resuming from a results file)."""
+    h = hashlib.sha256(f"{rules.name}/{rules.goal}/{table.shape}".encode())
+    h.update(np.ascontiguousarray(table, dtype=np.int8).tobytes())
+    return h.hexdigest()[:16]
+
+
+def evaluate_block(rules: Ruleset, i: int, mine: np.ndarray, js: Sequence[int],
+                   theirs: Sequence[np.ndarray]) -> List[Pair]:
+    """Strategy ``i`` (table ``mine``) against the opponents ``js`` (tables ``theirs``):
+    one batched sweep where the rules allow it, else pair by pair.  Runs in workers too."""
+    from threadpoolctl import threadpool_limits
+    model = cached_model(rules)
+    with threadpool_limits(1):  # these products are small: BLAS threads only contend
+        if slots_supported(model) and mine.ndim == 2 and all(t.ndim == 2 for t in theirs):
+            B = len(js)
+            values = slot_values(model, np.stack([mine] * B + list(theirs)),
+                                 np.r_[np.arange(B, 2 * B), np.arange(B)])
+            start = values[0, 0]
+            return [(i, j, float(start[q]), float(1.0 - start[B + q])) for q, j in enumerate(js)]
+        out = []
+        for j, table in zip(js, theirs):
+            va, vb = play_values(model, mine, table)
+            out.append((i, j, float(va[(0,) * va.ndim]), float(1.0 - vb[(0,) * vb.ndim])))
+        return out
+
+
+def exact_rate(model: Model, a: np.ndarray, b: np.ndarray) -> Optional[Fraction]:
+    """The exact CS 61A win rate of table ``a`` against ``b``, or None where exact arithmetic
+    does not cover the rules."""
+    from .exact import ExactUnsupported, exact_arithmetic
+    if np.array_equal(a, b):
+        return Fraction(1, 2)  # the same strategy: first and second seat sum to one
+    try:
+        arith = exact_arithmetic(model)
+    except ExactUnsupported:
+        return None
+    va, vb = play_values(model, a, b, arith)
+    corner = (0,) * va.ndim
+    return (Fraction(va[corner], arith.one) + 1 - Fraction(vb[corner], arith.one)) / 2
+
+
+def _blocks(n: int, done: set, block: int) -> List[Tuple[int, List[int]]]:
+    out = []
+    for i in range(n):
+        todo = [j for j in range(i + 1, n) if (i, j) not in done]
+        out.extend((i, todo[at: at + block]) for at in range(0, len(todo), block))
+    return out
+
+
+def _run(tasks, rules: Ruleset, tables: List[np.ndarray], jobs: int, backend: str,
+         scheduler: Optional[str]) -> Iterator[List[Pair]]:
+    """Results of every block, as they finish."""
+    calls = ((rules, i, tables[i], js, [tables[j] for j in js]) for i, js in tasks)
+    if backend == "local" and jobs == 1:
+        yield from (evaluate_block(*call) for call in calls)
+        return
+    from joblib import Parallel, delayed, parallel_config
+    if backend == "dask":
+        client = _dask_client(scheduler)
+        try:
+            with parallel_config(backend="dask"):
+                yield from Parallel(n_jobs=-1, return_as="generator_unordered")(
+                    delayed(evaluate_block)(*call) for call in calls)
+        finally:
+            client.close()
+        return
+    yield from Parallel(n_jobs=jobs, return_as="generator_unordered")(delayed(evaluate_block)(*call) for call in calls)
+
+
+def _dask_client(scheduler: Optional[str]):
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ValueError("the dask backend needs dask.distributed: pip install 'hogsolve[dask]'") from None
+    if not scheduler:
+        raise ValueError("the dask backend needs a scheduler address, e.g. tcp://127.0.0.1:8786")
+    try:
+        return Client(scheduler, timeout="10s")
+    except (OSError, TimeoutError) as exc:
+        raise ValueError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
 
 
 def tournament(strategies: Sequence, rules: Ruleset, *, names: Optional[Sequence[str]] = None,
-               jobs: int = 1, progress: Optional[Callable] = None) -> TournamentResult:
+               jobs: int = 1, backend: str = "local", scheduler: Optional[str] = None,
+               threshold: float = 0.5, known: Optional[Dict[Tuple[int, int], Tuple[float, float]]] = None,
+               on_pair: Optional[Callable[[Pair], None]] = None,
+               progress: Optional[Callable[[Iterable, int], Iterable]] = None,
+               block: int = BLOCK) -> TournamentResult:
     """Round robin of ``strategies`` (Policies, callables or tables) with exact win rates.
 
+    ``backend``: ``"local"`` (this process, or ``jobs`` joblib worker processes) or
+    ``"dask"`` (the cluster whose scheduler is at ``scheduler``).  ``known[i, j]``
+    (i < j): ``(P(i wins | i first), P(i wins | j first))`` already computed, e.g.
+    read back from a results file; only the other pairs are evaluated, and
+    ``on_pair((i, j, first, second))`` hears each as it finishes.
     ``progress(iterable, total)`` may wrap the stream of finished pairs.
     """
+    if backend not in ("local", "dask"):
+        raise ValueError(f"unknown backend {backend!r}; choose local or dask")
+    if not 0 <= threshold < 1:
+        raise ValueError(f"the threshold must be from 0 to below 1, got {threshold!r}")
     policies = [as_policy(s, rules) for s in strategies]
-    tables = [p.table for p in policies]
+    tables = [np.ascontiguousarray(p.table, dtype=np.int8) for p in policies]
     names = list(names) if names is not None else [p.name for p in policies]
     n = len(tables)
     if n < 2:
         raise ValueError("a tournament needs at least two strategies")
-    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
-    if jobs == 1:
-        results = (_pair(i, j, tables[i], tables[j], rules) for i, j in pairs)
-    else:
-        from joblib import Parallel, delayed
-        results = Parallel(n_jobs=jobs, return_as="generator")(
-            delayed(_pair)(i, j, tables[i], tables[j], rules) for i, j in pairs)
+    first = np.full((n, n), np.nan)
+    for (i, j), (a_first, a_second) in (known or {}).items():
+        first[i, j], first[j, i] = a_first, 1.0 - a_second
+    tasks = _blocks(n, set(known or ()), block)
+    finished: Iterable[Pair] = (pair for pairs in _run(tasks, rules, tables, jobs, backend, scheduler)
+                                for pair in pairs)
     if progress is not None:
-        results = progress(results, len(pairs))
-    rate = np.full((n, n), np.nan)
-    for i, j, average in results:
-        rate[i, j], rate[j, i] = average, 1 - average
-    return TournamentResult(rules.name, names, rate)
+        finished = progress(finished, sum(len(js) for _, js in tasks))
+    for pair in finished:
+        i, j, a_first, a_second = pair
+        first[i, j], first[j, i] = a_first, 1.0 - a_second
+        if on_pair is not None:
+            on_pair(pair)
+    result = TournamentResult(rules.name, names, first, threshold)
+    close = np.argwhere(np.triu(np.abs(result.rate - threshold) <= CLOSE, 1))
+    if len(close):
+        model = cached_model(rules)
+        settled = tuple((int(i), int(j), exact) for i, j in close
+                        if (exact := exact_rate(model, tables[i], tables[j])) is not None)
+        result = dataclasses.replace(result, settled=settled)
+    return result
+
+

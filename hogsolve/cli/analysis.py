@@ -4,6 +4,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import numpy as np
+
 from .common import (Failure, UsageError, add_jobs_option, add_spec_options, add_strategy_options, cap_jobs,
                      respond, int_in_range, load_policy, output_file, positive, rules_and_policy, rules_of,
                      seed_value, spec_help, write_or_fail)
@@ -150,36 +152,110 @@ def show_regret(args, rules, report) -> None:
 
 
 def setup_tournament(p):
-    """``hogsolve tournament SPEC...``: a round robin with exact win rates."""
-    p.add_argument("specs", nargs="+", metavar="SPEC", help=spec_help("two or more strategies"))
+    """``hogsolve tournament ENTRY...``: the contest round robin with exact win rates."""
+    p.add_argument("specs", nargs="+", metavar="ENTRY",
+                   help="a folder of student files (every *.py in it, each with final_strategy), a FILE.py, "
+                        "or " + spec_help("a strategy"))
     add_strategy_options(p)
     add_jobs_option(p)
+    p.add_argument("--threshold", type=float, default=0.5, metavar="RATE",
+                   help="a pair is won above this win rate; ties count as losses (default 0.5; the CS 61A "
+                        "contest used 0.500001)")
+    p.add_argument("--out", type=Path, metavar="RESULTS.csv",
+                   help="write every pair's win rates here as they finish; a rerun resumes from it")
+    p.add_argument("--backend", choices=("local", "dask"), default="local",
+                   help="local worker processes (--jobs) or a Dask cluster (--scheduler; "
+                        "pip install 'hogsolve[dask]')")
+    p.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="the Dask scheduler's address")
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
     def run(args):
-        from ..progress import progress
-        from ..roundrobin import tournament
         from .pig import is_pig, pig_game, tournament_game
-        if len(args.specs) < 2:
-            raise UsageError("hogsolve tournament: name at least two strategies")
         if is_pig(args.rules):
+            if len(args.specs) < 2:
+                raise UsageError("hogsolve tournament: name at least two strategies")
             return tournament_game(args.specs, pig_game(args.rules, args.goal), args.json)
-        rules = rules_of(args)
-        jobs = cap_jobs(args.jobs)
-        tables = [load_policy(s, rules, args) for s in args.specs]
-        result = _converged(lambda: tournament(tables, rules, names=args.specs, jobs=jobs,
-                                               progress=lambda it, n: progress(it, n, "tournament")),
-                            "tournament")
-        return respond(args, result.to_dict(), lambda: show_tournament(rules, result))
+        return contest(args)
     return run
 
 
+def contest(args) -> int:
+    """Load every entry (student files in parallel, a broken one skipped), play the round robin
+    with the results file, print the standings."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from ..contest import ContestError, ResultsFile, contest_entries
+    from ..progress import progress
+    from ..roundrobin import table_digest, tournament
+    if not 0 <= args.threshold < 1:
+        raise UsageError(f"--threshold must be from 0 to below 1, got {args.threshold}")
+    if args.backend == "dask" and not args.scheduler:
+        raise UsageError("--backend dask needs --scheduler tcp://HOST:PORT")
+    try:
+        entries = contest_entries(args.specs)
+    except ContestError as exc:
+        raise UsageError(str(exc)) from None
+    rules = rules_of(args)
+    if args.out is not None:
+        output_file(args.out)
+
+    def load(entry):
+        name, spec, is_file = entry
+        try:
+            return load_policy(spec, rules, args)
+        except UsageError as exc:
+            if not is_file:
+                raise
+            print(f"skipped {name}: {exc}", file=sys.stderr)
+            return None
+    with ThreadPoolExecutor(max_workers=cap_jobs(args.jobs)) as pool:  # each file runs in its own interpreter
+        loaded = list(pool.map(load, entries))
+    names = [name for (name, _, _), policy in zip(entries, loaded) if policy is not None]
+    policies = [policy for policy in loaded if policy is not None]
+    if len(policies) < 2:
+        raise UsageError(f"hogsolve tournament: {len(policies)} usable strateg{'y' if len(policies) == 1 else 'ies'};"
+                         " a round robin needs at least two")
+    results = None
+    known = {}
+    if args.out is not None:
+        results = ResultsFile(args.out, rules, names, [table_digest(p.table, rules) for p in policies])
+        try:
+            known = results.known()
+        except (ContestError, OSError) as exc:
+            raise UsageError(str(exc)) from None
+        if results.ignored:
+            print(f"{args.out}: {results.ignored} unreadable row(s) ignored; those pairs run again", file=sys.stderr)
+        if known:
+            print(f"resuming: {len(known)} of {len(names) * (len(names) - 1) // 2} pairs read from {args.out}",
+                  file=sys.stderr)
+    try:
+        result = _converged(lambda: tournament(
+            policies, rules, names=names, jobs=cap_jobs(args.jobs), backend=args.backend, scheduler=args.scheduler,
+            threshold=args.threshold, known=known, on_pair=results.append if results else None,
+            progress=lambda it, n: progress(it, n, "tournament")), "tournament")
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if results is not None:
+        write_or_fail(lambda: results.finish(result), args.out)
+    return respond(args, result.to_dict(), lambda: show_tournament(rules, result))
+
+
 def show_tournament(rules, result) -> None:
-    """The text of ``hogsolve tournament``: ranked rows, win rates against each column."""
-    n, order, mean, rate = len(result.names), result.order, result.mean_win_rate, result.rate
-    width = max(len(s) for s in result.names)
-    print(f"Round robin ({rules.name}), exact CS 61A win rates (row against column):")
-    print(f"{'rank':>4}  {'strategy':{width}}  {'mean':>8}  " + "  ".join(f"{k + 1:>8}" for k in range(n)))
-    for k, i in enumerate(order):
-        cells = "  ".join(f"{'-':>8}" if j == i else f"{rate[i, j]:8.6f}" for j in order)
-        print(f"{k + 1:>4}  {result.names[i]:{width}}  {mean[i]:8.6f}  {cells}")
+    """The text of ``hogsolve tournament``: contest standings (a tied rank shows ``=``), and
+    each pairing's win rate as columns when there are at most ten strategies."""
+    n, order, rate = len(result.names), result.order, result.rate
+    ranks, wins, losses, mean = result.ranks, result.wins, result.losses, result.mean_win_rate
+    tied = np.bincount(ranks) > 1
+    width = max(len(s) for s in result.names + ["strategy"])
+    print(f"Round robin ({rules.name}, {n} strategies), exact CS 61A win rates; a pair is won above "
+          f"{result.threshold:g}, ties count as losses:")
+    columns = n <= 10
+    head = f"{'rank':>4}  {'strategy':{width}}  {'wins':>4}  {'losses':>6}  {'mean':>8}"
+    print(head + ("  " + "  ".join(f"{k + 1:>8}" for k in range(n)) if columns else ""))
+    for i in order:
+        rank = ("=" if tied[ranks[i]] else "") + str(ranks[i])
+        cells = "  " + "  ".join(f"{'-':>8}" if j == i else f"{rate[i, j]:8.6f}" for j in order) if columns else ""
+        print(f"{rank:>4}  {result.names[i]:{width}}  {wins[i]:>4}  {losses[i]:>6}  {mean[i]:8.6f}{cells}")
+    for i, j, exact in result.settled:
+        print(f"{result.names[i]} vs {result.names[j]}: within rounding of the threshold, settled exactly: "
+              f"{exact.numerator / exact.denominator:.12f}{' (exactly 1/2)' if exact == 0.5 else ''}")
