@@ -177,23 +177,30 @@ class OutcomeTable:
         """Mover's value of the given action at each state of diagonal ``k``, (m,)."""
         return self.arith.finish(self._sums(k, actions))
 
-    def chosen_slot_values(self, k: int, actions: np.ndarray) -> np.ndarray:
-        """Mover's value at each state of diagonal ``k`` in every slot, (m, slots), for the
-        chosen ``actions[m, slot]``: every action's sum in one matrix product, then a pick."""
+    def slot_action_values(self, k: int) -> np.ndarray:
+        """Mover's value of every action at each state of diagonal ``k`` in every slot,
+        ``(A, m, slots)``, in one matrix product (-inf below ``min_dice``)."""
         d, w = self.model.diagonals[k], self.arith.weights
-        P = w.shape[2]
+        A, P = w.shape[1:]
         o = int(d.o[0])
         block = self.table[k: k + P, o: o + len(d.o)]  # (P, m, slots)
         m, S = block.shape[1:]
         if d.kind is not None:
-            every = (w[d.kind] @ block.reshape(P, m * S)).reshape(-1, m * S)  # (A, m * slots)
+            every = (w[d.kind] @ block.reshape(P, m * S)).reshape(A, m, S)
         else:
-            every = np.einsum("map,pms->ams", w[d.kinds], block).reshape(-1, m * S)
-        sums = every[actions.reshape(-1), np.arange(m * S)].reshape(m, S)
-        bacon = actions == 0
-        if bacon.any():
-            sums = np.where(bacon, self.table[d.bacon_rows, d.o], sums)
-        return np.subtract(1.0, sums, out=sums)
+            every = np.einsum("map,pms->ams", w[d.kinds], block)
+        every[0] = self.table[d.bacon_rows, d.o]
+        np.subtract(1.0, every, out=every)
+        if self.model.rules.min_dice:
+            every[: self.model.rules.min_dice] = -np.inf
+        return every
+
+    def chosen_slot_values(self, k: int, actions: np.ndarray) -> np.ndarray:
+        """Mover's value at each state of diagonal ``k`` in every slot, (m, slots), for the
+        chosen ``actions[m, slot]``."""
+        every = self.slot_action_values(k)
+        A, m, S = every.shape
+        return every.reshape(A, m * S)[actions.reshape(-1), np.arange(m * S)].reshape(m, S)
 
 
 def _not_moves(model: Model, values: np.ndarray) -> np.ndarray:

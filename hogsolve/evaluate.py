@@ -25,7 +25,7 @@ from .backup import outcome_table
 from .certificate import rounding_tie_threshold, tie_broken_policy
 from .iteration import sweep
 from .model import Model, model_for
-from .policy_values import occupancy, play_values
+from .policy_values import best_response_values, occupancy, play_values, slot_values, slots_supported
 from .solver import solve
 from .rules import Ruleset
 from .plain import plain
@@ -60,7 +60,11 @@ def win_rate(a, b, rules: Ruleset, *, model: Optional[Model] = None) -> WinRate:
     """Exact win rate of strategy (or policy table) ``a`` against ``b``."""
     model = model_for(rules, model)
     pa, pb = as_policy(a, rules), as_policy(b, rules)
-    va, vb = play_values(model, _table(pa), _table(pb))
+    ta, tb = _table(pa), _table(pb)
+    if slots_supported(model) and ta.ndim == tb.ndim == 2:
+        start = slot_values(model, np.stack([ta, tb]), [1, 0])[0, 0]
+        return WinRate(pa.name, pb.name, float(start[0]), float(1 - start[1]))
+    va, vb = play_values(model, ta, tb)
     return WinRate(pa.name, pb.name, float(_start(va)), float(1 - _start(vb)))
 
 
@@ -118,6 +122,19 @@ def best_response(strategy, rules: Ruleset, *, model: Optional[Model] = None) ->
     model = model_for(rules, model)
     fixed = as_policy(strategy, rules)
     opponent = _table(fixed)
+    if slots_supported(model) and opponent.ndim == 2:
+        value_me, value_opp, action_values = best_response_values(model, opponent)
+    else:
+        value_me, value_opp, action_values = _best_response_pairwise(model, opponent)
+    # ties broken as the solver breaks them: fewest dice within the rounding bound
+    policy = tie_broken_policy(action_values, rounding_tie_threshold(model))
+    rate = WinRate(f"best response to {fixed.name}", fixed.name,
+                   float(_start(value_me)), float(1 - _start(value_opp)))
+    return BestResponse(fixed.name, policy, value_me, rate, rules)
+
+
+def _best_response_pairwise(model: Model, opponent: np.ndarray):
+    """:func:`best_response`'s sweep on two outcome tables (any rules)."""
     mine, theirs = outcome_table(model), outcome_table(model)
     value_me, value_opp = np.zeros(model.value_shape), np.zeros(model.value_shape)
     action_values = np.zeros(model.value_shape + (model.num_actions,))
@@ -135,11 +152,7 @@ def best_response(strategy, rules: Ruleset, *, model: Optional[Model] = None) ->
         return change
 
     sweep(model, update).check("best response")
-    # ties broken as the solver breaks them: fewest dice within the rounding bound
-    policy = tie_broken_policy(action_values, rounding_tie_threshold(model))
-    rate = WinRate(f"best response to {fixed.name}", fixed.name,
-                   float(_start(value_me)), float(1 - _start(value_opp)))
-    return BestResponse(fixed.name, policy, value_me, rate, rules)
+    return value_me, value_opp, action_values
 
 
 def exploitability(strategy, rules: Ruleset, *, model: Optional[Model] = None) -> float:

@@ -94,6 +94,33 @@ def slot_values(model: Model, policies: np.ndarray, partner: np.ndarray) -> np.n
     return values
 
 
+def best_response_values(model: Model, opponent: np.ndarray):
+    """The best response to the fixed table ``opponent`` in one two-slot sweep (rules that
+    :func:`slots_supported` covers): ``(value_me, value_opponent, action_values_me)``."""
+    g = model.goal
+    opponent = np.asarray(opponent, dtype=np.intp)
+    table = OutcomeTable(model, slots=2)
+    values = np.zeros((g, g, 2))
+    kept = np.zeros((g, g, model.num_actions))
+    partner = np.array([1, 0])
+
+    flat, kept_flat, opponent_flat = values.reshape(-1, 2), kept.reshape(-1, kept.shape[2]), opponent.reshape(-1)
+
+    def update(k: int) -> float:
+        d = model.diagonals[k]
+        every = table.slot_action_values(k)  # (A, m, 2): me in slot 0, the opponent in slot 1
+        before = None if model.progressive else flat[d.flat].copy()
+        flat[d.flat, 0] = every[:, :, 0].max(axis=0)
+        flat[d.flat, 1] = every[opponent_flat[d.flat], np.arange(len(d.s)), 1]
+        kept_flat[d.flat] = every[:, :, 0].T
+        change = 0.0 if before is None else float(np.abs(flat[d.flat] - before).max())
+        table.fill(k, values, values, partner)
+        return change
+
+    sweep(model, update).check("best response")
+    return values[..., 0], values[..., 1], kept
+
+
 def occupancy(model: Model, policy_me: np.ndarray, policy_opp: np.ndarray) -> np.ndarray:
     """Expected visits of each state with "me" to move, averaged over both seats.
 
