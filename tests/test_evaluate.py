@@ -52,19 +52,22 @@ def test_best_response_matches_recursion(name):
     assert achieved.average == pytest.approx(br.win_rate.average, abs=1e-13)
 
 
-@pytest.mark.parametrize("name", ["su18", "fa13"])
+@pytest.mark.parametrize("name", ["su18", "fa13", "sp15", "fa15", "fa19", "fa20", "fa21", "hog"])
 def test_monte_carlo_agrees_within_interval(name):
+    """Every kind of rule the simulator follows: mixed dice (fa13), a points bonus (sp15),
+    Piggy Back (fa15), memories (fa19), extra turns (fa20), final bonuses (fa21), no zero
+    dice (hog)."""
     rules = get_rules(name)
     opt, base = optimal_strategy(rules), always_roll(5)
     exact = win_rate(opt, base, rules)
-    sim = simulate(opt, base, rules, games=200_000, seed=11)
+    sim = simulate(opt, base, rules, games=200_000, seed=11, chunk=50_000)
     lo, hi = sim.interval
     # The reported interval is 95%; the test uses 99.9% so a correct
     # simulator fails it by chance once in a thousand seeds, not once in twenty.
     assert abs(sim.average - exact.average) <= Z999 * sim.standard_error
     assert 0 <= lo < sim.average < hi <= 1 and hi - lo < 0.01
     # seeded: the same run again gives the same counts
-    again = simulate(opt, base, rules, games=200_000, seed=11)
+    again = simulate(opt, base, rules, games=200_000, seed=11, chunk=50_000)
     assert (again.wins_first, again.wins_second) == (sim.wins_first, sim.wins_second)
 
 
@@ -102,3 +105,32 @@ def test_pig_out_zero_ruleset_evaluates():
     sim = simulate(opt.policy, tabulate(always_roll(2), rules), rules, games=200_000, seed=3)
     exact = win_rate(opt.policy, tabulate(always_roll(2), rules), rules)
     assert abs(sim.average - exact.average) <= Z999 * sim.standard_error
+
+
+@pytest.mark.parametrize("name", ["su18", "fa13"])
+def test_alias_tables_hold_the_exact_distribution(name):
+    """The sampler's integer alias tables give every row exactly the model's counts:
+    column j keeps threshold[j] of its base units and passes the rest to alias[j]."""
+    from math import lcm
+    from hogsolve.montecarlo import PointSampler
+    model = compile_model(get_rules(name))
+    sampler = PointSampler(model)
+    width = 1 << sampler.bits
+    threshold = sampler.threshold.reshape(-1, width).astype(object)
+    alias = sampler.alias.reshape(-1, width)
+    T, A, P = model.counts.shape
+    base = lcm(*(int(d) for d in model.denominators))
+    assert sampler.base == base
+    for row in range(len(threshold)):
+        mass = [0] * width
+        for j in range(width):
+            mass[j] += threshold[row, j]
+            mass[alias[row, j]] += base - threshold[row, j]
+        if row < T * A:
+            t, n = divmod(row, A)
+            expected = [int(c) * (base // int(model.denominators[t])) * width for c in model.counts[t, n]]
+            if n == 0:
+                continue  # zero dice: the sure rows below serve Free Bacon
+        else:
+            expected = [base * width * (p == row - T * A) for p in range(P)]
+        assert mass[:P] == expected and not any(mass[P:])
