@@ -152,16 +152,15 @@ class OutcomeTable:
         model, w = self.model, self.arith.weights
         g, P = model.goal, w.shape[2]
         step = self.table.strides[0] // g
-        outcomes = np.lib.stride_tricks.as_strided(
-            self.table, shape=(g, g, P), strides=((g + 1) * step, g * step, g * step), writeable=False)
-        kinds = model.dice_kind.T  # [o, s]
+        outcomes = np.lib.stride_tricks.as_strided(  # [s, o, p] = table[s + o + p, o]
+            self.table, shape=(g, g, P), strides=(g * step, (g + 1) * step, g * step), writeable=False)
+        kinds = model.dice_kind  # [s, o]
         present, count = np.unique(kinds, return_counts=True)
         common = present[np.argmax(count)]
-        sums = outcomes @ w[common].T  # (o, s, A)
+        sums = np.matmul(outcomes, w[common].T)  # (s, o, A), the only array of that size made here
         for t in present[present != common]:
-            o_, s_ = np.nonzero(kinds == t)
-            sums[o_, s_] = outcomes[o_, s_] @ w[t].T
-        sums = sums.transpose(1, 0, 2).copy()  # [s, o, A]
+            s_, o_ = np.nonzero(kinds == t)
+            sums[s_, o_] = outcomes[s_, o_] @ w[t].T
         s, o = np.meshgrid(np.arange(g), np.arange(g), indexing="ij")
         if model.piggy is not None:
             sums += self._piggy_delta(s.ravel(), o.ravel(), model.dice_kind.ravel()).reshape(g, g, -1)

@@ -163,8 +163,7 @@ def certify(model: Model, values: np.ndarray, action_values: np.ndarray,
     bound = value_error_bound(model, _by_score_sum(model, by_scores), rho)
     threshold = 2 * (bound + step)
 
-    ranked = np.sort(action_values, axis=-1)
-    margin = ranked[..., -1] - ranked[..., -2]
+    margin = _top_two_gap(action_values)
     tied = margin <= threshold
     decided = margin[~tied]
     min_margin = float(decided.min()) if decided.size else float("inf")
@@ -202,6 +201,16 @@ def certify(model: Model, values: np.ndarray, action_values: np.ndarray,
         stuck_stages=sweep.stuck_stages,
         reason=reason,
     )
+
+
+def _top_two_gap(action_values: np.ndarray, rows: int = 128) -> np.ndarray:
+    """Best minus second-best action value per state, a block of score rows at a time (a
+    partition copies its block: copying the whole table would double the peak memory)."""
+    margin = np.empty(action_values.shape[:-1])
+    for start in range(0, len(action_values), rows):
+        top_two = np.partition(action_values[start: start + rows], -2, axis=-1)[..., -2:]
+        margin[start: start + rows] = top_two[..., 1] - top_two[..., 0]
+    return margin
 
 
 def endless_passes(model: Model, action_values: np.ndarray) -> list:
