@@ -10,13 +10,11 @@ both tables are unchanged.
 """
 from __future__ import annotations
 
-import csv
-import io
 from pathlib import Path
 from typing import Dict, List, Sequence, Tuple
 
+from .resultsfile import ResultsCsv, ResultsFileError
 from .roundrobin import Pair, TournamentResult
-from .tables import atomic_write
 
 COLUMNS = ["rules", "goal", "a", "b", "a_digest", "b_digest", "a_wins_moving_first", "a_wins_moving_second",
            "a_win_rate"]
@@ -54,69 +52,49 @@ class ResultsFile:
     """The per-pair CSV of a tournament: read back to resume, appended to, rewritten at the end."""
 
     def __init__(self, path: Path, rules, names: Sequence[str], digests: Sequence[str]):
-        self.path = Path(path)
+        self.csv = ResultsCsv(path, COLUMNS, ("a", "a_digest", "b", "b_digest"))
         self.rules, self.names, self.digests = rules, list(names), list(digests)
         self.index = {(n, d): i for i, (n, d) in enumerate(zip(self.names, self.digests))}
-        self._handle = None
-        self.ignored = 0
+
+    @property
+    def ignored(self) -> int:
+        """Lines of the file that did not parse (their pairs run again)."""
+        return self.csv.ignored
 
     def known(self) -> Dict[Tuple[int, int], Tuple[float, float]]:
         """Pairs already in the file whose two tables are unchanged: ``{(i, j): (first, second)}``
-        with i < j.  Lines that do not parse (cut short by a crash) are counted in ``ignored``
-        and their pairs computed again."""
-        if not self.path.exists():
-            return {}
-        lines = self.path.read_text(encoding="utf-8").splitlines()
-        if not lines:
-            return {}
-        if lines[0].split(",") != COLUMNS:
-            raise ContestError(f"{self.path}: not a hogsolve results file (its header differs)")
+        with i < j."""
         found: Dict[Tuple[int, int], Tuple[float, float]] = {}
-        for number, line in enumerate(lines[1:], 2):
-            if not line.strip():
-                continue
+        try:
+            rows = self.csv.rows()
+        except ResultsFileError as exc:
+            raise ContestError(str(exc)) from None
+        for row in rows.values():
             try:
-                row = dict(zip(COLUMNS, next(csv.reader([line]), []), strict=True))
-                rules, goal = row["rules"], int(row["goal"])
+                goal = int(row["goal"])
                 first, second = float(row["a_wins_moving_first"]), float(row["a_wins_moving_second"])
-            except (ValueError, StopIteration):
-                self.ignored += 1  # a line a crash cut short: its pair is computed again
+            except ValueError:
+                self.csv.ignored += 1
                 continue
-            if (rules, goal) != (self.rules.name, self.rules.goal):
-                raise ContestError(f"{self.path} holds {rules} at goal {goal}, not {self.rules.name} at goal "
-                                   f"{self.rules.goal}")
+            if (row["rules"], goal) != (self.rules.name, self.rules.goal):
+                raise ContestError(f"{self.csv.path} holds {row['rules']} at goal {goal}, not {self.rules.name} "
+                                   f"at goal {self.rules.goal}")
             i, j = self.index.get((row["a"], row["a_digest"])), self.index.get((row["b"], row["b_digest"]))
             if i is None or j is None or i == j or not (0 <= first <= 1 and 0 <= second <= 1):
                 continue
             found[(i, j) if i < j else (j, i)] = (first, second) if i < j else (1.0 - second, 1.0 - first)
         return found
 
-    def _row(self, i: int, j: int, first: float, second: float) -> str:
-        out = io.StringIO()
-        csv.writer(out, lineterminator="\n").writerow(
-            [self.rules.name, self.rules.goal, self.names[i], self.names[j], self.digests[i], self.digests[j],
-             repr(first), repr(second), repr((first + second) / 2)])
-        return out.getvalue()
+    def _row(self, i: int, j: int, first: float, second: float) -> dict:
+        return dict(zip(COLUMNS, [self.rules.name, self.rules.goal, self.names[i], self.names[j], self.digests[i],
+                                  self.digests[j], repr(first), repr(second), repr((first + second) / 2)]))
 
     def append(self, pair: Pair) -> None:
         """Add one finished pair (flushed, so a stopped run keeps it)."""
-        if self._handle is None:
-            fresh = not self.path.exists() or self.path.stat().st_size == 0
-            torn = not fresh and not self.path.read_bytes().endswith(b"\n")
-            self._handle = open(self.path, "a", encoding="utf-8")
-            if fresh:
-                self._handle.write(",".join(COLUMNS) + "\n")
-            elif torn:
-                self._handle.write("\n")  # end the line a crash cut short (it is ignored when read)
-        self._handle.write(self._row(*pair))
-        self._handle.flush()
+        self.csv.append(self._row(*pair))
 
     def finish(self, result: TournamentResult) -> None:
         """Rewrite the file with every pair of ``result`` in order, atomically."""
-        if self._handle is not None:
-            self._handle.close()
-            self._handle = None
         n = len(self.names)
-        rows = [self._row(i, j, float(result.first[i, j]), float(1.0 - result.first[j, i]))
-                for i in range(n) for j in range(i + 1, n)]
-        atomic_write(self.path, (",".join(COLUMNS) + "\n" + "".join(rows)).encode("utf-8"))
+        self.csv.rewrite(self._row(i, j, float(result.first[i, j]), float(1.0 - result.first[j, i]))
+                         for i in range(n) for j in range(i + 1, n))

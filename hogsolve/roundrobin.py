@@ -14,11 +14,12 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from fractions import Fraction
-from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from .model import Model, cached_model
+from .parallel import BACKENDS, run_tasks
 from .plain import plain
 from .policy import as_policy
 from .policy_values import play_values, slot_values, slots_supported
@@ -163,39 +164,6 @@ def _blocks(n: int, done: set, block: int) -> List[Tuple[int, List[int]]]:
     return out
 
 
-def _run(tasks, rules: Ruleset, tables: List[np.ndarray], jobs: int, backend: str,
-         scheduler: Optional[str]) -> Iterator[List[Pair]]:
-    """Results of every block, as they finish."""
-    calls = ((rules, i, tables[i], js, [tables[j] for j in js]) for i, js in tasks)
-    if backend == "local" and jobs == 1:
-        yield from (evaluate_block(*call) for call in calls)
-        return
-    from joblib import Parallel, delayed, parallel_config
-    if backend == "dask":
-        client = _dask_client(scheduler)
-        try:
-            with parallel_config(backend="dask"):
-                yield from Parallel(n_jobs=-1, return_as="generator_unordered")(
-                    delayed(evaluate_block)(*call) for call in calls)
-        finally:
-            client.close()
-        return
-    yield from Parallel(n_jobs=jobs, return_as="generator_unordered")(delayed(evaluate_block)(*call) for call in calls)
-
-
-def _dask_client(scheduler: Optional[str]):
-    try:
-        from distributed import Client
-    except ImportError:
-        raise ValueError("the dask backend needs dask.distributed: pip install 'hogsolve[dask]'") from None
-    if not scheduler:
-        raise ValueError("the dask backend needs a scheduler address, e.g. tcp://127.0.0.1:8786")
-    try:
-        return Client(scheduler, timeout="10s")
-    except (OSError, TimeoutError) as exc:
-        raise ValueError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
-
-
 def tournament(strategies: Sequence, rules: Ruleset, *, names: Optional[Sequence[str]] = None,
                jobs: int = 1, backend: str = "local", scheduler: Optional[str] = None,
                threshold: float = 0.5, known: Optional[Dict[Tuple[int, int], Tuple[float, float]]] = None,
@@ -211,7 +179,7 @@ def tournament(strategies: Sequence, rules: Ruleset, *, names: Optional[Sequence
     ``on_pair((i, j, first, second))`` hears each as it finishes.
     ``progress(iterable, total)`` may wrap the stream of finished pairs.
     """
-    if backend not in ("local", "dask"):
+    if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; choose local or dask")
     if not 0 <= threshold < 1:
         raise ValueError(f"the threshold must be from 0 to below 1, got {threshold!r}")
@@ -225,8 +193,9 @@ def tournament(strategies: Sequence, rules: Ruleset, *, names: Optional[Sequence
     for (i, j), (a_first, a_second) in (known or {}).items():
         first[i, j], first[j, i] = a_first, 1.0 - a_second
     tasks = _blocks(n, set(known or ()), block)
-    finished: Iterable[Pair] = (pair for pairs in _run(tasks, rules, tables, jobs, backend, scheduler)
-                                for pair in pairs)
+    calls = ((rules, i, tables[i], js, [tables[j] for j in js]) for i, js in tasks)
+    finished: Iterable[Pair] = (pair for pairs in run_tasks(evaluate_block, calls, jobs=jobs, backend=backend,
+                                                            scheduler=scheduler) for pair in pairs)
     if progress is not None:
         finished = progress(finished, sum(len(js) for _, js in tasks))
     for pair in finished:

@@ -22,6 +22,7 @@ VERBS: Dict[str, Tuple[str, str]] = {
     "best-response": ("hogsolve.cli.analysis", "the strategy that beats SPEC by the most, exactly"),
     "regret": ("hogsolve.cli.analysis", "where a strategy loses against optimal play"),
     "tournament": ("hogsolve.cli.analysis", "round robin of strategies with exact win rates"),
+    "sweep": ("hogsolve.cli.sweep", "solve and summarise every ruleset of a grid of rule components"),
     "gui": ("hogsolve.cli.gui", "play the optimal bot and explore its policy in the browser"),
     "plot": ("hogsolve.cli.plot", "draw the policy heatmap and win-probability surface (needs matplotlib)"),
     "sibala": ("hogsolve.sibala.cli", "Sibala (十八啦): compare hands, exact odds, play the house"),
