@@ -16,7 +16,7 @@ _EXPORTS = {
     # model and algorithms
     "Model": "model", "compile_model": "model",
     "solve": "solver", "Solution": "solver", "Certificate": "certificate",
-    "ExactResult": "exact",
+    "ExactResult": "exact", "verify_ties": "exact", "TieCheck": "exact",
     # playing and comparing
     "play": "game", "GameResult": "game", "Turn": "game",
     "optimal_strategy": "player",
@@ -26,6 +26,7 @@ _EXPORTS = {
     "tabulate": "strategies",
     "load_strategy": "specs", "parse_strategy": "specs", "StrategySpecError": "specs",
     "tournament": "roundrobin", "TournamentResult": "roundrobin",
+    "contest_entries": "contest", "sweep_rulesets": "sweep", "load_grid": "sweep",
     "win_rate": "evaluate", "WinRate": "evaluate", "best_response": "evaluate",
     "exploitability": "evaluate", "regret": "evaluate",
     "simulate": "montecarlo",

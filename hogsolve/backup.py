@@ -57,6 +57,9 @@ class OutcomeTable:
         self.arith = arithmetic if arithmetic is not None else float_arithmetic(model)
         g, most = model.goal, model.max_points
         self.slots = slots
+        # per kind and action, the points it can score (exact arithmetic skips the zeros)
+        self._supports = [[np.flatnonzero(row) for row in kind] for kind in self.arith.weights] \
+            if self.arith.dtype is object else None
         self.table = np.zeros((2 * g - 1 + most, g) + ((slots,) if slots else ()), dtype=self.arith.dtype)
         # Final outcomes (the mover ends on the goal or beyond) are known now.
         new, opp = np.meshgrid(np.arange(g, g + most + 1), np.arange(g), indexing="ij")
@@ -106,18 +109,31 @@ class OutcomeTable:
         for k in range(2 * self.model.goal - 1):
             self.fill(k, values)
 
-    def _sums(self, k: int, actions) -> np.ndarray:
-        """Weighted sums of outcome values: (m, A) for actions=None, else (m,)."""
+    def _sums(self, k: int, actions, rows=None) -> np.ndarray:
+        """Weighted sums of outcome values: (m, A) for actions=None, else (m,); only the
+        diagonal's states ``rows`` when given (actions=None only)."""
         d, w = self.model.diagonals[k], self.arith.weights
         block = self.table[k: k + w.shape[2], d.opponents]  # (P, m)
+        if rows is not None:
+            d = dataclasses.replace(d, s=d.s[rows], o=d.o[rows], kinds=d.kinds[rows], bacon_rows=d.bacon_rows[rows])
+            block = block[:, rows]
         bacon = self.arith.total * self.table[d.bacon_rows, d.o]
         out = None
         for t in (d.kind,) if d.kind is not None else np.unique(d.kinds):
-            if actions is None:
+            if actions is None and w.dtype == object:  # exact: only the points each action can score
+                part = np.empty((len(d.s), w.shape[1]), dtype=object)
+                for n, support in enumerate(self._supports[t]):
+                    part[:, n] = w[t, n, support] @ block[support] if len(support) else 0
+                part[:, 0] = bacon
+            elif actions is None:
                 part = (w[t] @ block).T
                 part[:, 0] = bacon
-            elif w.dtype == object:
-                part = (w[t][actions] * block.T).sum(axis=1)
+            elif w.dtype == object:  # exact: states grouped by action, only the points it can score
+                part = np.zeros(len(actions), dtype=object)
+                for n in np.unique(actions):
+                    rows, support = np.flatnonzero(actions == n), self._supports[t][n]
+                    if len(support):
+                        part[rows] = w[t, n, support] @ block[support][:, rows]
             else:
                 part = np.einsum("mp,pm->m", w[t][actions], block)
             out = part if out is None else np.where(
@@ -167,10 +183,10 @@ class OutcomeTable:
         sums[..., 0] = self.arith.total * self.table[s + o + model.free_bacon_points[s, o], o]
         return _not_moves(model, self.arith.finish(sums))
 
-    def action_values(self, k: int) -> np.ndarray:
-        """Mover's value of every action at each state of diagonal ``k``, (m, A); -inf for a
-        dice count below the ruleset's ``min_dice`` (not a move)."""
-        return _not_moves(self.model, self.arith.finish(self._sums(k, None)))
+    def action_values(self, k: int, rows: Optional[np.ndarray] = None) -> np.ndarray:
+        """Mover's value of every action at each state of diagonal ``k`` (or its states
+        ``rows``), (m, A); -inf for a dice count below the ruleset's ``min_dice`` (not a move)."""
+        return _not_moves(self.model, self.arith.finish(self._sums(k, None, rows)))
 
     def chosen_values(self, k: int, actions: np.ndarray) -> np.ndarray:
         """Mover's value of the given action at each state of diagonal ``k``, (m,)."""
@@ -338,20 +354,35 @@ class LandingTable:
         """Record every state's value from a finished ``values`` table."""
         self.known[: self.model.num_states] = values.reshape(-1)
 
-    def action_values(self, k: int) -> np.ndarray:
-        """Mover's value of every action at each state of diagonal ``k``, (m, A)."""
+    def action_values(self, k: int, rows: Optional[np.ndarray] = None) -> np.ndarray:
+        """Mover's value of every action at each state of diagonal ``k`` (or its states
+        ``rows``), (m, A)."""
         d, w = self.model.diagonals[k], self.arith.weights
-        nxt = self.known[self.model.points_landing[d.s, d.o]]  # (m, P)
+        s, o, kinds, bacon_rows = d.s, d.o, d.kinds, d.bacon_rows
+        if rows is not None:
+            s, o, kinds, bacon_rows = s[rows], o[rows], kinds[rows], bacon_rows[rows]
+        nxt = self.known[self.model.points_landing[s, o]]  # (m, P)
         out = None
-        for t in (d.kind,) if d.kind is not None else np.unique(d.kinds):
+        for t in (d.kind,) if d.kind is not None else np.unique(kinds):
             part = nxt @ w[t].T
-            out = part if out is None else np.where((d.kinds == t)[:, None], part, out)
-        out[:, 0] = self.arith.total * nxt[np.arange(len(d.s)), d.bacon_rows - k]
+            out = part if out is None else np.where((kinds == t)[:, None], part, out)
+        out[:, 0] = self.arith.total * nxt[np.arange(len(s)), bacon_rows - k]
         return self.arith.finish(out)
 
     def chosen_values(self, k: int, actions: np.ndarray) -> np.ndarray:
         """Mover's value of the given action at each state of diagonal ``k``, (m,)."""
-        return np.take_along_axis(self.action_values(k), np.asarray(actions)[:, None], axis=1)[:, 0]
+        if self.arith.dtype is not object:
+            return np.take_along_axis(self.action_values(k), np.asarray(actions)[:, None], axis=1)[:, 0]
+        d, w = self.model.diagonals[k], self.arith.weights  # exact: only the chosen action's points
+        nxt = self.known[self.model.points_landing[d.s, d.o]]
+        sums = np.zeros(len(d.s), dtype=object)
+        for t, n in {(int(t), int(n)) for t, n in zip(d.kinds, actions)}:
+            rows = np.flatnonzero((d.kinds == t) & (actions == n))
+            support = np.flatnonzero(w[t, n]) if n else np.array([], dtype=np.intp)
+            sums[rows] = nxt[rows][:, support] @ w[t, n, support] if len(support) else 0
+        zero = np.flatnonzero(actions == 0)
+        sums[zero] = self.arith.total * nxt[zero, d.bacon_rows[zero] - k]
+        return self.arith.finish(sums)
 
     def all_action_values(self) -> np.ndarray:
         """Mover's value of every action at every state, (goal, goal, A)."""

@@ -1,43 +1,276 @@
-"""Benchmark: median wall time of solve() per ruleset, in one process.
+"""Benchmark of every hot path, side by side in one run, against the previous code.
 
-    python scripts/bench.py [--repeat 21] [--big-repeat 3] [--skip-big]
+    python scripts/bench.py [--previous REV] [--write BENCHMARKS.md] [--quick]
 
-Targets (issue 2): under 20 ms per ruleset at goal 100, under 5 s at goal 1000.
+Measures, each a median of repeated runs on this machine: ``solve`` at goal
+100 (every built-in ruleset, BLAS as it comes and limited to one thread),
+the solve's growth to goal 2000 (time per state, peak memory), ``win_rate``
+of two tables, ``best_response``, a 200-strategy round robin (19,900 pairs,
+both seatings, exact, ``jobs=2``), Monte Carlo games per second, the exact
+verification, the player's cold start above ``import numpy``, and a sweep of
+500 rulesets.  With ``--previous REV`` the same measurements (the long ones
+smaller, scaled per pair) run on a checkout of revision ``REV`` in a second
+process, and every line gets the ratio.  ``--write`` puts the table, the
+machine's description and the targets into a Markdown file.
 """
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import platform
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
-from hogsolve import get_rules, rulesets, solve
+ROOT = Path(__file__).resolve().parent.parent
+GOAL_SCALING = (500, 1000, 2000)
 
 
-def median_seconds(rules, repeat: int) -> float:
-    solve(rules)  # warm-up run, not timed
+def median_time(call, repeat: int) -> float:
+    """Median wall seconds of ``call()`` after one warm-up call."""
+    call()
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
-        solve(rules)
+        call()
         times.append(time.perf_counter() - start)
     return statistics.median(times)
 
 
+def measure(quick: bool, previous: bool) -> dict:
+    """Every figure, with whatever hogsolve is importable (this tree, or an older checkout)."""
+    import numpy as np
+
+    from hogsolve import always_roll, get_rules, rulesets, simulate, solve, tournament, win_rate
+    from hogsolve.evaluate import best_response
+    from hogsolve.exact import verify
+    from hogsolve.model import compile_model
+    from hogsolve.player import optimal_strategy
+    from hogsolve.strategies import random_strategy, tabulate
+    out: dict = {}
+    repeat = 5 if quick else 21
+    names = [n for n in rulesets() if n not in ("sp22",)]
+    per_ruleset = {}
+    for name in names:
+        rules = get_rules(name)
+        model = compile_model(rules)
+        per_ruleset[name] = median_time(lambda: solve(rules, model=model), repeat)
+    out["solve_ms_by_ruleset"] = {k: v * 1000 for k, v in per_ruleset.items()}
+    out["solve_ms_median"] = statistics.median(per_ruleset.values()) * 1000
+    try:
+        from threadpoolctl import threadpool_limits
+        rules = get_rules("su18")
+        model = compile_model(rules)
+        with threadpool_limits(1):
+            out["solve_ms_su18_one_blas_thread"] = median_time(lambda: solve(rules, model=model), repeat) * 1000
+        out["solve_ms_su18"] = per_ruleset["su18"] * 1000
+    except ImportError:
+        pass
+    # growth with the goal: time per state and the peak (tracemalloc sees numpy's arrays)
+    import tracemalloc
+    scaling = {}
+    for goal in (GOAL_SCALING[:2] if quick or previous else GOAL_SCALING):
+        rules = get_rules("su18", goal=goal)
+        model = compile_model(rules)
+        seconds = median_time(lambda: solve(rules, model=model), 1 if goal >= 1000 else 3)
+        tracemalloc.start()
+        solve(rules, model=model)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        scaling[goal] = {"seconds": seconds, "us_per_state": seconds / goal ** 2 * 1e6,
+                         "peak_arrays": peak / (goal * goal * model.num_actions * 8)}
+    out["goal_scaling"] = scaling
+    rules = get_rules("su18")
+    model = compile_model(rules)
+    a, b = optimal_strategy(rules).table, tabulate(always_roll(4), rules)
+    out["win_rate_ms"] = median_time(lambda: win_rate(a, b, rules, model=model), repeat) * 1000
+    out["best_response_ms"] = median_time(lambda: best_response(b, rules, model=model), repeat) * 1000
+    # the round robin: 190 random tables and always_roll:1..10
+    count = 40 if previous else (60 if quick else 200)
+    tables = [tabulate(random_strategy(s, rules), rules) for s in range(count - 10)]
+    tables += [tabulate(always_roll(n), rules) for n in range(1, 11)]
+    start = time.perf_counter()
+    tournament(tables, rules, jobs=2)
+    seconds = time.perf_counter() - start
+    pairs = count * (count - 1) // 2
+    out["round_robin"] = {"strategies": count, "seconds": seconds, "ms_per_pair": seconds / pairs * 1000,
+                          "seconds_for_200": seconds / pairs * 19_900}
+    games = 300_000 if quick else 1_000_000
+    rates = []
+    for seed in range(3 if quick else 5):
+        start = time.perf_counter()
+        simulate(a, b, rules, games=games, seed=seed, model=model)
+        rates.append(games / (time.perf_counter() - start))
+    out["monte_carlo_games_per_s"] = statistics.median(rates)
+    solution = solve(rules, model=model)
+    start, cpu = time.perf_counter(), time.process_time()
+    verify(model, solution)
+    out["exact_verification_s"] = {"wall": time.perf_counter() - start, "cpu": time.process_time() - cpu}
+    out["cold_start_ms"] = cold_start(5 if quick else 11)
+    if not previous:
+        out["sweep_500"] = sweep_500(quick)
+    return out
+
+
+def cold_start(repeat: int) -> dict:
+    """Medians, in fresh interpreters, of ``import numpy`` and of importing the player and
+    playing its first move; the difference is the player's own cost."""
+    def child(code: str) -> float:
+        text = subprocess.run([sys.executable, "-c", "import time; t = time.perf_counter(); " + code +
+                               "; print(time.perf_counter() - t)"], capture_output=True, text=True, check=True,
+                              env={**os.environ}).stdout
+        return float(text)
+    numpy_ms = statistics.median(child("import numpy") for _ in range(repeat)) * 1000
+    player_ms = statistics.median(child("from hogsolve.player import optimal_strategy; "
+                                        "optimal_strategy('su18')(0, 0)") for _ in range(repeat)) * 1000
+    return {"numpy": numpy_ms, "player": player_ms, "above_numpy": player_ms - numpy_ms}
+
+
+def sweep_500(quick: bool) -> dict:
+    """A sweep of 500 rulesets at goal 100 (or 60 with --quick) on two worker processes."""
+    from hogsolve.sweep import load_grid, sweep_rulesets
+    with tempfile.TemporaryDirectory() as folder:
+        grid = Path(folder) / "grid.toml"
+        bacon = ["bacon_larger_digit", "bacon_digit_difference", "bacon_product_digit", "bacon_pig_tail",
+                 "bacon_ten_minus_smaller_digit"]
+        swaps = ["never_swap", "swap_double", "swap_ones_equals_tens", "swap_reversed_digits", "swap_multiple"]
+        pig_out = [1, 2, 3, 4] if not quick else [1]
+        extra = '\nmax_dice = [6, 7, 8, 9, 10]' if not quick else '\nmax_dice = [10, 8]'
+        grid.write_text("[grid]\nfree_bacon = " + json.dumps(bacon) + "\nswaps = " + json.dumps(swaps)
+                        + "\npig_out = " + json.dumps(pig_out) + extra + "\n")
+        _, combos = load_grid(grid)
+        start = time.perf_counter()
+        sweep_rulesets([rules for _, rules in combos], jobs=2)
+        return {"rulesets": len(combos), "seconds": time.perf_counter() - start}
+
+
+def measure_previous(rev: str, quick: bool) -> dict:
+    """:func:`measure` on a checkout of ``rev`` (a git worktree), in a fresh interpreter."""
+    with tempfile.TemporaryDirectory() as folder:
+        tree = Path(folder) / "previous"
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), rev], check=True,
+                       capture_output=True)
+        try:
+            env = {**os.environ, "PYTHONPATH": str(tree)}
+            text = subprocess.run([sys.executable, __file__, "--measure-only", "--previous-mode"]
+                                  + (["--quick"] if quick else []), cwd=folder, env=env, capture_output=True,
+                                  text=True, check=True).stdout
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=False,
+                           capture_output=True)
+    return json.loads(text)
+
+
+def machine() -> str:
+    """One line about this machine: CPU, cores, Python, numpy and its BLAS."""
+    import numpy as np
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    blas = ""
+    try:
+        from threadpoolctl import threadpool_info
+        info = [i for i in threadpool_info() if i.get("user_api") == "blas"]
+        if info:
+            blas = f", BLAS {info[0].get('internal_api')} {info[0].get('version')} ({info[0].get('num_threads')} threads)"
+    except ImportError:
+        pass
+    return (f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, Python "
+            f"{platform.python_version()}, numpy {np.__version__}{blas}")
+
+
+ROWS = [  # (label, target, how to read the figure, lower is better)
+    ("solve, goal 100 (median over rulesets)", "<= 3 ms", lambda m: m["solve_ms_median"], "ms", True),
+    ("solve su18, BLAS as it comes", "", lambda m: m.get("solve_ms_su18"), "ms", True),
+    ("solve su18, one BLAS thread (threadpoolctl)", "", lambda m: m.get("solve_ms_su18_one_blas_thread"), "ms", True),
+    ("solve time per state, goal 1000", "~ goal^2", lambda m: m["goal_scaling"]["1000"]["us_per_state"], "us", True),
+    ("solve time per state, goal 2000", "~ goal^2", lambda m: m["goal_scaling"].get("2000", {}).get("us_per_state"),
+     "us", True),
+    ("solve peak memory, goal 2000 (arrays of goal^2 x actions)", "<= 2",
+     lambda m: m["goal_scaling"].get("2000", {}).get("peak_arrays"), "", True),
+    ("win_rate of two tables", "<= 5 ms", lambda m: m["win_rate_ms"], "ms", True),
+    ("best_response", "<= 10 ms", lambda m: m["best_response_ms"], "ms", True),
+    ("round robin of 200 (19,900 pairs, 2 workers)", "<= 60 s", lambda m: m["round_robin"]["seconds_for_200"], "s",
+     True),
+    ("Monte Carlo, optimal vs always_roll:4", ">= 2,000,000/s", lambda m: m["monte_carlo_games_per_s"], "games/s",
+     False),
+    ("exact verification su18 (CPU)", "<= 1 s", lambda m: m["exact_verification_s"]["cpu"], "s", True),
+    ("player cold start above import numpy", "<= 20 ms", lambda m: m["cold_start_ms"]["above_numpy"], "ms", True),
+    ("sweep of 500 rulesets (2 workers)", "a few minutes", lambda m: m.get("sweep_500", {}).get("seconds"), "s",
+     True),
+]
+
+
+def _get(read, m):
+    try:
+        value = read(m)
+    except (KeyError, TypeError):
+        return None
+    return value
+
+
+def table(now: dict, before: dict | None, rev: str | None) -> str:
+    """The Markdown table: target, this run, the previous revision, and the speed-up."""
+    head = "| measure | target | now |" + (f" {rev} | speed-up |" if before else "")
+    rule = "| --- | --- | --- |" + (" --- | --- |" if before else "")
+    lines = [head, rule]
+    for label, target, read, unit, lower in ROWS:
+        value = _get(read, now)
+        if value is None:
+            continue
+        cell = f"{value:,.0f} {unit}" if value >= 1000 else f"{value:.3g} {unit}"
+        row = f"| {label} | {target} | {cell.strip()} |"
+        if before:
+            old = _get(read, before)
+            if old is None:
+                row += " - | - |"
+            else:
+                old_cell = f"{old:,.0f} {unit}" if old >= 1000 else f"{old:.3g} {unit}"
+                ratio = old / value if lower else value / old
+                row += f" {old_cell.strip()} | {ratio:.2f}x |"
+        lines.append(row)
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=21)
-    parser.add_argument("--big-repeat", type=int, default=3)
-    parser.add_argument("--skip-big", action="store_true")
+    parser.add_argument("--previous", metavar="REV", help="also measure this git revision, in a worktree")
+    parser.add_argument("--write", type=Path, metavar="FILE.md", help="write the results as Markdown")
+    parser.add_argument("--quick", action="store_true", help="fewer runs and smaller sizes (a smoke test)")
+    parser.add_argument("--measure-only", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--previous-mode", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    solve(get_rules("su18", goal=30))  # warm up imports and caches
-    print(f"{'ruleset':8} {'goal':>5} {'median':>10} {'runs':>5}")
-    for name in rulesets():
-        t = median_seconds(get_rules(name), args.repeat)
-        print(f"{name:8} {100:>5} {t * 1000:>8.1f}ms {args.repeat:>5}")
-    if not args.skip_big:
-        for name in rulesets():
-            t = median_seconds(get_rules(name, goal=1000), args.big_repeat)
-            print(f"{name:8} {1000:>5} {t:>9.2f}s {args.big_repeat:>5}")
+    if args.measure_only:
+        print(json.dumps(measure(args.quick, args.previous_mode)))
+        return
+    now = json.loads(json.dumps(measure(args.quick, False)))  # the same key types as a child's
+    before = measure_previous(args.previous, args.quick) if args.previous else None
+    text = table(now, before, args.previous)
+    print(machine())
+    print(text)
+    print("solve at goal 100 by ruleset (ms): " + ", ".join(f"{k} {v:.1f}" for k, v in now["solve_ms_by_ruleset"].items()))
+    scaling = now["goal_scaling"]
+    print("goal scaling (su18): " + "; ".join(f"goal {g}: {v['seconds']:.2f} s, {v['us_per_state']:.3f} us/state, "
+                                              f"peak {v['peak_arrays']:.2f} arrays" for g, v in scaling.items()))
+    print(f"round robin: {now['round_robin']['strategies']} strategies in {now['round_robin']['seconds']:.1f} s "
+          f"({now['round_robin']['ms_per_pair']:.2f} ms per pair)"
+          + (f"; {args.previous}: {before['round_robin']['strategies']} strategies in "
+             f"{before['round_robin']['seconds']:.1f} s ({before['round_robin']['ms_per_pair']:.2f} ms per pair)"
+             if before else ""))
+    if args.write:
+        body = (f"# Benchmarks\n\nMeasured by `python scripts/bench.py{' --previous ' + args.previous if before else ''}"
+                f"{' --quick' if args.quick else ''} --write {args.write.name}` on {time.strftime('%Y-%m-%d')}.\n\n"
+                f"Machine: {machine()}.\n\n{text}\n")
+        args.write.write_text(body)
 
 
 if __name__ == "__main__":

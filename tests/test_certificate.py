@@ -152,3 +152,36 @@ def test_proven_means_proven(bacon, swaps, sides, pig_out, goal, max_dice):
     assert 2 * c.error_bound < c.min_decision_margin
     assert_matches_reference(solution, rules)
     assert best_response(solution.policy, rules).exploitability <= c.error_bound
+
+
+@pytest.mark.parametrize("name", ["su18", "fa13", "sp15", "fa15", "fa21"])
+def test_quick_exact_check_agrees_with_the_full_one(name):
+    """verify_ties (exact values from the certified decisions, ties settled exactly) gives the
+    full recomputation's exact start value and exact policy, on plain, mixed-dice, points-bonus,
+    Piggy Back and final-bonus rules."""
+    from hogsolve.exact import verify, verify_ties
+    rules = get_rules(name)
+    model = compile_model(rules)
+    solution = solve(rules, model=model)
+    quick, full = verify_ties(model, solution), verify(model, solution)
+    assert quick.win_probability_start == full.win_probability_start
+    assert np.array_equal(quick.policy, full.policy) and quick.max_value_error < 1e-14
+    assert quick.tie_states == len(solution.certificate.tie_states) > 0
+
+
+def test_quick_exact_check_settles_a_wrong_tie_and_needs_a_proof():
+    """A tie decided wrongly in floats is corrected exactly; an unproven certificate is refused."""
+    import dataclasses
+    from hogsolve.exact import verify, verify_ties
+    rules = get_rules("su18")
+    model = compile_model(rules)
+    solution = solve(rules, model=model)
+    s, o = solution.certificate.tie_states[0]
+    policy = solution.policy.copy()
+    policy[s, o] = 10 if policy[s, o] != 10 else 9  # not the fewest dice among the exact best
+    planted = dataclasses.replace(solution, policy=policy)
+    quick = verify_ties(model, planted)
+    assert quick.float_choice_changed == 1 and np.array_equal(quick.policy, verify(model, solution).policy)
+    unproven = dataclasses.replace(solution, certificate=dataclasses.replace(solution.certificate, reason="no"))
+    with pytest.raises(ValueError, match="does not prove"):
+        verify_ties(model, unproven)

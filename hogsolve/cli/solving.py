@@ -64,15 +64,20 @@ def setup_solve(p):
     p.add_argument("--exact", action="store_true",
                    help="recompute in exact rationals, check every state, and store the exact values "
                         "correctly rounded (identical bytes on every machine)")
+    p.add_argument("--exact-ties", action="store_true",
+                   help="the quick exact check: exact values everywhere from the certified decisions, and "
+                        "the certificate's ties settled in exact rationals (tables as without --exact)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
     def run(args):
-        from ..exact import ExactUnsupported, check_exact_supported
+        from ..exact import ExactUnsupported, check_exact_supported, verify_ties
         from .pig import is_pig, solve_games
         from ..model import compile_model
         from ..rules import NO_VALUE, get_rules, rulesets
         from ..solver import solve
         from ..tables import write_solution
+        if args.exact and args.exact_ties:
+            raise UsageError("hogsolve solve: choose --exact (every decision exact) or --exact-ties (the quick check)")
         if sum(bool(x) for x in (args.all, args.rules, args.rules_file)) > 1:
             raise UsageError("hogsolve solve: name one of --rules NAME ..., --rules-file FILE or --all")
         if args.rules and any(is_pig(n) for n in args.rules):
@@ -117,6 +122,13 @@ def setup_solve(p):
             except ExactUnsupported as exc:
                 raise UsageError(str(exc)) from None
             record = solution.to_dict()
+            ties = None
+            if args.exact_ties:
+                try:
+                    ties = verify_ties(model, solution)
+                except ValueError as exc:  # not supported, or nothing proven to build on
+                    raise UsageError(str(exc)) from None
+                record["exact_ties"] = ties.to_dict()
             usable = solution.converged and (solution.certificate.proven or not float_only)
             if out is not None and usable:
                 target = out / rules.name
@@ -125,6 +137,8 @@ def setup_solve(p):
             results.append(record)
             if not args.json:
                 print(format_solution(solution, record.get("written_to")), flush=True)
+                if ties is not None:
+                    print(f"  exact (quick check): {ties!r}", flush=True)
                 if float_only:
                     print("  exact mode does not cover this ruleset (a history rule or zero-point turns): "
                           "float certificate only", flush=True)

@@ -26,7 +26,7 @@ def run(args) -> int:
     """Load the grid, resume from --out, sweep, write the file and print the table."""
     from ..progress import progress
     from ..resultsfile import ResultsCsv, ResultsFileError
-    from ..sweep import MEASURES, GridError, load_grid, sweep
+    from ..sweep import MEASURES, GridError, load_grid, sweep_rulesets
     if args.backend == "dask" and not args.scheduler:
         raise UsageError("--backend dask needs --scheduler tcp://HOST:PORT")
     try:
@@ -52,7 +52,7 @@ def run(args) -> int:
     def row_of(i: int, measures: dict) -> dict:
         return {"ruleset": names[i], **{k: grid[i][0][k] for k in keys}, **{k: _text(measures[k]) for k in MEASURES}}
     try:
-        fresh = sweep([rules for _, rules in grid], jobs=cap_jobs(args.jobs), backend=args.backend,
+        fresh = sweep_rulesets([rules for _, rules in grid], jobs=cap_jobs(args.jobs), backend=args.backend,
                       scheduler=args.scheduler, skip=results,
                       on_row=(lambda i, m: out.append(row_of(i, m))) if out else None,
                       progress=lambda it, n: progress(it, n, "sweep"))
