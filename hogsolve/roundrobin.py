@@ -121,11 +121,13 @@ def table_digest(table: np.ndarray, rules: Ruleset) -> str:
     return h.hexdigest()[:16]
 
 
-def evaluate_block(rules: Ruleset, i: int, mine: np.ndarray, js: Sequence[int],
-                   theirs: Sequence[np.ndarray]) -> List[Pair]:
-    """Strategy ``i`` (table ``mine``) against the opponents ``js`` (tables ``theirs``):
-    one batched sweep where the rules allow it, else pair by pair.  Runs in workers too."""
+def evaluate_block(rules: Ruleset, i: int, js: Sequence[int], tables: List[np.ndarray]) -> List[Pair]:
+    """Strategy ``i`` (table ``tables[0]``) against the opponents ``js`` (``tables[1:]``): one
+    batched sweep where the rules allow it, else pair by pair.  Runs in workers too; the
+    tables travel in one list with the task (joblib's Dask backend would scatter a lone
+    array to one worker, and the scheduler would then run every task there)."""
     from threadpoolctl import threadpool_limits
+    mine, theirs = tables[0], tables[1:]
     model = cached_model(rules)
     with threadpool_limits(1):  # these products are small: BLAS threads only contend
         if slots_supported(model) and mine.ndim == 2 and all(t.ndim == 2 for t in theirs):
@@ -193,7 +195,7 @@ def tournament(strategies: Sequence, rules: Ruleset, *, names: Optional[Sequence
     for (i, j), (a_first, a_second) in (known or {}).items():
         first[i, j], first[j, i] = a_first, 1.0 - a_second
     tasks = _blocks(n, set(known or ()), block)
-    calls = ((rules, i, tables[i], js, [tables[j] for j in js]) for i, js in tasks)
+    calls = ((rules, i, js, [tables[i]] + [tables[j] for j in js]) for i, js in tasks)
     finished: Iterable[Pair] = (pair for pairs in run_tasks(evaluate_block, calls, jobs=jobs, backend=backend,
                                                             scheduler=scheduler) for pair in pairs)
     if progress is not None:

@@ -117,7 +117,7 @@ def test_contest_folder_results_file_and_resume(tmp_path, capsys, monkeypatch):
     assert main(args) == 0
     err = capsys.readouterr().err
     assert "1 unreadable row(s) ignored" in err and "resuming: 5 of 6 pairs" in err
-    assert sum(len(c[3]) for c in calls) == 1 and len(out.read_text().splitlines()) == 7
+    assert sum(len(c[2]) for c in calls) == 1 and len(out.read_text().splitlines()) == 7
     # a results file of another ruleset is refused in one line, and left alone
     before = out.read_bytes()
     assert main(["tournament", str(folder), "optimal", "--goal", "30", "--out", str(out),
