@@ -57,6 +57,7 @@ class OutcomeTable:
         self.arith = arithmetic if arithmetic is not None else float_arithmetic(model)
         g, most = model.goal, model.max_points
         self.slots = slots
+        self._buffer = None  # slot_action_values' output, reused
         # per kind and action, the points it can score (exact arithmetic skips the zeros)
         self._supports = [[np.flatnonzero(row) for row in kind] for kind in self.arith.weights] \
             if self.arith.dtype is object else None
@@ -89,7 +90,7 @@ class OutcomeTable:
         flat = values.reshape((-1,) + values.shape[2:])
         pick = (lambda x: x) if partner is None else (lambda x: x[:, partner])
         if not d.final and d.again is None:
-            self.table[k, d.opponents] = pick(flat[d.lands])
+            self.table[k, d.opponents] = flat[d.lands] if partner is None else flat[d.lands[:, None], partner]
             return
         win, col = self.model.win, self._column
         lands = np.minimum(d.lands, win - 1)
@@ -194,16 +195,21 @@ class OutcomeTable:
 
     def slot_action_values(self, k: int) -> np.ndarray:
         """Mover's value of every action at each state of diagonal ``k`` in every slot,
-        ``(A, m, slots)``, in one matrix product (-inf below ``min_dice``)."""
+        ``(A, m, slots)``, in one matrix product (-inf below ``min_dice``).  The array is a
+        buffer the next call overwrites: large fresh temporaries on every score sum cost
+        page faults where the allocator returns memory eagerly (Dask's workers do)."""
         d, w = self.model.diagonals[k], self.arith.weights
         A, P = w.shape[1:]
         o = int(d.o[0])
-        block = self.table[k: k + P, o: o + len(d.o)]  # (P, m, slots)
+        block = self.table[k: k + P, o: o + len(d.o)]  # (P, m, slots); rows of (m, slots) are contiguous
         m, S = block.shape[1:]
+        if self._buffer is None:
+            self._buffer = np.empty(A * self.model.goal * S)
+        every = self._buffer[: A * m * S].reshape(A, m, S)
         if d.kind is not None:
-            every = (w[d.kind] @ block.reshape(P, m * S)).reshape(A, m, S)
+            np.matmul(w[d.kind], block.reshape(P, m * S), out=every.reshape(A, m * S))
         else:
-            every = np.einsum("map,pms->ams", w[d.kinds], block)
+            np.einsum("map,pms->ams", w[d.kinds], block, out=every)
         every[0] = self.table[d.bacon_rows, d.o]
         np.subtract(1.0, every, out=every)
         if self.model.rules.min_dice:

@@ -21,9 +21,9 @@ import numpy as np
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--strategies", type=int, default=80)
+    parser.add_argument("--strategies", type=int, default=120)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2, 4])
-    parser.add_argument("--block", type=int, default=16, help="opponents per task")
+    parser.add_argument("--block", type=int, default=64, help="opponents per task")
     args = parser.parse_args()
     from distributed import LocalCluster
 
