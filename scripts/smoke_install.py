@@ -21,7 +21,7 @@ SOURCE = Path(__file__).resolve().parent.parent
 HOGSOLVE = str(Path(sys.executable).parent / "hogsolve")
 
 HELP = [[], ["rules"], ["solve"], ["play"], ["compare"], ["best-response"], ["regret"], ["tournament"],
-        ["gui"], ["plot"], ["sibala"], ["sibala", "compare"], ["sibala", "odds"], ["sibala", "hand"],
+        ["sweep"], ["gui"], ["plot"], ["sibala"], ["sibala", "compare"], ["sibala", "odds"], ["sibala", "hand"],
         ["sibala", "play"], ["sinbad"], ["sinbad", "tournament"], ["sinbad", "play"], ["sinbad", "odds"]]
 
 # (arguments, text the output must contain, standard input)
@@ -37,6 +37,11 @@ REAL = [
     (["best-response", "always_roll:4", "--out", "br.csv"], "exploitability", None),
     (["regret", "always_roll:4"], "total expected loss", None),
     (["tournament", "optimal", "always_roll:4", "bacon:8:4"], "Round robin", None),
+    (["tournament", "students", "optimal", "--strategy-timeout", "5", "--out", "results.csv"],
+     "ties count as losses", None),
+    (["sweep", "grid.toml", "--out", "sweep.csv"], "4 rulesets from grid.toml", None),
+    (["solve", "--rules", "su18", "--exact-ties"], "43 ties settled exactly", None),
+    (["solve", "--rules", "two-dice-pig", "--goal", "40"], "proven optimal", None),
     (["plot", "--out", "su18.png"], "wrote su18.png", None),
     (["sibala", "odds"], "Sibala odds", None),
     (["sinbad", "odds"], "Exact deal statistics", None),
@@ -85,6 +90,13 @@ def main() -> int:
         r = subprocess.run([sys.executable, "-m", "hogsolve", "--help"], capture_output=True, text=True, cwd=cwd)
         results.append(check(r.returncode == 0 and "usage: hogsolve" in r.stdout, "python -m hogsolve --help",
                              r.stderr[-2000:]))
+        students = Path(cwd) / "students"  # a contest folder: two strategies and one that loops
+        students.mkdir()
+        (students / "five.py").write_text("def final_strategy(score, opponent_score):\n    return 5\n")
+        (students / "six.py").write_text("def final_strategy(score, opponent_score):\n    return 6\n")
+        (students / "loop.py").write_text("def final_strategy(score, opponent_score):\n    while True:\n"
+                                          "        pass\n")
+        (Path(cwd) / "grid.toml").write_text('base = "fa18"\n[grid]\npig_out = [1, 2]\ngoal = [30, 40]\n')
         for args, expected, stdin in REAL:
             start = time.perf_counter()
             r = run(args, stdin, cwd=cwd)
@@ -92,7 +104,8 @@ def main() -> int:
             results.append(check(r.returncode == 0 and expected in r.stdout,
                                  f"hogsolve {' '.join(args)} ({took:.1f} s)",
                                  f"exit {r.returncode}\n{r.stdout[-1000:]}\n{r.stderr[-2000:]}"))
-        results.append(check((Path(cwd) / "br.csv").stat().st_size > 0 and (Path(cwd) / "su18.png").exists(),
+        results.append(check(all((Path(cwd) / name).stat().st_size > 0
+                                 for name in ("br.csv", "su18.png", "results.csv", "sweep.csv")),
                              "files written where asked"))
         results.append(gui(cwd))
     failed = results.count(False)
