@@ -9,6 +9,7 @@ and a compiled model; :mod:`hogsolve.evaluate` builds the analyses on them.
 """
 from __future__ import annotations
 
+import weakref
 from typing import Optional, Tuple
 
 import numpy as np
@@ -79,6 +80,9 @@ def slot_values(model: Model, policies: np.ndarray, partner: np.ndarray) -> np.n
     g = model.goal
     policies = np.moveaxis(np.asarray(policies, dtype=np.intp).reshape(-1, g, g), 0, -1)  # (g, g, S)
     partner = np.asarray(partner, dtype=np.intp)
+    plan = _plain_plan(model)
+    if plan is not None:
+        return _plain_slot_values(model, plan, policies, partner)
     table = OutcomeTable(model, slots=policies.shape[2])
     values = np.zeros(policies.shape)
 
@@ -94,11 +98,93 @@ def slot_values(model: Model, policies: np.ndarray, partner: np.ndarray) -> np.n
     return values
 
 
+_PLANS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _plain_plan(model: Model):
+    """Per score sum, largest first, what :func:`_plain_slot_values` indexes with:
+    ``(k, first opponent score, states, dice kind, Free Bacon cells, a slice of the flat
+    states, landings)``; None for rules the lean sweep does not cover (a turn that can end
+    the game from below the goal, extra turns, mixed dice on one score sum, zero-point
+    turns)."""
+    if model in _PLANS:
+        return _PLANS[model]
+    g = model.goal
+    plan = []
+    for k in range(2 * g - 2, -1, -1):
+        d = model.diagonals[k]
+        if d.final or d.again is not None or d.kind is None or not model.progressive:
+            plan = None
+            break
+        start = int(d.flat[0])  # s * g + o with s + o = k: a stride of -(g - 1) as o rises
+        stop = start - (g - 1) * len(d.o)
+        states = slice(start, stop if stop >= 0 else None, -(g - 1))
+        plan.append((k, int(d.o[0]), len(d.o), d.kind, d.bacon_rows * g + d.o, states, d.lands[:, None]))
+    _PLANS[model] = plan
+    return plan
+
+
+def _plain_slot_values(model: Model, plan, policies: np.ndarray, partner: np.ndarray) -> np.ndarray:
+    """:func:`slot_values` for the plain rules of ``plan``: the same products with the
+    per-sum indexing worked out once (a strided slice for the sum's states), so the
+    interpreter's share per score sum shrinks."""
+    g = model.goal
+    S = policies.shape[2]
+    chosen = np.ascontiguousarray(policies.reshape(g * g, S))
+    table = OutcomeTable(model, slots=S)
+    outcomes = table.table
+    cells = outcomes.reshape(-1, S)
+    w = table.arith.weights
+    A, P = w.shape[1:]
+    values = np.zeros((g * g, S))
+    every_buffer = np.empty(A * g * S)
+    columns = np.arange(g * S)
+    for k, o, m, kind, bacon, states, lands in plan:
+        mS = m * S
+        every = every_buffer[: A * mS].reshape(A, mS)
+        np.matmul(w[kind], outcomes[k: k + P, o: o + m].reshape(P, mS), out=every)
+        every[0] = cells[bacon].reshape(-1)
+        q = every[chosen[states].reshape(-1), columns[:mS]]
+        values[states] = np.subtract(1.0, q, out=q).reshape(m, S)
+        outcomes[k, o: o + m] = values[lands, partner]
+    return values.reshape(g, g, S)
+
+
+def _plain_best_response(model: Model, plan, opponent: np.ndarray):
+    """:func:`best_response_values` for the plain rules of ``plan`` (see :func:`_plain_slot_values`)."""
+    g = model.goal
+    table = OutcomeTable(model, slots=2)  # slot 0: the best responder, slot 1: the fixed opponent
+    outcomes = table.table
+    cells = outcomes.reshape(-1, 2)
+    w = table.arith.weights
+    A, P = w.shape[1:]
+    values = np.zeros((g * g, 2))
+    kept = np.zeros((g * g, A))
+    theirs = opponent.reshape(g * g)
+    every_buffer = np.empty(A * g * 2)
+    states_of = np.arange(g)
+    partner = np.array([1, 0])
+    for k, o, m, kind, bacon, states, lands in plan:
+        every = every_buffer[: A * m * 2].reshape(A, m, 2)
+        np.matmul(w[kind], outcomes[k: k + P, o: o + m].reshape(P, m * 2), out=every.reshape(A, m * 2))
+        every[0] = cells[bacon]
+        np.subtract(1.0, every, out=every)
+        mine = every[:, :, 0]
+        kept[states] = mine.T
+        values[states, 0] = mine.max(axis=0)
+        values[states, 1] = every[theirs[states], states_of[:m], 1]
+        outcomes[k, o: o + m] = values[lands, partner]
+    return values[:, 0].reshape(g, g), values[:, 1].reshape(g, g), kept.reshape(g, g, A)
+
+
 def best_response_values(model: Model, opponent: np.ndarray):
     """The best response to the fixed table ``opponent`` in one two-slot sweep (rules that
     :func:`slots_supported` covers): ``(value_me, value_opponent, action_values_me)``."""
     g = model.goal
     opponent = np.asarray(opponent, dtype=np.intp)
+    plan = _plain_plan(model)
+    if plan is not None:
+        return _plain_best_response(model, plan, opponent)
     table = OutcomeTable(model, slots=2)
     values = np.zeros((g, g, 2))
     kept = np.zeros((g, g, model.num_actions))
