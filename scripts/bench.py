@@ -233,11 +233,13 @@ ROWS = [  # (label, target, how to read the figure, lower is better)
 
 NOTES = """## Notes
 
-- **Targets not met.** `solve` at goal 100 and `win_rate` of two tables: both sweep the
-  199 score sums of goal 100 one after another (each sum needs the larger ones), with a
-  few numpy calls per sum; at about 30-45 microseconds of interpreter and call overhead per
-  sum, that is 6-9 ms before any arithmetic. A compiled sweep (the issue's C version takes
-  2.1-2.5 ms) would be needed to reach 3 and 5 ms; none is added. The full exact check of
+- **Targets not met.** `solve` at goal 100 sweeps the 199 score sums of goal 100 one after
+  another (each sum needs the larger ones) with a few numpy calls per sum, then backs up
+  every state once more for the certificate; at about 30 microseconds of interpreter and
+  call overhead per sum that is 6 ms before any arithmetic. A compiled sweep (the issue's
+  C version takes 2.1-2.5 ms) would be needed to reach 3 ms; none is added. `win_rate`
+  sits at the 5 ms line: 4.8 ms in a quiet process, 5.3 ms in this run (a lean sweep for
+  plain rules works each sum's indexing out once per model). The full exact check of
   every decision (`--exact`, which also writes the exact value of every dice count to the
   shipped tables) is a big-integer sweep; skipping the points an action cannot score
   halved it. The quick check (`--exact-ties`) meets the target: it proves every state's
@@ -253,8 +255,8 @@ NOTES = """## Notes
   measured 0.5-1.2 us per state across runs. The peak holds the action values and one
   block of rows at a time (was: the action values, a transposed copy and a sorted copy).
 - **Cold start** is the median over fresh interpreters of importing the player and playing
-  its first move, minus the median of `import numpy` alone; it varies by several ms from
-  run to run.
+  its first move, minus the median of `import numpy` alone; on this machine it measured
+  12-23 ms in different runs of the same code (and 6-24 ms for d571fc6).
 - **Round robin**: one strategy against blocks of up to 64 opponents in one sweep (the
   opponents on an array axis), two worker processes. On a Dask cluster see
   `scripts/bench_dask.py` and the README.
