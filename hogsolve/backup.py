@@ -58,9 +58,7 @@ class OutcomeTable:
         g, most = model.goal, model.max_points
         self.slots = slots
         self._buffer = None  # slot_action_values' output, reused
-        # per kind and action, the points it can score (exact arithmetic skips the zeros)
-        self._supports = [[np.flatnonzero(row) for row in kind] for kind in self.arith.weights] \
-            if self.arith.dtype is object else None
+        self._supports = _supports(self.arith)
         self.table = np.zeros((2 * g - 1 + most, g) + ((slots,) if slots else ()), dtype=self.arith.dtype)
         # Final outcomes (the mover ends on the goal or beyond) are known now.
         new, opp = np.meshgrid(np.arange(g, g + most + 1), np.arange(g), indexing="ij")
@@ -129,12 +127,8 @@ class OutcomeTable:
             elif actions is None:
                 part = (w[t] @ block).T
                 part[:, 0] = bacon
-            elif w.dtype == object:  # exact: states grouped by action, only the points it can score
-                part = np.zeros(len(actions), dtype=object)
-                for n in np.unique(actions):
-                    rows, support = np.flatnonzero(actions == n), self._supports[t][n]
-                    if len(support):
-                        part[rows] = w[t, n, support] @ block[support][:, rows]
+            elif w.dtype == object:
+                part = _exact_chosen_sums(w, self._supports, np.full(len(actions), t), actions, block.T)
             else:
                 part = np.einsum("mp,pm->m", w[t][actions], block)
             out = part if out is None else np.where(
@@ -222,6 +216,23 @@ class OutcomeTable:
         every = self.slot_action_values(k)
         A, m, S = every.shape
         return every.reshape(A, m * S)[actions.reshape(-1), np.arange(m * S)].reshape(m, S)
+
+
+def _supports(arith: Arithmetic):
+    """Per kind and action, the points it can score: exact arithmetic skips the zeros (None in floats)."""
+    return [[np.flatnonzero(row) for row in kind] for kind in arith.weights] if arith.dtype is object else None
+
+
+def _exact_chosen_sums(w: np.ndarray, supports, kinds: np.ndarray, actions: np.ndarray,
+                       outcomes: np.ndarray) -> np.ndarray:
+    """Exact ``sum_p w[kind, action, p] * outcomes[m, p]`` per state, states grouped by (kind,
+    action) and only over the points the action can score (0 where it scores none)."""
+    sums = np.zeros(len(actions), dtype=object)
+    for t, n in {(int(t), int(n)) for t, n in zip(kinds, actions)}:
+        rows, support = np.flatnonzero((kinds == t) & (actions == n)), supports[t][n]
+        if len(support):
+            sums[rows] = outcomes[rows][:, support] @ w[t, n, support]
+    return sums
 
 
 def _not_moves(model: Model, values: np.ndarray) -> np.ndarray:
@@ -348,6 +359,7 @@ class LandingTable:
             raise ValueError(f"{model.rules.name}: a points bonus needs every turn to score")
         self.model = model
         self.arith = arithmetic if arithmetic is not None else float_arithmetic(model)
+        self._supports = _supports(self.arith)
         extra = np.array([0, self.arith.one], dtype=self.arith.dtype)  # next mover's value: win, loss
         self.known = np.concatenate([np.zeros(model.num_states, dtype=self.arith.dtype), extra])
 
@@ -379,13 +391,9 @@ class LandingTable:
         """Mover's value of the given action at each state of diagonal ``k``, (m,)."""
         if self.arith.dtype is not object:
             return np.take_along_axis(self.action_values(k), np.asarray(actions)[:, None], axis=1)[:, 0]
-        d, w = self.model.diagonals[k], self.arith.weights  # exact: only the chosen action's points
+        d = self.model.diagonals[k]  # exact: only the chosen action's points
         nxt = self.known[self.model.points_landing[d.s, d.o]]
-        sums = np.zeros(len(d.s), dtype=object)
-        for t, n in {(int(t), int(n)) for t, n in zip(d.kinds, actions)}:
-            rows = np.flatnonzero((d.kinds == t) & (actions == n))
-            support = np.flatnonzero(w[t, n]) if n else np.array([], dtype=np.intp)
-            sums[rows] = nxt[rows][:, support] @ w[t, n, support] if len(support) else 0
+        sums = _exact_chosen_sums(self.arith.weights, self._supports, d.kinds, actions, nxt)
         zero = np.flatnonzero(actions == 0)
         sums[zero] = self.arith.total * nxt[zero, d.bacon_rows[zero] - k]
         return self.arith.finish(sums)

@@ -133,7 +133,6 @@ class PointSampler:
         column -= alias
         column *= kept
         alias += column
-        self.last_points = alias
         return alias
 
 

@@ -124,6 +124,27 @@ def _plain_plan(model: Model):
     return plan
 
 
+def _plain_sweep(model: Model, plan, values: np.ndarray, partner: np.ndarray):
+    """The lean sweep over ``plan``'s score sums, largest first, for ``values`` (g * g, S):
+    yields each sum's ``(sums, states, m)``, ``sums[A, m, S]`` the weighted outcome values
+    of every action (zero dice: Free Bacon's), in a buffer reused for the next sum; the
+    caller writes the sum's ``values[states]`` (the mover's, ``1 - sums`` of its choice)
+    before asking for the next, and the sweep records them for slot ``partner[i]``."""
+    S = values.shape[1]
+    table = OutcomeTable(model, slots=S)
+    outcomes = table.table
+    cells = outcomes.reshape(-1, S)
+    w = table.arith.weights
+    A, P = w.shape[1:]
+    buffer = np.empty(A * model.goal * S)
+    for k, o, m, kind, bacon, states, lands in plan:
+        sums = buffer[: A * m * S].reshape(A, m, S)
+        np.matmul(w[kind], outcomes[k: k + P, o: o + m].reshape(P, m * S), out=sums.reshape(A, m * S))
+        sums[0] = cells[bacon]
+        yield sums, states, m
+        outcomes[k, o: o + m] = values[lands, partner]
+
+
 def _plain_slot_values(model: Model, plan, policies: np.ndarray, partner: np.ndarray) -> np.ndarray:
     """:func:`slot_values` for the plain rules of ``plan``: the same products with the
     per-sum indexing worked out once (a strided slice for the sum's states), so the
@@ -131,50 +152,28 @@ def _plain_slot_values(model: Model, plan, policies: np.ndarray, partner: np.nda
     g = model.goal
     S = policies.shape[2]
     chosen = np.ascontiguousarray(policies.reshape(g * g, S))
-    table = OutcomeTable(model, slots=S)
-    outcomes = table.table
-    cells = outcomes.reshape(-1, S)
-    w = table.arith.weights
-    A, P = w.shape[1:]
     values = np.zeros((g * g, S))
-    every_buffer = np.empty(A * g * S)
     columns = np.arange(g * S)
-    for k, o, m, kind, bacon, states, lands in plan:
-        mS = m * S
-        every = every_buffer[: A * mS].reshape(A, mS)
-        np.matmul(w[kind], outcomes[k: k + P, o: o + m].reshape(P, mS), out=every)
-        every[0] = cells[bacon].reshape(-1)
-        q = every[chosen[states].reshape(-1), columns[:mS]]
+    for sums, states, m in _plain_sweep(model, plan, values, partner):
+        q = sums.reshape(len(sums), m * S)[chosen[states].reshape(-1), columns[: m * S]]
         values[states] = np.subtract(1.0, q, out=q).reshape(m, S)
-        outcomes[k, o: o + m] = values[lands, partner]
     return values.reshape(g, g, S)
 
 
 def _plain_best_response(model: Model, plan, opponent: np.ndarray):
     """:func:`best_response_values` for the plain rules of ``plan`` (see :func:`_plain_slot_values`)."""
     g = model.goal
-    table = OutcomeTable(model, slots=2)  # slot 0: the best responder, slot 1: the fixed opponent
-    outcomes = table.table
-    cells = outcomes.reshape(-1, 2)
-    w = table.arith.weights
-    A, P = w.shape[1:]
-    values = np.zeros((g * g, 2))
-    kept = np.zeros((g * g, A))
+    values = np.zeros((g * g, 2))  # slot 0: the best responder, slot 1: the fixed opponent
+    kept = np.zeros((g * g, model.num_actions))
     theirs = opponent.reshape(g * g)
-    every_buffer = np.empty(A * g * 2)
     states_of = np.arange(g)
-    partner = np.array([1, 0])
-    for k, o, m, kind, bacon, states, lands in plan:
-        every = every_buffer[: A * m * 2].reshape(A, m, 2)
-        np.matmul(w[kind], outcomes[k: k + P, o: o + m].reshape(P, m * 2), out=every.reshape(A, m * 2))
-        every[0] = cells[bacon]
-        np.subtract(1.0, every, out=every)
+    for sums, states, m in _plain_sweep(model, plan, values, np.array([1, 0])):
+        every = np.subtract(1.0, sums, out=sums)
         mine = every[:, :, 0]
         kept[states] = mine.T
         values[states, 0] = mine.max(axis=0)
         values[states, 1] = every[theirs[states], states_of[:m], 1]
-        outcomes[k, o: o + m] = values[lands, partner]
-    return values[:, 0].reshape(g, g), values[:, 1].reshape(g, g), kept.reshape(g, g, A)
+    return values[:, 0].reshape(g, g), values[:, 1].reshape(g, g), kept.reshape(g, g, -1)
 
 
 def best_response_values(model: Model, opponent: np.ndarray):

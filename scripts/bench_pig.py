@@ -13,11 +13,10 @@ draw, so its values are only comparable when the horizon is never reached.
 from __future__ import annotations
 
 import argparse
-import statistics
 import subprocess
 import sys
-import time
 
+from bench import median_time  # scripts/ is on the path when a script runs
 from hogsolve.pig import get_pig_game, hold_at, pig_win_rate, solve_pig
 
 OPENSPIEL_CHILD = r"""
@@ -36,15 +35,6 @@ thread = threading.Thread(target=main)
 thread.start()
 thread.join()
 """
-
-
-def median_seconds(run, repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def openspiel(winscore: int, horizon: int, limit: float):
@@ -70,16 +60,16 @@ def main() -> None:
     for name in ("pig", "big-pig", "piglet"):
         game = get_pig_game(name)
         solution = solve_pig(game)
-        seconds = median_seconds(lambda: solve_pig(game), args.repeats)
+        seconds = median_time(lambda: solve_pig(game), args.repeats)
         states = sum(game.goal - i for i in range(game.goal)) * game.goal
         print(f"{name:8} {game.goal:>5} {states:>9} {seconds * 1000:>10.0f} ms  "
               f"{solution.first_player_win_probability:.12f} ({'proven' if solution.certificate.proven else 'not proven'})")
     game = get_pig_game("pig")
     solution = solve_pig(game)
-    seconds = median_seconds(lambda: pig_win_rate(solution, hold_at(20), game), args.repeats)
+    seconds = median_time(lambda: pig_win_rate(solution, hold_at(20), game), args.repeats)
     print(f"exact win rate of optimal vs hold_at:20 (pig, goal 100): {seconds * 1000:.0f} ms")
     for winscore, horizon in ((10, 10), (20, 1000)):
-        ours = median_seconds(lambda: solve_pig(get_pig_game("pig", goal=winscore)), args.repeats)
+        ours = median_time(lambda: solve_pig(get_pig_game("pig", goal=winscore)), args.repeats)
         result = openspiel(winscore, horizon, args.openspiel_seconds)
         if result is None:
             print(f"OpenSpiel pig(winscore={winscore}): open_spiel is not installed; hogsolve {ours * 1000:.1f} ms")

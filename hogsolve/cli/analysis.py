@@ -208,7 +208,8 @@ def contest(args) -> int:
                 raise
             print(f"skipped {name}: {exc}", file=sys.stderr)
             return None
-    with ThreadPoolExecutor(max_workers=cap_jobs(args.jobs)) as pool:  # each file runs in its own interpreter
+    jobs = cap_jobs(args.jobs)
+    with ThreadPoolExecutor(max_workers=jobs) as pool:  # each file runs in its own interpreter
         loaded = list(pool.map(load, entries))
     names = [name for (name, _, _), policy in zip(entries, loaded) if policy is not None]
     policies = [policy for policy in loaded if policy is not None]
@@ -230,7 +231,7 @@ def contest(args) -> int:
                   file=sys.stderr)
     try:
         result = _converged(lambda: tournament(
-            policies, rules, names=names, jobs=cap_jobs(args.jobs), backend=args.backend, scheduler=args.scheduler,
+            policies, rules, names=names, jobs=jobs, backend=args.backend, scheduler=args.scheduler,
             threshold=args.threshold, known=known, on_pair=results.append if results else None,
             progress=lambda it, n: progress(it, n, "tournament")), "tournament")
     except ValueError as exc:
