@@ -152,9 +152,10 @@ def rounding_tie_threshold(model: Model) -> float:
 
 def certify(model: Model, values: np.ndarray, action_values: np.ndarray,
             sweep: SweepResult) -> Certificate:
-    """Certificate of ``values[s, o, ...]`` given ``action_values[s, o, ..., n]``, one
-    fresh backup of every state from ``values`` (see the module docstring); the
-    ``...`` is the model's context (players' memories), if any."""
+    """Certificate of ``values[s, o, ...]`` given ``action_values[s, o, ..., n]``, a backup
+    of every state from the finished ``values``: a fresh one, or a one-pass sweep's own
+    (each sum computed once from larger sums already final: the same backup); see the
+    module docstring.  The ``...`` is the model's context (players' memories), if any."""
     step = backup_error(model)
     residuals = np.abs(action_values.max(axis=-1) - values)
     residual = float(residuals.max())
@@ -203,14 +204,16 @@ def certify(model: Model, values: np.ndarray, action_values: np.ndarray,
     )
 
 
-def _top_two_gap(action_values: np.ndarray, rows: int = 128) -> np.ndarray:
-    """Best minus second-best action value per state, a block of score rows at a time (a
-    partition copies its block: copying the whole table would double the peak memory)."""
-    margin = np.empty(action_values.shape[:-1])
-    for start in range(0, len(action_values), rows):
-        top_two = np.partition(action_values[start: start + rows], -2, axis=-1)[..., -2:]
-        margin[start: start + rows] = top_two[..., 1] - top_two[..., 0]
-    return margin
+def _top_two_gap(action_values: np.ndarray) -> np.ndarray:
+    """Best minus second-best action value per state (0 where two are equal): one pass over
+    the actions keeping the best two, so the temporaries are one state table each."""
+    acts = np.moveaxis(action_values, -1, 0)
+    best, second = np.full(acts.shape[1:], -np.inf), np.full(acts.shape[1:], -np.inf)
+    lower = np.empty(acts.shape[1:])
+    for values in acts:
+        np.maximum(second, np.minimum(best, values, out=lower), out=second)
+        np.maximum(best, values, out=best)
+    return np.subtract(best, second, out=best)
 
 
 def endless_passes(model: Model, action_values: np.ndarray) -> list:
@@ -232,5 +235,9 @@ def endless_passes(model: Model, action_values: np.ndarray) -> list:
 
 def tie_broken_policy(action_values: np.ndarray, threshold: float) -> np.ndarray:
     """Fewest dice among the counts within ``threshold`` of the best, per state."""
-    near_best = action_values >= action_values.max(axis=-1, keepdims=True) - threshold
-    return np.argmax(near_best, axis=-1).astype(np.int8)
+    acts = np.moveaxis(action_values, -1, 0)
+    floor = acts.max(axis=0) - threshold
+    policy = np.zeros(acts.shape[1:], dtype=np.int8)
+    for n in range(len(acts) - 1, -1, -1):  # the fewest dice is written last
+        np.copyto(policy, n, where=acts[n] >= floor)
+    return policy

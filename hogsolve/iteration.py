@@ -13,8 +13,9 @@ from typing import Callable, Iterable, Optional, Tuple
 
 import numpy as np
 
-from .backup import Arithmetic, outcome_table
+from .backup import Arithmetic, OutcomeTable, outcome_table
 from .model import Model
+from .stages import StagePlan, landing_values
 
 UNIT_ROUNDOFF = 2.0 ** -53
 #: A stage has settled when one update changes no value by more than this:
@@ -108,8 +109,9 @@ def optimal_values(model: Model, arithmetic: Optional[Arithmetic] = None, *,
     Returns ``(values, action_values or None, sweep result)``, shaped
     ``model.value_shape`` (plus the actions), in
     floats unless ``arithmetic`` says otherwise (:mod:`hogsolve.exact` passes
-    exact integers).  The float solver leaves the action values to one fresh
-    backup of the finished table, which also measures the Bellman residual.
+    exact integers).  Where :func:`lean_optimal_values` does not apply, the float solver
+    leaves the action values to one fresh backup of the finished table, which also
+    measures the Bellman residual.
     """
     table = outcome_table(model, arithmetic)
     values = np.zeros(model.value_shape, dtype=table.arith.dtype)
@@ -129,3 +131,35 @@ def optimal_values(model: Model, arithmetic: Optional[Arithmetic] = None, *,
 
     result = sweep(model, update, progress=progress)
     return values, kept, result
+
+
+def lean_optimal_values(model: Model, plan: StagePlan, progress=None):
+    """:func:`optimal_values` in floats over ``plan`` (see :mod:`hogsolve.stages`): one
+    pass, a few numpy calls per score sum.  Returns ``(values, action_values, sweep
+    result)``; each sum's action values are computed once, from larger sums already final,
+    so they are exactly a backup of the finished table.  ``progress`` as for :func:`sweep`.  ``action_values`` is a view of an
+    actions-first array (every action's values contiguous), which the certificate and
+    the tie-break read fastest."""
+    g, n = model.goal, model.num_states
+    table = OutcomeTable(model)
+    outcomes, cells = table.table, table.table.reshape(-1)
+    w = model.probability
+    A, P = w.shape[1:]
+    below = model.rules.min_dice  # dice counts that are no move
+    sums = np.empty((A, n))  # the next mover's chance after each action, by flat state
+    known = landing_values(model)
+    values, own_loss = known[:n], known[n: 2 * n]
+    lowest = np.empty(g)
+    stages = plan.stages if progress is None else progress(plan.stages, len(plan.stages))
+    for k, o, m, kind, bacon, states, _, again, _, source in stages:
+        block = sums[:, states]
+        np.matmul(w[kind], outcomes[k: k + P, o: o + m], out=block)
+        np.take(cells, bacon, out=block[0])
+        if below:
+            block[:below] = np.inf
+        np.subtract(1.0, block.min(axis=0, out=lowest[:m]), out=values[states])
+        if again is not None:
+            np.subtract(1.0, values[states], out=own_loss[states])
+        np.take(known, source, out=outcomes[k, o: o + m])
+    action_values = np.subtract(1.0, sums, out=sums).reshape(A, g, g)
+    return values.reshape(g, g).copy(), np.moveaxis(action_values, 0, -1), SweepResult(len(plan.stages))

@@ -9,7 +9,6 @@ and a compiled model; :mod:`hogsolve.evaluate` builds the analyses on them.
 """
 from __future__ import annotations
 
-import weakref
 from typing import Optional, Tuple
 
 import numpy as np
@@ -17,6 +16,7 @@ import numpy as np
 from .backup import Arithmetic, OutcomeTable, backup_all, outcome_table
 from .iteration import STAGE_CAP, ConvergenceError, sweep
 from .model import Model
+from .stages import StagePlan, stage_plan
 
 
 def full_policy(model: Model, policy: np.ndarray) -> np.ndarray:
@@ -80,8 +80,8 @@ def slot_values(model: Model, policies: np.ndarray, partner: np.ndarray) -> np.n
     g = model.goal
     policies = np.moveaxis(np.asarray(policies, dtype=np.intp).reshape(-1, g, g), 0, -1)  # (g, g, S)
     partner = np.asarray(partner, dtype=np.intp)
-    plan = _plain_plan(model)
-    if plan is not None:
+    plan = stage_plan(model)
+    if plan is not None and plan.plain:
         return _plain_slot_values(model, plan, policies, partner)
     table = OutcomeTable(model, slots=policies.shape[2])
     values = np.zeros(policies.shape)
@@ -98,34 +98,9 @@ def slot_values(model: Model, policies: np.ndarray, partner: np.ndarray) -> np.n
     return values
 
 
-_PLANS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-
-
-def _plain_plan(model: Model):
-    """Per score sum, largest first, what :func:`_plain_slot_values` indexes with:
-    ``(k, first opponent score, states, dice kind, Free Bacon cells, a slice of the flat
-    states, landings)``; None for rules the lean sweep does not cover (a turn that can end
-    the game from below the goal, extra turns, mixed dice on one score sum, zero-point
-    turns)."""
-    if model in _PLANS:
-        return _PLANS[model]
-    g = model.goal
-    plan = []
-    for k in range(2 * g - 2, -1, -1):
-        d = model.diagonals[k]
-        if d.final or d.again is not None or d.kind is None or not model.progressive:
-            plan = None
-            break
-        start = int(d.flat[0])  # s * g + o with s + o = k: a stride of -(g - 1) as o rises
-        stop = start - (g - 1) * len(d.o)
-        states = slice(start, stop if stop >= 0 else None, -(g - 1))
-        plan.append((k, int(d.o[0]), len(d.o), d.kind, d.bacon_rows * g + d.o, states, d.lands[:, None]))
-    _PLANS[model] = plan
-    return plan
-
-
-def _plain_sweep(model: Model, plan, values: np.ndarray, partner: np.ndarray):
-    """The lean sweep over ``plan``'s score sums, largest first, for ``values`` (g * g, S):
+def _plain_sweep(model: Model, plan: StagePlan, values: np.ndarray, partner: np.ndarray):
+    """The lean sweep over a plain ``plan``'s score sums (see :mod:`hogsolve.stages`),
+    largest first, for ``values`` (g * g, S):
     yields each sum's ``(sums, states, m)``, ``sums[A, m, S]`` the weighted outcome values
     of every action (zero dice: Free Bacon's), in a buffer reused for the next sum; the
     caller writes the sum's ``values[states]`` (the mover's, ``1 - sums`` of its choice)
@@ -137,15 +112,15 @@ def _plain_sweep(model: Model, plan, values: np.ndarray, partner: np.ndarray):
     w = table.arith.weights
     A, P = w.shape[1:]
     buffer = np.empty(A * model.goal * S)
-    for k, o, m, kind, bacon, states, lands in plan:
+    for k, o, m, kind, bacon, states, lands, *_ in plan.stages:
         sums = buffer[: A * m * S].reshape(A, m, S)
         np.matmul(w[kind], outcomes[k: k + P, o: o + m].reshape(P, m * S), out=sums.reshape(A, m * S))
         sums[0] = cells[bacon]
         yield sums, states, m
-        outcomes[k, o: o + m] = values[lands, partner]
+        outcomes[k, o: o + m] = values[lands[:, None], partner]
 
 
-def _plain_slot_values(model: Model, plan, policies: np.ndarray, partner: np.ndarray) -> np.ndarray:
+def _plain_slot_values(model: Model, plan: StagePlan, policies: np.ndarray, partner: np.ndarray) -> np.ndarray:
     """:func:`slot_values` for the plain rules of ``plan``: the same products with the
     per-sum indexing worked out once (a strided slice for the sum's states), so the
     interpreter's share per score sum shrinks."""
@@ -160,7 +135,7 @@ def _plain_slot_values(model: Model, plan, policies: np.ndarray, partner: np.nda
     return values.reshape(g, g, S)
 
 
-def _plain_best_response(model: Model, plan, opponent: np.ndarray):
+def _plain_best_response(model: Model, plan: StagePlan, opponent: np.ndarray):
     """:func:`best_response_values` for the plain rules of ``plan`` (see :func:`_plain_slot_values`)."""
     g = model.goal
     values = np.zeros((g * g, 2))  # slot 0: the best responder, slot 1: the fixed opponent
@@ -181,8 +156,8 @@ def best_response_values(model: Model, opponent: np.ndarray):
     :func:`slots_supported` covers): ``(value_me, value_opponent, action_values_me)``."""
     g = model.goal
     opponent = np.asarray(opponent, dtype=np.intp)
-    plan = _plain_plan(model)
-    if plan is not None:
+    plan = stage_plan(model)
+    if plan is not None and plan.plain:
         return _plain_best_response(model, plan, opponent)
     table = OutcomeTable(model, slots=2)
     values = np.zeros((g, g, 2))

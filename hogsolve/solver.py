@@ -25,10 +25,11 @@ import numpy as np
 from .backup import backup_all
 from .certificate import Certificate, certify, tie_broken_policy
 from .exact import check_exact_supported, verify
-from .iteration import optimal_values
+from .iteration import lean_optimal_values, optimal_values
 from .model import Model, model_for
 from .plain import plain
 from .rules import Ruleset
+from .stages import stage_plan
 
 TIE_BREAK = "fewest dice among the optimal dice counts"
 
@@ -121,8 +122,12 @@ def solve(rules: Ruleset, exact: bool = False, *, model: Optional[Model] = None,
     model = model_for(rules, model)
     if exact:
         check_exact_supported(model)
-    values, _, result = optimal_values(model, progress=progress)
-    action_values = backup_all(model, values)
+    plan = stage_plan(model)
+    if plan is not None:
+        values, action_values, result = lean_optimal_values(model, plan, progress)
+    else:
+        values, _, result = optimal_values(model, progress=progress)
+        action_values = backup_all(model, values)
     certificate = certify(model, values, action_values, result)
     policy = tie_broken_policy(action_values, certificate.tie_threshold)
     solution = Solution(

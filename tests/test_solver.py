@@ -5,7 +5,11 @@ import numpy as np
 import pytest
 
 from hogsolve import Ruleset, compile_model, get_rules, solve
+from hogsolve.backup import backup_all
+from hogsolve.certificate import certify, tie_broken_policy
+from hogsolve.iteration import lean_optimal_values, optimal_values
 from hogsolve.policy_values import deviation_gains, play_values
+from hogsolve.stages import stage_plan
 from reference import iterated_values, recursive_values
 
 NAMES = ["su18", "fa18", "fa13", "fa14"]
@@ -76,6 +80,52 @@ def test_ties_break_to_fewest_dice():
     chosen = np.take_along_axis(q, solution.policy[..., None].astype(int), axis=2)[..., 0]
     assert (chosen >= best - solution.certificate.tie_threshold).all()
     assert (solution.policy <= np.argmax(q == best[..., None], axis=2)).all()
+
+
+def lean_against_general(rules):
+    """The lean one-pass sweep and the general sweep plus a fresh backup, certified alike."""
+    model = compile_model(rules)
+    plan = stage_plan(model)
+    assert plan is not None
+    values, action_values, result = lean_optimal_values(model, plan)
+    general, _, general_result = optimal_values(model)
+    fresh = backup_all(model, general)
+    lean, other = certify(model, values, action_values, result), certify(model, general, fresh, general_result)
+    assert np.array_equal(values, general)
+    moves = np.isfinite(fresh)  # -inf: a dice count that is no move
+    assert np.array_equal(np.isfinite(action_values), moves)
+    assert np.abs(action_values[moves] - fresh[moves]).max() <= 2 * lean.backup_error  # two roundings of one backup
+    assert np.array_equal(action_values.max(axis=-1), values)  # its own action values: no residual
+    assert lean.proven and lean.max_bellman_residual == 0
+    assert np.array_equal(lean.tie_states, other.tie_states)
+    assert np.array_equal(tie_broken_policy(action_values, lean.tie_threshold),
+                          tie_broken_policy(fresh, other.tie_threshold))
+    return model, action_values
+
+
+@pytest.mark.parametrize("name", ["su18", "fa13", "fa20", "sp21", "fa21", "su22"])
+def test_the_lean_sweep_is_the_general_one(name):
+    """Plain rules, extra turns (fa20, sp21) and turns that end the game below the goal (fa21, su22)."""
+    lean_against_general(get_rules(name))
+
+
+def test_the_lean_sweep_without_a_zero_dice_move():
+    rules = get_rules("hog", goal=30).replace(name="hog-scoring", pig_out=1, free_bacon=get_rules("su18").free_bacon)
+    _, action_values = lean_against_general(rules)
+    assert np.isneginf(action_values[..., 0]).all() and np.isfinite(action_values[..., 1:]).all()
+
+
+def test_the_stage_plan_covers_what_it_says():
+    covered = {name: stage_plan(compile_model(get_rules(name, goal=20))) for name in
+               ("su18", "fa20", "fa21", "fa15", "sp15", "fa19", "hog")}
+    assert covered["su18"].plain and not covered["fa20"].plain and not covered["fa21"].plain
+    assert [name for name, plan in covered.items() if plan is None] == ["fa15", "sp15", "fa19", "hog"]
+    model = compile_model(get_rules("su18", goal=20))
+    stages = stage_plan(model).stages
+    assert [stage.k for stage in stages] == list(range(38, -1, -1))
+    for stage in stages:  # each sum's states, by rising opponent score, as a strided slice
+        flat = np.arange(model.num_states)[stage.states]
+        assert np.array_equal(flat, model.diagonals[stage.k].flat)
 
 
 def pig_out_zero(goal):

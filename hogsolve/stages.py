@@ -1,0 +1,93 @@
+"""Each score sum's indexing, worked out once per model, for the lean sweeps.
+
+Where one kind of dice serves each score sum and every turn scores from an
+outcome that depends on the sum after the turn alone (no history, points
+bonus or Piggy Back), a sum's backup needs only: its block of the outcome
+table, its Free Bacon cells, its states (a strided slice of the flat states,
+``s * goal + o`` with ``s + o = k``) and where a turn ending on each state
+leads.  :func:`stage_plan` lists these per sum, largest first, so a sweep
+spends a few numpy calls per sum and no Python work per state.
+"""
+from __future__ import annotations
+
+import dataclasses
+import weakref
+from typing import List, NamedTuple, Optional
+
+import numpy as np
+
+from .model import Model
+
+
+class Stage(NamedTuple):
+    """One score sum ``k`` of a :func:`stage_plan` (a tuple, so a sweep unpacks it cheaply)."""
+
+    k: int
+    first_opponent: int   # the sum's states have opponent scores first_opponent .. + size - 1
+    size: int
+    kind: int             # the sum's one kind of dice
+    bacon: np.ndarray     # flat cells of the outcome table after rolling zero dice, (size,)
+    states: slice         # the sum's states in the flat state order, by rising opponent score
+    lands: np.ndarray     # where a turn ending on each state leads: flat state, model.win or model.loss
+    again: Optional[np.ndarray]  # where that turn keeps the move (None: nowhere on this sum)
+    plain: bool           # every turn ending here passes the move, and none ends the game
+    source: np.ndarray    # the same landings as cells of :func:`landing_values`' vector
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class StagePlan:
+    """Every score sum of a model as a :class:`Stage`, largest first."""
+
+    stages: List[Stage]
+
+    @property
+    def plain(self) -> bool:
+        """True when no turn keeps the move or ends the game from below the goal."""
+        return all(stage.plain for stage in self.stages)
+
+
+_PLANS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def stage_plan(model: Model) -> Optional[StagePlan]:
+    """The model's :class:`StagePlan`, made once per model; None for rules the lean sweeps
+    do not cover (history rules, a points bonus, Piggy Back, a zero-point turn, or mixed
+    kinds of dice on one score sum)."""
+    if model in _PLANS:
+        return _PLANS[model]
+    plan = _make_plan(model)
+    _PLANS[model] = plan
+    return plan
+
+
+def _make_plan(model: Model) -> Optional[StagePlan]:
+    if (model.context_shape or model.points_landing is not None or model.piggy is not None
+            or not model.progressive):
+        return None
+    g, n = model.goal, model.num_states
+    stages = []
+    for k in range(2 * g - 2, -1, -1):
+        d = model.diagonals[k]
+        if d.kind is None:
+            return None
+        start = int(d.flat[0])  # s * g + o with s + o = k: a stride of -(g - 1) as o rises
+        stop = start - (g - 1) * len(d.o)
+        source = np.where(d.lands >= model.win, d.lands - model.win + 2 * n, d.lands)
+        if d.again is not None:
+            source = np.where(d.again, d.lands + n, source)
+        stages.append(Stage(
+            k=k, first_opponent=int(d.o[0]), size=len(d.o), kind=int(d.kind),
+            bacon=d.bacon_rows * g + d.o, states=slice(start, stop if stop >= 0 else None, -(g - 1)),
+            lands=d.lands, again=d.again, plain=d.again is None and not d.final, source=source))
+    return StagePlan(stages)
+
+
+def landing_values(model: Model) -> np.ndarray:
+    """The vector a :class:`Stage`'s ``source`` indexes: the next mover's value by flat
+    state (first ``num_states`` cells), the mover's own chance of losing where an extra turn
+    keeps the move (the next ``num_states``), then 0 (the mover has won) and 1 (lost).
+    The caller fills the first two parts as the sweep goes."""
+    n = model.num_states
+    known = np.zeros(2 * n + 2)
+    known[-1] = 1.0
+    return known
