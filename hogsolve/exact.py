@@ -5,8 +5,10 @@ least common multiple of those denominators, a win probability reached
 within ``j`` turns is a multiple of ``1 / B**j``.  A game has at most
 ``L = 2 goal - 1`` turns left from any state when every turn scores, so every
 value is an integer multiple of ``1 / B**L``: the whole table is computed in
-Python integers scaled by ``B**L``, by the same sweep as the float solver
-(:mod:`hogsolve.backup`), and is exact.
+Python integers scaled by ``B**L`` and is exact: by the dice recurrence of
+:mod:`hogsolve.dicesums` where rolls score their dice's sum (an algorithm of its
+own, independent of the float solver's products), else by the same sweep as
+the float solver (:mod:`hogsolve.backup`).
 
 Exact mode needs every turn to raise the score sum; with turns that can score
 0 points the values solve a linear system per score sum instead, which this
@@ -22,6 +24,7 @@ from math import lcm
 import numpy as np
 
 from .backup import Arithmetic, outcome_table
+from .dicesums import recurrence_values, rolls_are_dice_sums
 from .iteration import optimal_values
 from .model import Model
 
@@ -129,29 +132,33 @@ def exact_arithmetic(model: Model) -> Arithmetic:
 
 
 def exact_values(model: Model, progress=None):
-    """Exact ``(numerators[g, g], action_numerators[g, g, A], one)``: value = numerator / one."""
+    """Exact ``(numerators[g, g], action_numerators[g, g, A], one, action_one)``: a value is
+    its numerator over ``one``, an action's value its numerator over ``action_one`` (the
+    dice recurrence of :mod:`hogsolve.dicesums` leaves them over ``one * total``)."""
     arith = exact_arithmetic(model)
+    if rolls_are_dice_sums(model):
+        values, scaled = recurrence_values(model, arith, progress)
+        return values, scaled, arith.one, arith.one * arith.total
     values, action_values, _ = optimal_values(model, arith, keep_action_values=True, progress=progress)
-    return values, action_values, arith.one
+    return values, action_values, arith.one, arith.one
 
 
 def verify(model: Model, solution, progress=None) -> ExactResult:
     """Recompute ``solution`` exactly and compare it state by state."""
     start = time.perf_counter()
-    values, action_values, one = exact_values(model, progress)
-    best = values[..., None]
-    is_best = action_values == best
+    values, action_values, one, action_one = exact_values(model, progress)
+    is_best = action_values == action_values.max(axis=2)[..., None]
     policy = np.argmax(is_best, axis=2).astype(np.int8)  # first optimum: fewest dice
     tied = is_best.sum(axis=2) > 1
     ranked = np.sort(action_values, axis=2)
     gaps = (ranked[..., -1] - ranked[..., -2])[~tied]
-    margin = int(gaps.min()) / one if gaps.size else float("inf")
+    margin = int(gaps.min()) / action_one if gaps.size else float("inf")
     exact_float = rounded(values, one)
     error = float(np.abs(exact_float - solution.win_probability).max())
     mismatches = np.argwhere(policy != solution.policy).astype(np.int32)
     return ExactResult(
         win_probability=exact_float,
-        action_values=rounded(action_values, one),
+        action_values=rounded(action_values, action_one),
         min_decision_margin=margin,
         win_probability_start=Fraction(values[0, 0], one),
         policy=policy,
