@@ -14,6 +14,7 @@ integers scaled by a common denominator (see :class:`Arithmetic`).
 from __future__ import annotations
 
 import dataclasses
+import weakref
 from typing import Optional
 
 import numpy as np
@@ -59,14 +60,15 @@ class OutcomeTable:
         self.slots = slots
         self._buffer = None  # slot_action_values' output, reused
         self._supports = _supports(self.arith)
-        self.table = np.zeros((2 * g - 1 + most, g) + ((slots,) if slots else ()), dtype=self.arith.dtype)
-        # Final outcomes (the mover ends on the goal or beyond) are known now.
-        new, opp = np.meshgrid(np.arange(g, g + most + 1), np.arange(g), indexing="ij")
-        final = model.after[g:, :]
-        keep = new + opp < self.table.shape[0]
-        lost = np.zeros(int(keep.sum()), dtype=self.arith.dtype)
-        lost[final[keep] == model.loss] = self.arith.one
-        self.table[(new + opp)[keep], opp[keep]] = self._column(lost)
+        shape = (2 * g - 1 + most, g) + ((slots,) if slots else ())
+        if self.arith.dtype is object:
+            self.table = np.zeros(shape, dtype=object)
+            self.table[...] = _final_outcomes(model, self.arith.one)[(...,) + ((None,) if slots else ())]
+        else:  # the float start is the same every time: made once per model
+            if model not in _FLOAT_STARTS:
+                _FLOAT_STARTS[model] = _final_outcomes(model, 1.0)
+            self.table = np.empty(shape)
+            self.table[...] = _FLOAT_STARTS[model][(...,) + ((None,) if slots else ())]
 
     def _column(self, per_state: np.ndarray) -> np.ndarray:
         """A per-state array shaped to broadcast against the slots."""
@@ -216,6 +218,22 @@ class OutcomeTable:
         every = self.slot_action_values(k)
         A, m, S = every.shape
         return every.reshape(A, m * S)[actions.reshape(-1), np.arange(m * S)].reshape(m, S)
+
+
+_FLOAT_STARTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _final_outcomes(model: Model, one) -> np.ndarray:
+    """The outcome table before any sweep: where the mover ends on the goal or beyond, the
+    outcome is final (``one`` where the mover has lost, else 0), and every other cell 0."""
+    g, most = model.goal, model.max_points
+    table = np.zeros((2 * g - 1 + most, g), dtype=np.float64 if isinstance(one, float) else object)
+    new, opp = np.meshgrid(np.arange(g, g + most + 1), np.arange(g), indexing="ij")
+    keep = new + opp < table.shape[0]
+    lost = np.zeros(int(keep.sum()), dtype=table.dtype)
+    lost[model.after[g:, :][keep] == model.loss] = one
+    table[(new + opp)[keep], opp[keep]] = lost
+    return table
 
 
 def _supports(arith: Arithmetic):

@@ -205,15 +205,26 @@ def certify(model: Model, values: np.ndarray, action_values: np.ndarray,
 
 
 def _top_two_gap(action_values: np.ndarray) -> np.ndarray:
-    """Best minus second-best action value per state (0 where two are equal): one pass over
-    the actions keeping the best two, so the temporaries are one state table each."""
-    acts = np.moveaxis(action_values, -1, 0)
-    best, second = np.full(acts.shape[1:], -np.inf), np.full(acts.shape[1:], -np.inf)
-    lower = np.empty(acts.shape[1:])
-    for values in acts:
-        np.maximum(second, np.minimum(best, values, out=lower), out=second)
-        np.maximum(best, values, out=best)
-    return np.subtract(best, second, out=best)
+    """Best minus second-best action value per state (0 where two are equal): a pass over
+    the actions keeping the best two, a block of score rows at a time."""
+    margin = np.empty(action_values.shape[:-1])
+    for rows, acts in _actions_first(action_values):
+        best, second = np.full(acts.shape[1:], -np.inf), np.full(acts.shape[1:], -np.inf)
+        lower = np.empty(acts.shape[1:])
+        for values in acts:
+            np.maximum(second, np.minimum(best, values, out=lower), out=second)
+            np.maximum(best, values, out=best)
+        np.subtract(best, second, out=margin[rows])
+    return margin
+
+
+def _actions_first(action_values: np.ndarray, rows: int = 128):
+    """``(rows, acts)`` per block of score rows, ``acts[n]`` the block's values of action n,
+    contiguous (a copy of the block when the actions are the last axis in memory): whole
+    tables of temporaries would raise the peak memory at large goals."""
+    for start in range(0, len(action_values), rows):
+        block = np.moveaxis(action_values[start: start + rows], -1, 0)
+        yield slice(start, start + rows), block if block[0].flags.c_contiguous else np.ascontiguousarray(block)
 
 
 def endless_passes(model: Model, action_values: np.ndarray) -> list:
@@ -235,9 +246,11 @@ def endless_passes(model: Model, action_values: np.ndarray) -> list:
 
 def tie_broken_policy(action_values: np.ndarray, threshold: float) -> np.ndarray:
     """Fewest dice among the counts within ``threshold`` of the best, per state."""
-    acts = np.moveaxis(action_values, -1, 0)
-    floor = acts.max(axis=0) - threshold
-    policy = np.zeros(acts.shape[1:], dtype=np.int8)
-    for n in range(len(acts) - 1, -1, -1):  # the fewest dice is written last
-        np.copyto(policy, n, where=acts[n] >= floor)
+    policy = np.empty(action_values.shape[:-1], dtype=np.int8)
+    count = action_values.shape[-1]
+    for rows, acts in _actions_first(action_values):
+        near = acts >= acts.max(axis=0) - threshold
+        # the fewest near-best dice n has the largest count - n among the near-best
+        rank = np.arange(count, 0, -1, dtype=np.int8).reshape((-1,) + (1,) * (acts.ndim - 1))
+        np.subtract(count, np.multiply(near, rank, dtype=np.int8).max(axis=0), out=policy[rows])
     return policy

@@ -135,11 +135,12 @@ def optimal_values(model: Model, arithmetic: Optional[Arithmetic] = None, *,
 
 def lean_optimal_values(model: Model, plan: StagePlan, progress=None):
     """:func:`optimal_values` in floats over ``plan`` (see :mod:`hogsolve.stages`): one
-    pass, a few numpy calls per score sum.  Returns ``(values, action_values, sweep
-    result)``; each sum's action values are computed once, from larger sums already final,
-    so they are exactly a backup of the finished table.  ``progress`` as for :func:`sweep`.  ``action_values`` is a view of an
-    actions-first array (every action's values contiguous), which the certificate and
-    the tie-break read fastest."""
+    pass, a few numpy calls per score sum (``progress`` as for :func:`sweep`).
+
+    Returns ``(values, action_values, sweep result)``.  Each sum's action values are
+    computed once, from larger sums already final, so they are exactly a backup of the
+    finished table and the certificate needs no second one.  ``action_values`` is a view
+    of an actions-first array, which the certificate and the tie-break read fastest."""
     g, n = model.goal, model.num_states
     table = OutcomeTable(model)
     outcomes, cells = table.table, table.table.reshape(-1)
