@@ -234,30 +234,38 @@ ROWS = [  # (label, target, how to read the figure, lower is better)
 
 NOTES = """## Notes
 
-- **Targets not met.** `solve` at goal 100 sweeps the 199 score sums of goal 100 one after
-  another (each sum needs the larger ones) with a few numpy calls per sum, then backs up
-  every state once more for the certificate; at about 30 microseconds of interpreter and
-  call overhead per sum that is 6 ms before any arithmetic. A compiled sweep (the issue's
-  C version takes 2.1-2.5 ms) would be needed to reach 3 ms; none is added. `win_rate`
-  sits at the 5 ms line: 4.8 ms in a quiet process, 5.3 ms in this run (a lean sweep for
-  plain rules works each sum's indexing out once per model). The full exact check of
-  every decision (`--exact`, which also writes the exact value of every dice count to the
-  shipped tables) is a big-integer sweep; skipping the points an action cannot score
-  halved it. The quick check (`--exact-ties`) meets the target: it proves every state's
-  exact optimal value and settles every tie exactly, resting on the certificate's
-  rigorous float bound for the decided states.
-- **BLAS threads.** Limiting OpenBLAS to one thread (threadpoolctl) made no measurable
-  difference to `solve` on this machine (the rows above); the batched evaluations run
-  under a one-thread limit in every worker, where two BLAS threads per process on two
-  cores only contend.
+- **solve.** Where the state is the two scores, every turn scores, one kind of dice serves
+  each score sum and the landing does not depend on the points (15 of the 21 built-in
+  rulesets: every one but sp15, fa15, the three Feral Hogs semesters and Neller's Hog),
+  the sweep works each sum's indexing out once per model and spends five numpy calls per
+  sum (a 11 x 61 matrix product of about 3 us, and four gathers and reductions of about
+  1.5 us each): about 2.1 ms for the 199 sums of goal 100. Each sum's action values are
+  computed once from larger sums that are already final, so they are the backup of the
+  finished table that the certificate needs (no second full backup), and the top-two gap
+  and the tie-break make one pass over the actions. On this shared machine those rulesets
+  measure 2.6-3.2 ms from run to run, so the 3 ms line holds for the median but not for
+  each of them in every run. The others keep the general backup: sp15 (Hogtimus Prime:
+  the landing depends on the points, about 12 ms; a gathered one-pass sweep measured
+  3.1 ms for the sweep alone and was not added), fa15 (Piggy Back, about 15 ms), the Feral
+  Hogs semesters (1.2 million states with both memories, about 1 s) and Neller's Hog
+  (turns can score 0, so each sum is iterated, about 250 ms).
+- **Exact check.** `--exact` takes every action's exact value from the dice recurrence
+  F_n(j) = F_n(j+1) + F_(n-1)(j+2) - F_(n-1)(j+S+1) (F_n: the outcome table summed over the
+  rolls of n dice without a 1), two big-integer additions per row, state and dice count
+  instead of a product per point, and divides back only the best action's value. What
+  remains is mostly rounding the 110,000 exact action values to floats for the tables.
+- **BLAS threads.** Limiting OpenBLAS to one thread (threadpoolctl) changes `solve` by
+  under 10% either way here (the rows above), and entering and leaving the limit costs
+  about 0.3 ms, so `solve` does not set it; the batched evaluations run under a one-thread
+  limit in every worker, where two BLAS threads per process on two cores only contend.
 - **Growth with the goal.** Time per state falls as the goal grows (fixed costs spread
-  thin), so time grows no faster than goal^2; single runs at one goal vary by up to 2x
-  from run to run (fresh arrays of hundreds of MB page-fault differently), e.g. goal 1000
-  measured 0.5-1.2 us per state across runs. The peak holds the action values and one
-  block of rows at a time (was: the action values, a transposed copy and a sorted copy).
-- **Cold start** is the median over fresh interpreters of importing the player and playing
-  its first move, minus the median of `import numpy` alone; on this machine it measured
-  12-23 ms in different runs of the same code (and 6-24 ms for d571fc6).
+  thin), so time grows no faster than goal^2; single runs at one goal vary from run to
+  run (fresh arrays of hundreds of MB page-fault differently). The peak holds the action
+  values, the outcome table and one block of rows at a time.
+- **Cold start** is, in each of several fresh interpreters, the time to import the player
+  and play its first move after `import numpy`, and the median of those; timing both in
+  one interpreter takes out numpy's own spread of several ms between interpreters (the
+  earlier method, a difference of two medians, measured 12-23 ms for the same code).
 - **Round robin**: one strategy against blocks of up to 64 opponents in one sweep (the
   opponents on an array axis), two worker processes. On a Dask cluster see
   `scripts/bench_dask.py` and the README.
