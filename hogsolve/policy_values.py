@@ -115,7 +115,7 @@ def _plain_sweep(model: Model, plan: StagePlan, values: np.ndarray, partner: np.
     for k, o, m, kind, bacon, states, lands, *_ in plan.stages:
         sums = buffer[: A * m * S].reshape(A, m, S)
         np.matmul(w[kind], outcomes[k: k + P, o: o + m].reshape(P, m * S), out=sums.reshape(A, m * S))
-        sums[0] = cells[bacon]
+        cells.take(bacon, axis=0, out=sums[0])
         yield sums, states, m
         outcomes[k, o: o + m] = values[lands[:, None], partner]
 
@@ -146,7 +146,7 @@ def _plain_best_response(model: Model, plan: StagePlan, opponent: np.ndarray):
         every = np.subtract(1.0, sums, out=sums)
         mine = every[:, :, 0]
         kept[states] = mine.T
-        values[states, 0] = mine.max(axis=0)
+        np.maximum.reduce(mine, 0, None, values[states, 0])
         values[states, 1] = every[theirs[states], states_of[:m], 1]
     return values[:, 0].reshape(g, g), values[:, 1].reshape(g, g), kept.reshape(g, g, -1)
 
