@@ -243,16 +243,18 @@ NOTES = """## Notes
   each score sum and the landing does not depend on the points (15 of the 21 built-in
   rulesets: every one but sp15, fa15, the three Feral Hogs semesters and Neller's Hog),
   the sweep works each sum's indexing out once per model and spends five numpy calls per
-  sum (a 11 x 61 matrix product of about 3 us, and four gathers and reductions of about
-  1.5 us each): about 2.1 ms for the 199 sums of goal 100. Each sum's action values are
-  computed once from larger sums that are already final, so they are the backup of the
-  finished table that the certificate needs (no second full backup), and the top-two gap
-  and the tie-break make one pass over the actions. On this shared machine those rulesets
-  measure 2.6-3.2 ms from run to run, so the 3 ms line holds for the median but not for
-  each of them in every run. The others keep the general backup: sp15 (Hogtimus Prime:
-  the landing depends on the points, about 12 ms; a gathered one-pass sweep measured
-  3.1 ms for the sweep alone and was not added), fa15 (Piggy Back, about 15 ms), the Feral
-  Hogs semesters (1.2 million states with both memories, about 1 s) and Neller's Hog
+  sum (an 11 x 61 matrix product of about 3 us, and two gathers, a minimum and a
+  subtraction of about 1 us each, called without numpy's Python wrappers): about 1.7 ms
+  for the 199 sums of goal 100. Each sum's action values are computed once from larger
+  sums that are already final, so they are the backup of the finished table that the
+  certificate needs (no second full backup), and the top-two gap and the tie-break make
+  one pass over the actions. Those rulesets solve in 2.1-2.4 ms in a quiet process; in
+  the last bench run 2.2-3.0 ms (a run before the last 0.5 ms came off measured up to
+  4.2 ms in a busy period of this shared machine), so the line holds with little room. The others keep the general backup: sp15
+  (Hogtimus Prime: the landing depends on the points, about 12 ms; a one-pass sweep that
+  gathers each state's landings measured 2.8 ms for the sweep alone, about 3.2 ms with
+  the certificate, and was not added), fa15 (Piggy Back, about 15 ms), the Feral Hogs
+  semesters (1.2 million states with both memories, about 0.8-1 s) and Neller's Hog
   (turns can score 0, so each sum is iterated, about 250 ms).
 - **Exact check.** `--exact` takes every action's exact value from the dice recurrence
   F_n(j) = F_n(j+1) + F_(n-1)(j+2) - F_(n-1)(j+S+1) (F_n: the outcome table summed over the
