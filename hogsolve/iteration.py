@@ -133,7 +133,8 @@ def optimal_values(model: Model, arithmetic: Optional[Arithmetic] = None, *,
     return values, kept, result
 
 
-def lean_optimal_values(model: Model, plan: StagePlan, progress=None):
+def lean_optimal_values(model: Model, plan: StagePlan,
+                        progress=None) -> Tuple[np.ndarray, np.ndarray, SweepResult]:
     """:func:`optimal_values` in floats over ``plan`` (see :mod:`hogsolve.stages`): one
     pass, a few numpy calls per score sum (``progress`` as for :func:`sweep`).
 

@@ -115,6 +115,13 @@ def test_the_lean_sweep_without_a_zero_dice_move():
     assert np.isneginf(action_values[..., 0]).all() and np.isfinite(action_values[..., 1:]).all()
 
 
+def test_solve_takes_the_one_pass_sweep_where_it_applies():
+    lean = solve(get_rules("fa20"))  # covered: its action values are its own backup
+    assert lean.certificate.max_bellman_residual == 0 and lean.certificate.proven
+    general = solve(get_rules("fa15"))  # Piggy Back: the general sweep and a fresh backup
+    assert general.certificate.max_bellman_residual > 0 and general.certificate.proven
+
+
 def test_the_stage_plan_covers_what_it_says():
     covered = {name: stage_plan(compile_model(get_rules(name, goal=20))) for name in
                ("su18", "fa20", "fa21", "fa15", "sp15", "fa19", "hog")}
