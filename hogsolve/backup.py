@@ -60,15 +60,14 @@ class OutcomeTable:
         self.slots = slots
         self._buffer = None  # slot_action_values' output, reused
         self._supports = _supports(self.arith)
-        shape = (2 * g - 1 + most, g) + ((slots,) if slots else ())
         if self.arith.dtype is object:
-            self.table = np.zeros(shape, dtype=object)
-            self.table[...] = _final_outcomes(model, self.arith.one)[(...,) + ((None,) if slots else ())]
+            start = _final_outcomes(model, self.arith.one, object)
         else:  # the float start is the same every time: made once per model
             if model not in _FLOAT_STARTS:
-                _FLOAT_STARTS[model] = _final_outcomes(model, 1.0)
-            self.table = np.empty(shape)
-            self.table[...] = _FLOAT_STARTS[model][(...,) + ((None,) if slots else ())]
+                _FLOAT_STARTS[model] = _final_outcomes(model, 1.0, np.float64)
+            start = _FLOAT_STARTS[model]
+        self.table = np.empty((2 * g - 1 + most, g) + ((slots,) if slots else ()), dtype=self.arith.dtype)
+        self.table[...] = start[(...,) + ((None,) if slots else ())]
 
     def _column(self, per_state: np.ndarray) -> np.ndarray:
         """A per-state array shaped to broadcast against the slots."""
@@ -223,11 +222,11 @@ class OutcomeTable:
 _FLOAT_STARTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
-def _final_outcomes(model: Model, one) -> np.ndarray:
+def _final_outcomes(model: Model, one, dtype) -> np.ndarray:
     """The outcome table before any sweep: where the mover ends on the goal or beyond, the
     outcome is final (``one`` where the mover has lost, else 0), and every other cell 0."""
     g, most = model.goal, model.max_points
-    table = np.zeros((2 * g - 1 + most, g), dtype=np.float64 if isinstance(one, float) else object)
+    table = np.zeros((2 * g - 1 + most, g), dtype=dtype)
     new, opp = np.meshgrid(np.arange(g, g + most + 1), np.arange(g), indexing="ij")
     keep = new + opp < table.shape[0]
     lost = np.zeros(int(keep.sum()), dtype=table.dtype)

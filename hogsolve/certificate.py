@@ -248,9 +248,9 @@ def tie_broken_policy(action_values: np.ndarray, threshold: float) -> np.ndarray
     """Fewest dice among the counts within ``threshold`` of the best, per state."""
     policy = np.empty(action_values.shape[:-1], dtype=np.int8)
     count = action_values.shape[-1]
+    # the fewest near-best dice n has the largest count - n among the near-best
+    rank = np.arange(count, 0, -1, dtype=np.int8).reshape((-1,) + (1,) * (action_values.ndim - 1))
     for rows, acts in _actions_first(action_values):
         near = acts >= acts.max(axis=0) - threshold
-        # the fewest near-best dice n has the largest count - n among the near-best
-        rank = np.arange(count, 0, -1, dtype=np.int8).reshape((-1,) + (1,) * (acts.ndim - 1))
         np.subtract(count, np.multiply(near, rank, dtype=np.int8).max(axis=0), out=policy[rows])
     return policy

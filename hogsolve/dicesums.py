@@ -17,11 +17,12 @@ stay over ``one * total``, which orders them the same.
 """
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from typing import Tuple
 
 import numpy as np
 
 from .backup import Arithmetic, OutcomeTable
+from .dice import pig_out_count, sum_counts_without_ones
 from .model import Model
 
 
@@ -39,18 +40,14 @@ def rolls_are_dice_sums(model: Model) -> bool:
 
 
 def _dice_sum_counts(sides: int, max_dice: int, pig_out: int, points: int) -> np.ndarray:
-    """``counts[n, p]`` of the rolls the recurrence assumes, over ``sides ** max_dice``."""
+    """``counts[n, p]`` of the rolls the recurrence assumes, over ``sides ** max_dice``: the
+    dice's sum without a 1 (:func:`hogsolve.dice.sum_counts_without_ones`), else Pig Out."""
     counts = np.zeros((max_dice + 1, points), dtype=object)
-    without_ones = np.zeros(points, dtype=object)
-    without_ones[0] = 1
     for n in range(1, max_dice + 1):
-        grown = np.zeros(points, dtype=object)
-        for face in range(2, sides + 1):
-            grown[face:] += without_ones[: points - face]
-        without_ones = grown
-        counts[n] = without_ones
+        sums = sum_counts_without_ones(n, sides)
+        counts[n, 2 * n: 2 * n + len(sums)] = sums
         if pig_out < points:
-            counts[n, pig_out] += sides ** n - (sides - 1) ** n
+            counts[n, pig_out] += pig_out_count(n, sides)
         counts[n] *= sides ** (max_dice - n)
     return counts
 
@@ -69,7 +66,7 @@ def recurrence_values(model: Model, arith: Arithmetic, progress=None) -> Tuple[n
     for sides in (int(x) for x in model.dice_sides_values):
         n = range(1, max_dice + 1)
         weight = np.array([(base // sides ** max_dice) * sides ** (max_dice - k) for k in n], dtype=object)
-        pig = np.array([sides ** k - (sides - 1) ** k for k in n], dtype=object)
+        pig = np.array([pig_out_count(k, sides) for k in n], dtype=object)
         ring = np.zeros((max_dice + 1, sides + 2, g), dtype=object)  # F_n at rows j .. j + sides + 1
         kinds.append((sides, weight[:, None], pig[:, None], ring))
     values = np.zeros((g, g), dtype=object)

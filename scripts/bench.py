@@ -244,16 +244,17 @@ NOTES = """## Notes
   rulesets: every one but sp15, fa15, the three Feral Hogs semesters and Neller's Hog),
   the sweep works each sum's indexing out once per model and spends five numpy calls per
   sum (an 11 x 61 matrix product of about 3 us, and two gathers, a minimum and a
-  subtraction of about 1 us each, called without numpy's Python wrappers): about 1.7 ms
+  subtraction of 0.7-1.5 us each, called without numpy's Python wrappers): about 1.7 ms
   for the 199 sums of goal 100. Each sum's action values are computed once from larger
   sums that are already final, so they are the backup of the finished table that the
   certificate needs (no second full backup), and the top-two gap and the tie-break make
   one pass over the actions. Those rulesets solve in 2.1-2.4 ms in a quiet process; in
-  the last bench run 2.2-3.0 ms (a run before the last 0.5 ms came off measured up to
-  4.2 ms in a busy period of this shared machine), so the line holds with little room. The others keep the general backup: sp15
+  the last bench run 2.2-3.0 ms (three earlier runs, before the last 0.5 ms came off,
+  measured 2.5-4.9 ms, the high figures in busy periods of this shared machine), so the
+  line holds with little room. The others keep the general backup: sp15
   (Hogtimus Prime: the landing depends on the points, about 12 ms; a one-pass sweep that
-  gathers each state's landings measured 2.8 ms for the sweep alone, about 3.2 ms with
-  the certificate, and was not added), fa15 (Piggy Back, about 15 ms), the Feral Hogs
+  gathers each state's landings measured 2.8 ms for the sweep alone, before the 0.4 ms
+  that the certificate and the tie-break take, and was not added), fa15 (Piggy Back, about 15 ms), the Feral Hogs
   semesters (1.2 million states with both memories, about 0.8-1 s) and Neller's Hog
   (turns can score 0, so each sum is iterated, about 250 ms).
 - **Exact check.** `--exact` takes every action's exact value from the dice recurrence
