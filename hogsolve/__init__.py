@@ -1,7 +1,7 @@
 """hogsolve: exact solutions of Hog and other dice games of the Pig family.
 
 The public API is re-exported here and imported lazily, so that
-``import hogsolve.player`` stays light (no solver, scipy or joblib).
+``import hogsolve.strategy.optimal`` stays light (no solver, scipy or joblib).
 """
 from __future__ import annotations
 
@@ -11,25 +11,30 @@ from .version import __version__
 
 _EXPORTS = {
     # rules and dice
-    "Ruleset": "rules", "rulesets": "rules", "get_rules": "rules",
-    "turn_score_distribution": "dice", "Distribution": "dice",
+    "Ruleset": "hog.rules", "rulesets": "hog.rules", "get_rules": "hog.rules",
+    "turn_score_distribution": "hog.dice", "Distribution": "hog.dice",
     # model and algorithms
-    "Model": "model", "compile_model": "model",
-    "solve": "solver", "Solution": "solver", "Certificate": "certificate",
-    "ExactResult": "exact", "verify_ties": "exact", "TieCheck": "exact",
+    "Model": "solver.model", "compile_model": "solver.model",
+    "solve": "solver.optimal", "Solution": "solver.optimal", "Certificate": "solver.certificate",
+    "ExactResult": "solver.exact", "verify_ties": "solver.exact", "TieCheck": "solver.exact",
     # playing and comparing
-    "play": "game", "GameResult": "game", "Turn": "game",
-    "optimal_strategy": "player",
-    "Policy": "policy", "as_policy": "policy", "StrategyError": "policy",
-    "Strategy": "strategies", "always_roll": "strategies", "bacon_strategy": "strategies",
-    "swap_strategy": "strategies", "random_strategy": "strategies", "table_strategy": "strategies",
-    "tabulate": "strategies",
-    "load_strategy": "specs", "parse_strategy": "specs", "StrategySpecError": "specs",
-    "tournament": "roundrobin", "TournamentResult": "roundrobin",
-    "contest_entries": "contest", "sweep_rulesets": "sweep", "load_grid": "sweep",
-    "win_rate": "evaluate", "WinRate": "evaluate", "best_response": "evaluate",
-    "exploitability": "evaluate", "regret": "evaluate",
-    "simulate": "montecarlo",
+    "play": "hog.engine", "GameResult": "hog.engine", "Turn": "hog.engine",
+    "optimal_strategy": "strategy.optimal",
+    "Policy": "strategy.policy", "as_policy": "strategy.policy", "StrategyError": "strategy.policy",
+    "Strategy": "strategy.named", "always_roll": "strategy.named", "bacon_strategy": "strategy.named",
+    "swap_strategy": "strategy.named", "random_strategy": "strategy.named", "table_strategy": "strategy.named",
+    "tabulate": "strategy.named",
+    "load_strategy": "strategy.specs", "parse_strategy": "strategy.specs", "StrategySpecError": "strategy.specs",
+    "tournament": "contest.roundrobin", "TournamentResult": "contest.roundrobin",
+    "contest_entries": "contest.entries", "sweep_rulesets": "contest.sweeps", "load_grid": "contest.sweeps",
+    "win_rate": "analysis.evaluate", "WinRate": "analysis.evaluate", "best_response": "analysis.evaluate",
+    "exploitability": "analysis.evaluate", "regret": "analysis.evaluate",
+    "simulate": "analysis.montecarlo",
+    # the Pig family
+    "PigGame": "pig.rules", "get_pig_game": "pig.rules", "PIG_GAMES": "pig.rules",
+    "solve_pig": "solver.pig", "PigSolution": "solver.pig", "pig_win_rate": "solver.pig",
+    "pig_best_response": "solver.pig", "PigBestResponse": "solver.pig",
+    "hold_at": "solver.pig", "hold_at_or_goal": "solver.pig",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]

@@ -46,11 +46,11 @@ def measure(quick: bool, previous: bool) -> dict:
     import numpy as np
 
     from hogsolve import always_roll, get_rules, rulesets, simulate, solve, tournament, win_rate
-    from hogsolve.evaluate import best_response
-    from hogsolve.exact import verify
-    from hogsolve.model import compile_model
-    from hogsolve.player import optimal_strategy
-    from hogsolve.strategies import random_strategy, tabulate
+    from hogsolve.analysis.evaluate import best_response
+    from hogsolve.solver.exact import verify
+    from hogsolve.solver.model import compile_model
+    from hogsolve.strategy.optimal import optimal_strategy
+    from hogsolve.strategy.named import random_strategy, tabulate
     out: dict = {}
     repeat = 5 if quick else 21
     names = [n for n in rulesets() if n not in ("sp22",)]
@@ -116,7 +116,7 @@ def measure(quick: bool, previous: bool) -> dict:
     verify(model, solution)
     out["exact_verification_s"] = {"wall": time.perf_counter() - start, "cpu": time.process_time() - cpu}
     try:
-        from hogsolve.exact import verify_ties
+        from hogsolve.solver.exact import verify_ties
     except ImportError:  # older revisions have only the full check
         pass
     else:
@@ -143,7 +143,7 @@ def cold_start(repeat: int) -> dict:
     """Medians over fresh interpreters of ``import numpy`` and, in the same interpreter
     after it, of importing the player and playing its first move: the player's own cost."""
     code = ("import time; t0 = time.perf_counter(); import numpy; t1 = time.perf_counter(); "
-            "from hogsolve.player import optimal_strategy; optimal_strategy('su18')(0, 0); "
+            "from hogsolve.strategy.optimal import optimal_strategy; optimal_strategy('su18')(0, 0); "
             "t2 = time.perf_counter(); print(t1 - t0, t2 - t1)")
     runs = [[float(x) * 1000 for x in subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                                                      check=True, env={**os.environ}).stdout.split()]
@@ -156,7 +156,7 @@ def cold_start(repeat: int) -> dict:
 
 def sweep_500(quick: bool) -> dict:
     """A sweep of 500 rulesets at goal 100 (or 50 with --quick) on two worker processes."""
-    from hogsolve.sweep import load_grid, sweep_rulesets
+    from hogsolve.contest.sweeps import load_grid, sweep_rulesets
     with tempfile.TemporaryDirectory() as folder:
         grid = Path(folder) / "grid.toml"
         bacon = ["bacon_larger_digit", "bacon_digit_difference", "bacon_product_digit", "bacon_pig_tail",

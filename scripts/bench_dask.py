@@ -34,7 +34,7 @@ def main() -> None:
     dask.config.set({"distributed.nanny.pre-spawn-environ": {}})
 
     from hogsolve import get_rules, tournament
-    from hogsolve.strategies import always_roll, random_strategy, tabulate
+    from hogsolve.strategy.named import always_roll, random_strategy, tabulate
     rules = get_rules("su18")
     n = args.strategies
     tables = [tabulate(random_strategy(s, rules), rules) for s in range(n - 10)]

@@ -17,7 +17,7 @@ import subprocess
 import sys
 
 from bench import median_time  # scripts/ is on the path when a script runs
-from hogsolve.pig import get_pig_game, hold_at, pig_win_rate, solve_pig
+from hogsolve import get_pig_game, hold_at, pig_win_rate, solve_pig
 
 OPENSPIEL_CHILD = r"""
 import sys, threading, time

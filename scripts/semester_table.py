@@ -7,7 +7,7 @@ optimal play, the opening move, and the exact CS 61A win rate of the optimal
 strategy against always rolling four.
 """
 from hogsolve import always_roll, optimal_strategy, win_rate
-from hogsolve.rules import NO_VALUE, rulesets, semesters
+from hogsolve.hog.rules import NO_VALUE, rulesets, semesters
 
 
 def main() -> None:

@@ -4,13 +4,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import hogsolve.iteration as iteration
+import hogsolve.solver.iteration as iteration
 from hogsolve import best_response, compile_model, get_rules, solve
-from hogsolve.certificate import PROOF_TOLERANCE
+from hogsolve.solver.certificate import PROOF_TOLERANCE
 from hogsolve.cli import main
-from hogsolve.exact import ExactUnsupported
-from hogsolve.iteration import ConvergenceError, sweep
-from hogsolve.rules import (Ruleset, bacon_digit_difference, bacon_larger_digit, bacon_product_digit,
+from hogsolve.solver.exact import ExactUnsupported
+from hogsolve.solver.iteration import ConvergenceError, sweep
+from hogsolve.hog.rules import (Ruleset, bacon_digit_difference, bacon_larger_digit, bacon_product_digit,
                             bacon_twice_tens_minus_ones, hog_wild, never_swap, six_sided, swap_double,
                             swap_equal_digit_gaps, swap_ones_equals_tens)
 from reference import stagewise_values
@@ -159,7 +159,7 @@ def test_quick_exact_check_agrees_with_the_full_one(name):
     """verify_ties (exact values from the certified decisions, ties settled exactly) gives the
     full recomputation's exact start value and exact policy, on plain, mixed-dice, points-bonus,
     Piggy Back and final-bonus rules."""
-    from hogsolve.exact import verify, verify_ties
+    from hogsolve.solver.exact import verify, verify_ties
     rules = get_rules(name)
     model = compile_model(rules)
     solution = solve(rules, model=model)
@@ -172,7 +172,7 @@ def test_quick_exact_check_agrees_with_the_full_one(name):
 def test_quick_exact_check_settles_a_wrong_tie_and_needs_a_proof():
     """A tie decided wrongly in floats is corrected exactly; an unproven certificate is refused."""
     import dataclasses
-    from hogsolve.exact import verify, verify_ties
+    from hogsolve.solver.exact import verify, verify_ties
     rules = get_rules("su18")
     model = compile_model(rules)
     solution = solve(rules, model=model)

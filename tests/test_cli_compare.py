@@ -5,7 +5,7 @@ import pytest
 
 from cli_helpers import run_main
 from hogsolve.cli import main
-from hogsolve.tables import read_grid_csv
+from hogsolve.util.files import read_grid_csv
 
 
 def run(*args):

@@ -7,13 +7,14 @@ import sys
 import numpy as np
 import pytest
 
-import hogsolve.montecarlo as montecarlo
+import hogsolve.analysis.montecarlo as montecarlo
 from hogsolve import get_rules, optimal_strategy, simulate, solve
 from hogsolve.cli import main
 from hogsolve.cli.common import cap_jobs
-from hogsolve.memory import estimate_bytes
-from hogsolve.player import shipped_tables
-from hogsolve.tables import atomic_write, write_solution
+from hogsolve.solver.memory import estimate_bytes
+from hogsolve.strategy.optimal import shipped_tables
+from hogsolve.solver.tables import write_solution
+from hogsolve.util.files import atomic_write
 
 
 def one_line_exit_2(capsys, args, message):

@@ -9,10 +9,10 @@ import pytest
 
 from hogsolve import get_rules, solve
 from hogsolve.cli import main
-from hogsolve.model import compile_model
-from hogsolve.policy_values import play_values, slot_values, slots_supported
-from hogsolve.roundrobin import TournamentResult, exact_rate, tournament
-from hogsolve.strategies import always_roll, random_strategy, tabulate
+from hogsolve.solver.model import compile_model
+from hogsolve.analysis.policy_values import play_values, slot_values, slots_supported
+from hogsolve.contest.roundrobin import TournamentResult, exact_rate, tournament
+from hogsolve.strategy.named import always_roll, random_strategy, tabulate
 from reference import recursive_win_rate
 
 
@@ -51,7 +51,7 @@ def test_rules_outside_the_batch_fall_back_pair_by_pair():
     rules = get_rules("fa19", goal=30)  # Feral Hogs: memories in the state
     assert not slots_supported(compile_model(rules))
     result = tournament([always_roll(4), always_roll(6), always_roll(2)], rules)
-    from hogsolve.evaluate import win_rate
+    from hogsolve.analysis.evaluate import win_rate
     assert result.rate[0, 1] == pytest.approx(win_rate(always_roll(4), always_roll(6), rules).average, abs=1e-14)
 
 
@@ -106,7 +106,7 @@ def test_contest_folder_results_file_and_resume(tmp_path, capsys, monkeypatch):
     lines = out.read_text().splitlines()
     assert lines[0].startswith("rules,goal,a,b,") and len(lines) == 1 + 6
     # a rerun reads every pair back and evaluates none
-    import hogsolve.roundrobin as rr
+    import hogsolve.contest.roundrobin as rr
     calls = []
     real = rr.evaluate_block
     monkeypatch.setattr(rr, "evaluate_block", lambda *a: calls.append(a) or real(*a))

@@ -3,12 +3,12 @@ import numpy as np
 import pytest
 
 from hogsolve import get_rules, solve
-from hogsolve.evaluate import best_response, exploitability, regret, win_rate
-from hogsolve.policy_values import occupancy
-from hogsolve.model import compile_model
-from hogsolve.player import optimal_strategy
-from hogsolve.montecarlo import simulate
-from hogsolve.strategies import always_roll, baselines, random_strategy, tabulate
+from hogsolve.analysis.evaluate import best_response, exploitability, regret, win_rate
+from hogsolve.analysis.policy_values import occupancy
+from hogsolve.solver.model import compile_model
+from hogsolve.strategy.optimal import optimal_strategy
+from hogsolve.analysis.montecarlo import simulate
+from hogsolve.strategy.named import always_roll, baselines, random_strategy, tabulate
 from reference import recursive_best_response, recursive_win_rate
 
 Z999 = 3.2905
@@ -112,7 +112,7 @@ def test_alias_tables_hold_the_exact_distribution(name):
     """The sampler's integer alias tables give every row exactly the model's counts:
     column j keeps threshold[j] of its base units and passes the rest to alias[j]."""
     from math import lcm
-    from hogsolve.montecarlo import PointSampler
+    from hogsolve.analysis.montecarlo import PointSampler
     model = compile_model(get_rules(name))
     sampler = PointSampler(model)
     width = 1 << sampler.bits

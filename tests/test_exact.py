@@ -3,9 +3,9 @@ import numpy as np
 import pytest
 
 from hogsolve import compile_model, get_rules
-from hogsolve.dicesums import _dice_sum_counts, recurrence_values, rolls_are_dice_sums
-from hogsolve.exact import exact_arithmetic
-from hogsolve.iteration import optimal_values
+from hogsolve.solver.dicesums import _dice_sum_counts, recurrence_values, rolls_are_dice_sums
+from hogsolve.solver.exact import exact_arithmetic
+from hogsolve.solver.iteration import optimal_values
 from reference import brute_force_distribution
 
 

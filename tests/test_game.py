@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from hogsolve import compile_model, get_rules
-from hogsolve.game import play, take_turn
-from hogsolve.strategies import StrategyError, always_roll, Strategy
+from hogsolve.hog.engine import play, take_turn
+from hogsolve.strategy.named import StrategyError, always_roll, Strategy
 
 su18, fa13 = get_rules("su18"), get_rules("fa13")
 

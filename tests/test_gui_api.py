@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from gui_helpers import running_server
-from hogsolve.player import optimal_strategy
+from hogsolve.strategy.optimal import optimal_strategy
 
 
 @pytest.fixture(scope="module")

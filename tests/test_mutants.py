@@ -12,15 +12,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import hogsolve.player as player
+import hogsolve.strategy.optimal as player
 from hogsolve import best_response, get_rules, solve, tournament
 from hogsolve.cli import main
-from hogsolve.player import PlayerWarning, optimal_strategy
+from hogsolve.strategy.optimal import PlayerWarning, optimal_strategy
 from hogsolve.sibala.rules import NO_POINT, Variant, evaluate
 from hogsolve.sinbad.bots import TrackingBot
 from hogsolve.sinbad.room import Message
-from hogsolve.strategies import always_roll
-from hogsolve.tables import write_solution
+from hogsolve.strategy.named import always_roll
+from hogsolve.solver.tables import write_solution
 from hogsolve.version import __version__
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -6,9 +6,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from hogsolve.pig import get_pig_game, hold_at, hold_at_or_goal, pig_win_rate, solve_pig
-from hogsolve.pig.game import PigMatch, play_pig
-from hogsolve.stats import wilson_interval
+from hogsolve import get_pig_game, hold_at, hold_at_or_goal, pig_win_rate, solve_pig
+from hogsolve.pig.engine import PigMatch, play_pig
+from hogsolve.util.stats import wilson_interval
 
 
 def plain_value_iteration(game, tol=1e-14):
@@ -139,7 +139,7 @@ def test_play_in_the_terminal(monkeypatch, capsys):
 
 
 def test_best_response():
-    from hogsolve.pig import pig_best_response
+    from hogsolve import pig_best_response
     game = get_pig_game("pig", goal=40)
     solution = solve_pig(game)
     # against the optimal strategy nothing gains: the best response wins exactly half
@@ -165,7 +165,7 @@ def test_tournament_command(capsys):
 
 def test_exact_verification_in_rationals():
     """The float policy is optimal in every state, exactly; the exact value agrees."""
-    from hogsolve.pig.exact import verify_pig
+    from hogsolve.solver.pig_exact import verify_pig
     for name, goal in (("pig", 20), ("big-pig", 30), ("piglet", 10)):
         solution = solve_pig(get_pig_game(name, goal=goal))
         checked = verify_pig(solution)
@@ -194,7 +194,7 @@ def test_plot_the_roll_hold_boundary(tmp_path, capsys):
 def test_vectorised_monte_carlo_and_compare_simulate(capsys):
     """The vectorised simulation agrees with the exact win rate inside a 3.3-sigma band, is
     reproducible from its seed, and backs `compare --simulate --rules pig`."""
-    from hogsolve.pig.solver import simulate_pig
+    from hogsolve.solver.pig import simulate_pig
     game = get_pig_game("big-pig", goal=60)
     solution = solve_pig(game)
     first, second, _ = pig_win_rate(solution, hold_at_or_goal(25, game.goal), game)
@@ -216,7 +216,7 @@ def test_vectorised_monte_carlo_and_compare_simulate(capsys):
 def test_regret_adds_up_to_the_shortfall(capsys):
     """Performance difference: the per-state expected losses of a strategy against optimal play
     add up exactly to 1/2 minus its win rate (a wrong reach or loss breaks this)."""
-    from hogsolve.pig.solver import pig_regret
+    from hogsolve.solver.pig import pig_regret
     game = get_pig_game("pig", goal=40)
     solution = solve_pig(game)
     for strategy in (hold_at(20), hold_at_or_goal(12, game.goal), solution):
@@ -234,8 +234,8 @@ def test_two_dice_pig_wipes(capsys):
     """Double 1s lose the banked score too: the engine, the exact odds, the solver's fixed
     point at goal 100 with its policy-route certificate, and every downstream evaluator on
     the wipe (Monte Carlo of the engine, the vectorised simulation, the best response)."""
-    from hogsolve.pig import pig_best_response
-    from hogsolve.pig.solver import policy_exits, simulate_pig
+    from hogsolve import pig_best_response
+    from hogsolve.solver.pig import policy_exits, simulate_pig
     game = get_pig_game("two-dice-pig")
     odds = game.outcomes()
     assert odds["wipe", 0] == Fraction(1, 36) and odds["bust", 0] == Fraction(10, 36)

@@ -1,7 +1,7 @@
 """hogsolve play: a person against the bot, scripted."""
 from cli_helpers import run_main
 from hogsolve import get_rules
-from hogsolve.terminal import play_terminal
+from hogsolve.sessions.hog_terminal import play_terminal
 
 
 def scripted(answers):
@@ -67,7 +67,7 @@ def test_feral_hogs_game_in_the_terminal():
     """A fa19 game: the bot reads both players' memories, and a Feral Hogs bonus is worded."""
     import io
     from hogsolve import get_rules
-    from hogsolve.terminal import play_terminal
+    from hogsolve.sessions.hog_terminal import play_terminal
     out = io.StringIO()
     answers = iter(["2"] * 200)
     rules = get_rules("fa19")

@@ -7,9 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import hogsolve.player as player
+import hogsolve.strategy.optimal as player
 from hogsolve import get_rules, solve
-from hogsolve.player import PlayerWarning, optimal_strategy
+from hogsolve.strategy.optimal import PlayerWarning, optimal_strategy
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -22,11 +22,11 @@ def test_shipped_table_is_the_solution():
 
 
 def test_player_imports_no_solver():
-    code = ("import sys; from hogsolve.player import optimal_strategy; optimal_strategy('su18')(0, 0);"
-            "print([m for m in ('hogsolve.solver', 'scipy', 'joblib', 'pickle') if m in sys.modules])")
+    code = ("import sys; from hogsolve.strategy.optimal import optimal_strategy; optimal_strategy('su18')(0, 0);"
+            "print([m for m in ('hogsolve.solver.optimal', 'scipy', 'joblib', 'pickle') if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() in ("[]", "['pickle']")
-    assert "hogsolve.solver" not in out.stdout and "scipy" not in out.stdout
+    assert "hogsolve.solver.optimal" not in out.stdout and "scipy" not in out.stdout
 
 
 def test_corrupt_table_warns_solves_and_caches(tmp_path, monkeypatch):

@@ -6,8 +6,8 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 from hogsolve import compile_model, get_rules, rulesets
-from hogsolve.game import take_turn
-from hogsolve.rules import roll_points, zero_dice_points
+from hogsolve.hog.engine import take_turn
+from hogsolve.hog.rules import roll_points, zero_dice_points
 from hogsolve.sibala.rules import Variant, evaluate, winner
 from hogsolve.sinbad.room import Room
 

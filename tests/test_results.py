@@ -7,12 +7,12 @@ import pytest
 
 from hogsolve import (best_response, get_rules, regret, simulate, solve, tournament,
                       win_rate)
-from hogsolve.iteration import SweepResult
+from hogsolve.solver.iteration import SweepResult
 from hogsolve.sibala.odds import hand_odds, odds
 from hogsolve.sibala.rules import winner
 from hogsolve.sinbad.odds import deal_odds
 from hogsolve.sinbad.tournament import play_game, standings
-from hogsolve.strategies import always_roll
+from hogsolve.strategy.named import always_roll
 
 rules = get_rules("su18", goal=40)
 

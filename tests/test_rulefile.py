@@ -4,7 +4,7 @@ import pytest
 
 from cli_helpers import run_main
 from hogsolve import get_rules, rulesets, solve
-from hogsolve.rulefile import RuleFileError, load_rules_file, to_toml
+from hogsolve.hog.rulefile import RuleFileError, load_rules_file, to_toml
 
 
 @pytest.mark.parametrize("name", list(rulesets()))

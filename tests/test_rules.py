@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from hogsolve import Ruleset, get_rules, rulesets
-from hogsolve.rules import end_of_turn, roll_points, UnknownRulesetError, call_rule, zero_dice_points
+from hogsolve.hog.rules import end_of_turn, roll_points, UnknownRulesetError, call_rule, zero_dice_points
 
 su18, fa18, fa13, fa14 = (get_rules(n) for n in ("su18", "fa18", "fa13", "fa14"))
 

@@ -11,9 +11,9 @@ import itertools
 import pytest
 
 from hogsolve import get_rules, play, rulesets, solve
-from hogsolve.game import take_turn
-from hogsolve.rules import zero_dice_points
-from hogsolve.strategies import always_roll
+from hogsolve.hog.engine import take_turn
+from hogsolve.hog.rules import zero_dice_points
+from hogsolve.strategy.named import always_roll
 from reference import recursive_values
 
 
@@ -223,8 +223,8 @@ def test_sp21_extra_turns():
 @pytest.mark.parametrize("name", ["fa20", "sp21"])
 def test_extra_turns_everywhere_downstream(name):
     """Exact evaluation, simulation and reach all follow who keeps the move."""
-    from hogsolve.model import compile_model
-    from hogsolve.policy_values import occupancy
+    from hogsolve.solver.model import compile_model
+    from hogsolve.analysis.policy_values import occupancy
     rules = get_rules(name)
     sol = solve(rules)
     assert_simulation_and_exploitability(rules, sol, seed=4)
@@ -234,7 +234,7 @@ def test_extra_turns_everywhere_downstream(name):
 
 
 def test_sp17_ones_and_primes():
-    from hogsolve.rules import roll_points
+    from hogsolve.hog.rules import roll_points
     rules = get_rules("sp17")
     ones = rules.pig_out_rule
     assert roll_points([1, 2, 3, 1], 1, ones) == 2           # roll_dice(4, make_test_dice(1, 2, 3))
@@ -263,8 +263,8 @@ def test_fa15_and_sp16_piggy_back():
 
 def test_piggy_back_everywhere_downstream():
     from hogsolve import simulate, win_rate
-    from hogsolve.model import compile_model
-    from hogsolve.policy_values import occupancy
+    from hogsolve.solver.model import compile_model
+    from hogsolve.analysis.policy_values import occupancy
     rules = get_rules("fa15")
     sol = solve(rules)
     assert sol.certificate.proven and sol.certificate.stay_probability == 0
@@ -380,7 +380,7 @@ def test_feral_hogs_everywhere_downstream(name):
 
 def test_sp22_has_no_value_and_says_why():
     """Hefty Hogs lets both players pass forever at (72, 75) and prefer it: no value exists."""
-    from hogsolve.rules import NO_VALUE
+    from hogsolve.hog.rules import NO_VALUE
     rules = get_rules("sp22")
     assert int(zero_dice_points(rules, 72, 75)) == 0 and int(zero_dice_points(rules, 75, 72)) == 0
     solution = solve(rules)
@@ -394,7 +394,7 @@ def test_sp22_has_no_value_and_says_why():
 
 def test_sp15_prime_sum_leader_gains():
     """sp15: the official examples, the four play() games included (they settle the reading)."""
-    from hogsolve.rules import _tables_for
+    from hogsolve.hog.rules import _tables_for
     is_prime = _tables_for(900)[0]
     assert is_prime[61] and not is_prime[48] and is_prime[857]
     rules = get_rules("sp15")
@@ -415,7 +415,7 @@ def test_sp15_prime_sum_leader_gains():
 def test_every_semester_of_the_course_is_listed():
     """`hogsolve rules` names every semester of RULESETS.md: built in, an alias, or not built in
     with the reason."""
-    from hogsolve.rules import ALIASES, NOT_BUILT_IN
+    from hogsolve.hog.rules import ALIASES, NOT_BUILT_IN
     course = ["sp14", "su14", "fa14", "sp15", "su15", "fa15", "sp16", "fa16", "sp17", "fa17", "sp18", "su18",
               "fa18", "su19", "fa19", "sp20", "su20", "fa20", "sp21", "fa21", "sp22", "su22", "fa22", "sp23",
               "su23", "fa23", "sp24", "su24", "fa24", "su25", "fa25"]
@@ -436,6 +436,6 @@ def test_neller_hog_against_plain_value_iteration():
     worst = max(abs(solution.win_probability[s, o] - p) for (s, o), p in reference.items())
     assert worst <= solution.certificate.error_bound + 1e-13
     assert solution.policy.min() >= 1  # zero dice is never chosen: it is not a move
-    from hogsolve.policy import StrategyError
+    from hogsolve.strategy.policy import StrategyError
     with pytest.raises(StrategyError, match="expected an int from 1 to 10"):
         play(always_roll(0), always_roll(3), rules, seed=1)

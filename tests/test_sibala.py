@@ -9,7 +9,7 @@ from cli_helpers import run_main
 from hogsolve.cli import main
 from hogsolve.sibala import ALL_OF_A_KIND, NO_POINT, NORMAL_POINT, SibalaError, Variant, compare, evaluate, odds
 from hogsolve.sibala.odds import banker_value, hand_odds
-from hogsolve.sibala.terminal import play_house
+from hogsolve.sessions.sibala_terminal import play_house
 
 
 @pytest.mark.parametrize("black, white, line", [

@@ -5,9 +5,10 @@ import numpy as np
 import pytest
 
 from hogsolve import __version__, get_rules, rulesets, solve
-from hogsolve.model import compile_model
-from hogsolve.rules import NO_VALUE
-from hogsolve.tables import load_arrays, read_grid_csv, solution_files, sha256
+from hogsolve.solver.model import compile_model
+from hogsolve.hog.rules import NO_VALUE
+from hogsolve.solver.tables import load_arrays, solution_files
+from hogsolve.util.files import read_grid_csv, sha256
 
 SOLUTIONS = Path(__file__).resolve().parent.parent / "solutions"
 SOLVABLE = [n for n in rulesets() if n not in NO_VALUE]
@@ -90,8 +91,8 @@ def test_pig_tables_reproduce_byte_for_byte(name):
     """`hogsolve solve --rules pig piglet two-dice-pig big-pig --out solutions` writes exactly the
     committed bytes."""
     import json
-    from hogsolve.pig import get_pig_game, solve_pig
-    from hogsolve.pig.solver import pig_solution_files
+    from hogsolve import get_pig_game, solve_pig
+    from hogsolve.solver.pig import pig_solution_files
     fresh = solve_pig(get_pig_game(name))
     for file_name, data in pig_solution_files(fresh, __version__).items():
         assert data == (SOLUTIONS / name / file_name).read_bytes(), file_name

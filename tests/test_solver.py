@@ -5,11 +5,11 @@ import numpy as np
 import pytest
 
 from hogsolve import Ruleset, compile_model, get_rules, solve
-from hogsolve.backup import backup_all
-from hogsolve.certificate import certify, tie_broken_policy
-from hogsolve.iteration import lean_optimal_values, optimal_values
-from hogsolve.policy_values import deviation_gains, play_values
-from hogsolve.stages import stage_plan
+from hogsolve.solver.backup import backup_all
+from hogsolve.solver.certificate import certify, tie_broken_policy
+from hogsolve.solver.iteration import lean_optimal_values, optimal_values
+from hogsolve.analysis.policy_values import deviation_gains, play_values
+from hogsolve.solver.stages import stage_plan
 from reference import iterated_values, recursive_values
 
 NAMES = ["su18", "fa18", "fa13", "fa14"]

@@ -3,9 +3,9 @@ import numpy as np
 import pytest
 
 from hogsolve import get_rules
-from hogsolve.specs import SPEC_FORMS, StrategySpecError, parse_strategy
-from hogsolve.strategies import bacon_strategy, swap_strategy, tabulate
-from hogsolve.tables import grid_csv
+from hogsolve.strategy.specs import SPEC_FORMS, StrategySpecError, parse_strategy
+from hogsolve.strategy.named import bacon_strategy, swap_strategy, tabulate
+from hogsolve.util.files import grid_csv
 
 su18 = get_rules("su18")
 

@@ -8,9 +8,9 @@ import pytest
 
 from hogsolve import get_rules, solve
 from hogsolve.cli import main
-from hogsolve.evaluate import win_rate
-from hogsolve.strategies import always_roll
-from hogsolve.sweep import GridError, load_grid, summarize
+from hogsolve.analysis.evaluate import win_rate
+from hogsolve.strategy.named import always_roll
+from hogsolve.contest.sweeps import GridError, load_grid, summarize
 from reference import outcome_distribution
 
 
@@ -76,7 +76,7 @@ def test_command_line_resumes(tmp_path, capsys, monkeypatch):
     record = json.loads(capsys.readouterr().out)
     assert len(record["rulesets"]) == 4 and all(r["proven"] for r in record["rulesets"])
     assert len(out.read_text().splitlines()) == 5
-    import hogsolve.sweep as sweep_module
+    import hogsolve.contest.sweeps as sweep_module
     calls = []
     real = sweep_module.summarize
     monkeypatch.setattr(sweep_module, "summarize", lambda rules: calls.append(rules) or real(rules))

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from hogsolve import get_rules, solve
-from hogsolve.tables import TableError, load_arrays, write_solution
+from hogsolve.solver.tables import TableError, load_arrays, write_solution
 
 
 @pytest.fixture(scope="module")

@@ -13,12 +13,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import hogsolve.player as player
+import hogsolve.strategy.optimal as player
 from hogsolve import Policy, StrategyError, as_policy, best_response, get_rules, win_rate
 from hogsolve.cli import main
-from hogsolve.player import PlayerWarning, optimal_strategy
-from hogsolve.specs import StrategySpecError, load_strategy
-from hogsolve.tables import grid_csv
+from hogsolve.strategy.optimal import PlayerWarning, optimal_strategy
+from hogsolve.strategy.specs import StrategySpecError, load_strategy
+from hogsolve.util.files import grid_csv
 
 ROOT = Path(__file__).resolve().parent.parent
 su18 = get_rules("su18")
@@ -257,7 +257,7 @@ def test_damaged_shipped_tables_fall_back_with_a_warning(tmp_path, monkeypatch):
 
 
 def test_re_signed_tables_are_checked_for_range_and_ruleset(tmp_path, monkeypatch):
-    from hogsolve.tables import npy_bytes, sha256
+    from hogsolve.util.files import npy_bytes, sha256
     shipped = tmp_path / "shipped"
     shutil.copytree(ROOT / "solutions", shipped)
     monkeypatch.setattr(player, "shipped_tables", lambda: shipped)

@@ -25,8 +25,8 @@ VERBS: Dict[str, Tuple[str, str]] = {
     "sweep": ("hogsolve.cli.sweep", "solve and summarise every ruleset of a grid of rule components"),
     "gui": ("hogsolve.cli.gui", "play the optimal bot and explore its policy in the browser"),
     "plot": ("hogsolve.cli.plot", "draw the policy heatmap and win-probability surface (needs matplotlib)"),
-    "sibala": ("hogsolve.sibala.cli", "Sibala (十八啦): compare hands, exact odds, play the house"),
-    "sinbad": ("hogsolve.sinbad.cli", "SinbadHogBot: bot tournaments, play against bots, deal odds"),
+    "sibala": ("hogsolve.cli.sibala", "Sibala (十八啦): compare hands, exact odds, play the house"),
+    "sinbad": ("hogsolve.cli.sinbad", "SinbadHogBot: bot tournaments, play against bots, deal odds"),
 }
 
 

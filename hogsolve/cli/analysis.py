@@ -13,7 +13,7 @@ from .common import (Failure, UsageError, add_jobs_option, add_spec_options, add
 
 def _converged(call, what: str):
     """Run an exact evaluation; an iteration that hit its cap is one line, exit 1."""
-    from ..iteration import ConvergenceError
+    from ..solver.iteration import ConvergenceError
     try:
         return call()
     except ConvergenceError as exc:
@@ -31,9 +31,9 @@ def setup_compare(p):
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
     def run(args):
-        from ..evaluate import win_rate
-        from ..montecarlo import simulate
-        from ..progress import progress
+        from ..analysis.evaluate import win_rate
+        from ..analysis.montecarlo import simulate
+        from ..util.progress import progress
         from .pig import compare_games, is_pig, pig_game
         if is_pig(args.rules):
             return compare_games(args.a, args.b, pig_game(args.rules, args.goal), args.json,
@@ -78,8 +78,8 @@ def setup_best_response(p):
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
     def run(args):
-        from ..evaluate import best_response
-        from ..tables import atomic_write, grid_csv, npy_bytes
+        from ..analysis.evaluate import best_response
+        from ..util.files import atomic_write, grid_csv, npy_bytes
         from .pig import best_response_game, is_pig, pig_game
         if is_pig(args.rules):
             if args.out is not None:
@@ -124,7 +124,7 @@ def setup_regret(p):
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
     def run(args):
-        from ..evaluate import regret
+        from ..analysis.evaluate import regret
         from .pig import is_pig, pig_game, regret_game
         if is_pig(args.rules):
             return regret_game(args.spec, pig_game(args.rules, args.goal), args.top, args.json)
@@ -184,9 +184,9 @@ def contest(args) -> int:
     with the results file, print the standings."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from ..contest import ContestError, ResultsFile, contest_entries
-    from ..progress import progress
-    from ..roundrobin import table_digest, tournament
+    from ..contest.entries import ContestError, ResultsFile, contest_entries
+    from ..util.progress import progress
+    from ..contest.roundrobin import table_digest, tournament
     if not 0 <= args.threshold < 1:
         raise UsageError(f"--threshold must be from 0 to below 1, got {args.threshold}")
     if args.backend == "dask" and not args.scheduler:

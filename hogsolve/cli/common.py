@@ -100,7 +100,7 @@ def add_jobs_option(p) -> None:
 def add_rules_option(p, *, many: bool = False) -> None:
     """Add ``--rules``, ``--goal`` and ``--max-memory``."""
     from ..pig.rules import PIG_GAMES
-    from ..rules import rulesets
+    from ..hog.rules import rulesets
     names = ", ".join(rulesets()) + "; roll-or-hold: " + ", ".join(PIG_GAMES)
     if many:
         p.add_argument("--rules", nargs="+", metavar="NAME", help=f"rulesets ({names})")
@@ -118,9 +118,9 @@ def load_rules(name: str, goal: Optional[int] = None, *, max_memory_gb: Optional
                exact: bool = False, rules_file: Optional[Path] = None):
     """The named ruleset (or the one in ``rules_file``) at ``goal``, refused when solving it
     would not fit in memory."""
-    from ..memory import MemoryLimitError, check_fits
-    from ..rulefile import RuleFileError, load_rules_file
-    from ..rules import UnknownRulesetError, get_rules
+    from ..solver.memory import MemoryLimitError, check_fits
+    from ..hog.rulefile import RuleFileError, load_rules_file
+    from ..hog.rules import UnknownRulesetError, get_rules
     try:
         if rules_file is not None:
             rules = load_rules_file(rules_file)
@@ -193,7 +193,7 @@ def add_strategy_options(p) -> None:
 
 def spec_help(what: str) -> str:
     """Help text for a strategy argument, listing every spec form."""
-    from ..specs import SPEC_HELP
+    from ..strategy.specs import SPEC_HELP
     return f"{what}: {SPEC_HELP}".replace("%", "%%")
 
 
@@ -205,8 +205,8 @@ def add_spec_options(p, help: str) -> None:
 
 def load_policy(spec: str, rules, args):
     """The validated Policy of a spec; a user file's printing becomes a one-line note on stderr."""
-    from ..policy import StrategyError
-    from ..specs import StrategySpecError, load_strategy
+    from ..strategy.policy import StrategyError
+    from ..strategy.specs import StrategySpecError, load_strategy
 
     def report(label, captured):
         print(captured.note(label), file=sys.stderr)
@@ -243,7 +243,7 @@ def rules_and_policy(args):
 
 def solve_progress(label: str):
     """A ``progress(stages, total)`` hook drawing a bar on a terminal for a slow solve."""
-    from ..progress import progress
+    from ..util.progress import progress
 
     def wrap(items, total):
         return progress(items, total, label, after=2.0)

@@ -6,7 +6,7 @@ from .common import UsageError, int_in_range, load_rules
 
 def setup_gui(p):
     """``hogsolve gui``: serve the browser game on 127.0.0.1."""
-    from ..rules import rulesets
+    from ..hog.rules import rulesets
     p.add_argument("--rules", default="su18", metavar="NAME",
                    help=f"ruleset selected at first ({', '.join(rulesets())}; default su18)")
     p.add_argument("--port", type=int_in_range(0, 65535, what="the port"), default=8061,

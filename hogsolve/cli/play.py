@@ -14,7 +14,7 @@ def setup_play(p):
                    help="print the game record as JSON at the end (the play itself goes to stderr)")
 
     def run(args):
-        from ..terminal import play_terminal
+        from ..sessions.hog_terminal import play_terminal
         from .pig import is_pig, pig_game, play_game_cli
         if is_pig(args.rules):
             return play_game_cli(pig_game(args.rules, args.goal), args.first == "you", args.seed, args.json)

@@ -23,16 +23,16 @@ def setup_plot(p):
         except ImportError:
             print("error: hogsolve plot needs matplotlib: pip install 'hogsolve[plot]'", file=sys.stderr)
             return 1
-        from ..plot import plot_solution
+        from ..analysis.plot import plot_solution
         if game is not None:  # the roll/hold boundary: the hold threshold at every pair of scores
-            from ..pig import solve_pig
+            from ..solver.pig import solve_pig
             solution = solve_pig(game)
             write_or_fail(lambda: plot_solution(solution.hold_threshold, solution.value[:, :, 0],
                                                 f"{game.name} (goal {game.goal})", args.out,
                                                 "turn total at which to hold"), args.out)
             return respond(args, {"rules": game.name, "written_to": str(args.out)},
                            lambda: print(f"wrote {args.out}"))
-        from ..player import optimal_strategy
+        from ..strategy.optimal import optimal_strategy
         bot = optimal_strategy(rules)
         start = (0,) * (bot.table.ndim - 2)  # Feral Hogs: the slice where both memories are 0
         label = f"{rules.name} (goal {rules.goal}{', both memories 0' if start else ''})"

@@ -16,9 +16,9 @@ def setup_rules(p):
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
     def run(args):
-        from ..rulefile import to_toml
+        from ..hog.rulefile import to_toml
         from ..pig.rules import PIG_GAMES
-        from ..rules import INFERRED, NO_VALUE, NOT_BUILT_IN, rulesets, semesters
+        from ..hog.rules import INFERRED, NO_VALUE, NOT_BUILT_IN, rulesets, semesters
         if args.toml and not args.show:
             raise UsageError("hogsolve rules: --toml goes with --show NAME")
         if args.show:
@@ -53,7 +53,7 @@ def setup_rules(p):
 
 def setup_solve(p):
     """``hogsolve solve``: solve rulesets, certify them, and write tables."""
-    from ..player import shipped_tables
+    from ..strategy.optimal import shipped_tables
     add_rules_option(p, many=True)
     p.add_argument("--all", action="store_true",
                    help=f"every built-in ruleset; without --out this rewrites the tables that ship "
@@ -70,12 +70,12 @@ def setup_solve(p):
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
     def run(args):
-        from ..exact import ExactUnsupported, check_exact_supported, verify_ties
+        from ..solver.exact import ExactUnsupported, check_exact_supported, verify_ties
         from .pig import is_pig, solve_games
-        from ..model import compile_model
-        from ..rules import NO_VALUE, get_rules, rulesets
-        from ..solver import solve
-        from ..tables import write_solution
+        from ..solver.model import compile_model
+        from ..hog.rules import NO_VALUE, get_rules, rulesets
+        from ..solver.optimal import solve
+        from ..solver.tables import write_solution
         if args.exact and args.exact_ties:
             raise UsageError("hogsolve solve: choose --exact (every decision exact) or --exact-ties (the quick check)")
         if sum(bool(x) for x in (args.all, args.rules, args.rules_file)) > 1:
@@ -165,7 +165,7 @@ def format_solution(solution, written_to: Optional[str]) -> str:
         "  proven optimal" if c.proven else f"  NOT proven: {c.reason}",
     ]
     if solution.exact is not None:
-        from ..exact import decimal_digits
+        from ..solver.exact import decimal_digits
         e = solution.exact
         p = e.win_probability_start
         confirmed = ("float policy confirmed in every state" if len(e.float_policy_mismatches) == 0

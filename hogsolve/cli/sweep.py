@@ -24,9 +24,9 @@ def setup_sweep(p):
 
 def run(args) -> int:
     """Load the grid, resume from --out, sweep, write the file and print the table."""
-    from ..progress import progress
-    from ..resultsfile import ResultsCsv, ResultsFileError
-    from ..sweep import MEASURES, GridError, load_grid, sweep_rulesets
+    from ..util.progress import progress
+    from ..util.resumable import ResumableCsv, ResumableCsvError
+    from ..contest.sweeps import MEASURES, GridError, load_grid, sweep_rulesets
     if args.backend == "dask" and not args.scheduler:
         raise UsageError("--backend dask needs --scheduler tcp://HOST:PORT")
     try:
@@ -39,10 +39,10 @@ def run(args) -> int:
     out = None
     if args.out is not None:
         output_file(args.out)
-        out = ResultsCsv(args.out, columns, ("ruleset",))
+        out = ResumableCsv(args.out, columns, ("ruleset",))
         try:
             done = out.rows()
-        except ResultsFileError as exc:
+        except ResumableCsvError as exc:
             raise UsageError(str(exc)) from None
         index = {name: i for i, name in enumerate(names)}
         results = {index[name]: _parse(row) for (name,), row in done.items() if name in index}

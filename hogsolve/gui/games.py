@@ -12,9 +12,9 @@ import time
 from collections import OrderedDict
 from typing import Optional
 
-from ..player import optimal_strategy
-from ..rules import Ruleset, get_rules
-from ..session import Session, SessionError
+from ..strategy.optimal import optimal_strategy
+from ..hog.rules import Ruleset, get_rules
+from ..sessions.hog import Session, SessionError
 
 
 
@@ -27,7 +27,7 @@ class GameError(Exception):
 
 
 class WebGame:
-    """One game kept by the server: a :class:`~hogsolve.session.Session` with an id and a lock."""
+    """One game kept by the server: a :class:`~hogsolve.sessions.hog.Session` with an id and a lock."""
 
     def __init__(self, game_id: str, rules: Ruleset, bot, you_first: bool, seed: int):
         self.id, self.rules, self.seed = game_id, rules, seed

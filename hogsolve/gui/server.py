@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Optional, Tuple
 from urllib.parse import unquote, urlsplit
 
-from ..rules import UnknownRulesetError, rulesets
+from ..hog.rules import UnknownRulesetError, rulesets
 from .games import GameError, GameStore
 
 STATIC = Path(__file__).resolve().parent / "static"

@@ -19,7 +19,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Dict, Optional, Sequence, Tuple
 
-from ..plain import plain
+from ..util.plain import plain
 from .rules import ALL_OF_A_KIND, KATA, NO_POINT, NORMAL_POINT, Variant, evaluate
 
 ROLLS = tuple(itertools.product(range(1, 7), repeat=4))  # 1296 equally likely rolls

@@ -12,7 +12,7 @@ import dataclasses
 from collections import Counter
 from typing import Optional, Sequence, Tuple
 
-from ..plain import plain
+from ..util.plain import plain
 
 ALL_OF_A_KIND = "all of a kind"
 NORMAL_POINT = "normal point"

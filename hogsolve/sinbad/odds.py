@@ -12,7 +12,7 @@ from fractions import Fraction
 from math import comb, factorial, perm
 from typing import Dict
 
-from ..plain import plain
+from ..util.plain import plain
 from .rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS
 
 

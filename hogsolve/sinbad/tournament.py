@@ -12,8 +12,8 @@ import dataclasses
 import random
 from typing import Dict, List, Sequence
 
-from ..plain import plain
-from ..stats import wilson_interval
+from ..util.plain import plain
+from ..util.stats import wilson_interval
 from .bots import BOTS
 from .room import Room
 from .seats import Seats

@@ -1,0 +1,1 @@
+"""Exact evaluation of strategies (win rates, best response, regret), Monte Carlo, and the pictures of a solution."""

@@ -1,0 +1,229 @@
+"""Exact analyses of strategies over the compiled model: no simulation.
+
+Strategies become validated policy tables ``policy[score,
+opponent_score] -> dice`` once (:func:`hogsolve.strategy.policy.as_policy`); win
+probabilities then come from one sweep in decreasing score-sum order.
+
+* :func:`win_rate`: P(a wins) when a moves first, when b moves first, and
+  their average, the CS 61A contest definition.
+* :func:`best_response`: the policy that maximises the win rate against a
+  fixed opponent; :func:`exploitability`: what it gains over one half.
+* :func:`regret`: per state, the win probability a strategy's choice loses
+  against the optimal choice, how often play against the optimal opponent
+  reaches the state, and their product, the expected loss.  The expected
+  losses add up exactly to the strategy's shortfall from one half against
+  the optimal opponent (the performance-difference identity).
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Optional
+
+import numpy as np
+
+from ..solver.backup import outcome_table
+from ..solver.certificate import rounding_tie_threshold, tie_broken_policy
+from ..solver.iteration import sweep
+from ..solver.model import Model, model_for
+from .policy_values import best_response_values, occupancy, play_values, slot_values, slots_supported
+from ..solver.optimal import solve
+from ..hog.rules import Ruleset
+from ..util.plain import plain
+from ..strategy.policy import Policy, as_policy
+
+
+def _table(policy: Policy) -> np.ndarray:
+    return policy.table.astype(np.intp)
+
+
+@dataclasses.dataclass(frozen=True)
+class WinRate:
+    """P(a wins) with a moving first, with b moving first, and their average."""
+
+    a: str
+    b: str
+    first: float
+    second: float
+
+    @property
+    def average(self) -> float:
+        """The CS 61A win rate: the mean of the two seatings."""
+        return (self.first + self.second) / 2
+
+    def to_dict(self) -> dict:
+        """The win rate as plain JSON values."""
+        return {"a": self.a, "b": self.b, "first": self.first, "second": self.second,
+                "average": self.average}
+
+
+def win_rate(a, b, rules: Ruleset, *, model: Optional[Model] = None) -> WinRate:
+    """Exact win rate of strategy (or policy table) ``a`` against ``b``."""
+    model = model_for(rules, model)
+    pa, pb = as_policy(a, rules), as_policy(b, rules)
+    ta, tb = _table(pa), _table(pb)
+    if slots_supported(model) and ta.ndim == tb.ndim == 2:
+        start = slot_values(model, np.stack([ta, tb]), [1, 0])[0, 0]
+        return WinRate(pa.name, pb.name, float(start[0]), float(1 - start[1]))
+    va, vb = play_values(model, ta, tb)
+    return WinRate(pa.name, pb.name, float(_start(va)), float(1 - _start(vb)))
+
+
+def _start(values: np.ndarray) -> float:
+    """The value at the start of a game: (0, 0), both memories 0."""
+    return values[(0,) * values.ndim]
+
+
+@dataclasses.dataclass(frozen=True)
+class BestResponse:
+    """The best response to ``opponent``: its policy, values and win rate.
+
+    It is itself a strategy: ``best(score, opponent_score)`` and
+    ``win_rate(best, other, rules)`` work directly.
+    """
+
+    opponent: str
+    policy: np.ndarray        # [score, opponent_score], fewest dice on ties
+    win_probability: np.ndarray  # [score, opponent_score]: best responder to move
+    win_rate: WinRate
+    rules: Optional[Ruleset] = None
+
+    @property
+    def name(self) -> str:
+        """How the best response is shown."""
+        return f"best response to {self.opponent}"
+
+    def __call__(self, score: int, opponent_score: int, *context: int) -> int:
+        context = self.rules.context_index(context) if self.rules is not None else ()
+        return int(self.policy[(score, opponent_score) + tuple(context)])
+
+    @property
+    def uses_history(self) -> bool:
+        """True when the policy depends on the players' memories."""
+        return self.policy.ndim > 2
+
+    @property
+    def exploitability(self) -> float:
+        """How far the best response's win rate exceeds one half."""
+        return self.win_rate.average - 0.5
+
+    def to_dict(self) -> dict:
+        """The best response's figures as plain JSON values (no tables)."""
+        return plain({"opponent": self.opponent, "win_rate": self.win_rate,
+                      "exploitability": self.exploitability,
+                      "opening_move": self.policy[(0,) * self.policy.ndim]})
+
+    def __repr__(self) -> str:
+        return (f"BestResponse(to {self.opponent}: win rate {self.win_rate.average:.12f}, "
+                f"exploitability {self.exploitability:.12f})")
+
+
+def best_response(strategy, rules: Ruleset, *, model: Optional[Model] = None) -> BestResponse:
+    """The strategy that maximises the win rate against the fixed ``strategy``."""
+    model = model_for(rules, model)
+    fixed = as_policy(strategy, rules)
+    opponent = _table(fixed)
+    if slots_supported(model) and opponent.ndim == 2:
+        value_me, value_opp, action_values = best_response_values(model, opponent)
+    else:
+        value_me, value_opp, action_values = _best_response_pairwise(model, opponent)
+    # ties broken as the solver breaks them: fewest dice within the rounding bound
+    policy = tie_broken_policy(action_values, rounding_tie_threshold(model))
+    rate = WinRate(f"best response to {fixed.name}", fixed.name,
+                   float(_start(value_me)), float(1 - _start(value_opp)))
+    return BestResponse(fixed.name, policy, value_me, rate, rules)
+
+
+def _best_response_pairwise(model: Model, opponent: np.ndarray):
+    """:func:`best_response`'s sweep on two outcome tables (any rules)."""
+    mine, theirs = outcome_table(model), outcome_table(model)
+    value_me, value_opp = np.zeros(model.value_shape), np.zeros(model.value_shape)
+    action_values = np.zeros(model.value_shape + (model.num_actions,))
+
+    def update(k: int) -> float:
+        d = model.diagonals[k]
+        q = mine.action_values(k)
+        best = q.max(axis=-1)
+        q_opp = theirs.chosen_values(k, opponent[d.s, d.o])
+        change = max(float(np.abs(best - value_me[d.s, d.o]).max()),
+                     float(np.abs(q_opp - value_opp[d.s, d.o]).max()))
+        value_me[d.s, d.o], value_opp[d.s, d.o], action_values[d.s, d.o] = best, q_opp, q
+        mine.fill(k, value_opp, value_me)
+        theirs.fill(k, value_me, value_opp)
+        return change
+
+    sweep(model, update).check("best response")
+    return value_me, value_opp, action_values
+
+
+def exploitability(strategy, rules: Ruleset, *, model: Optional[Model] = None) -> float:
+    """How much the best response's win rate exceeds one half."""
+    return best_response(strategy, rules, model=model).exploitability
+
+
+@dataclasses.dataclass(frozen=True)
+class Regret:
+    """Where a strategy loses against optimal play (see :func:`regret`).
+
+    Arrays are ``[score, opponent_score]`` with the strategy to move.
+    """
+
+    strategy: str
+    policy: np.ndarray
+    optimal_policy: np.ndarray
+    loss: np.ndarray           # win probability lost by the strategy's choice here
+    reach: np.ndarray          # expected visits against the optimal opponent
+    win_rate: WinRate          # the strategy against the optimal strategy
+
+    @property
+    def expected_loss(self) -> np.ndarray:
+        """``loss * reach`` per state."""
+        return self.loss * self.reach
+
+    @property
+    def total_expected_loss(self) -> float:
+        """The sum of the expected losses: one half minus the win rate."""
+        return float(self.expected_loss.sum())
+
+    def worst(self, top: int = 10) -> list:
+        """The ``top`` states by expected loss, as dicts."""
+        flat = np.argsort(-self.expected_loss, axis=None, kind="stable")[:top]
+        out = []
+        for index in flat:
+            where = tuple(int(i) for i in np.unravel_index(int(index), self.loss.shape))
+            if self.expected_loss[where] <= 0:
+                break
+            row = {"score": where[0], "opponent_score": where[1]}
+            if len(where) > 2:  # a history rule: the players' memories of their previous turns
+                row.update(my_memory=where[2], opponent_memory=where[3])
+            out.append({**row, "choice": int(self.policy[where]), "optimal": int(self.optimal_policy[where]),
+                        "loss": float(self.loss[where]), "reach": float(self.reach[where]),
+                        "expected_loss": float(self.expected_loss[where])})
+        return out
+
+    def to_dict(self, top: int = 10) -> dict:
+        """The regret report as plain JSON values, with the ``top`` worst states."""
+        return plain({"strategy": self.strategy, "win_rate_vs_optimal": self.win_rate,
+                      "total_expected_loss": self.total_expected_loss, "worst_states": self.worst(top)})
+
+    def __repr__(self) -> str:
+        return (f"Regret({self.strategy}: win rate {self.win_rate.average:.12f} against optimal, "
+                f"total expected loss {self.total_expected_loss:.12f})")
+
+
+def regret(strategy, rules: Ruleset, *, model: Optional[Model] = None, solution=None) -> Regret:
+    """Per-state loss of ``strategy`` against optimal choices, weighted by reach."""
+    model = model_for(rules, model)
+    if solution is not None and solution.rules != rules:
+        raise ValueError(f"the solution is for {solution.rules.name} at goal {solution.rules.goal}, "
+                         f"not {rules.name} at goal {rules.goal}")
+    solution = solution if solution is not None else solve(rules, model=model)
+    judged = as_policy(strategy, rules)
+    policy = _table(judged)
+    chosen = np.take_along_axis(solution.action_values, policy[..., None], axis=-1)[..., 0]
+    loss = np.maximum(solution.win_probability - chosen, 0.0)
+    reach = occupancy(model, policy, solution.policy.astype(np.intp))
+    rate = win_rate(policy, solution.policy, rules, model=model)
+    rate = dataclasses.replace(rate, a=judged.name, b="optimal")
+    return Regret(judged.name, policy, solution.policy, loss, reach, rate)
+
+

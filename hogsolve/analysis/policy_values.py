@@ -1,0 +1,287 @@
+"""Exact evaluation kernels: fixed policy tables played against each other over the model.
+
+These work on validated ``int`` tables indexed ``[score, opponent_score]``
+and a compiled model; :mod:`hogsolve.analysis.evaluate` builds the analyses on them.
+
+* :func:`play_values`: both players' win probabilities in every state;
+* :func:`occupancy`: how often each state is reached with a given player to move;
+* :func:`deviation_gains`: what changing one state's move once would gain.
+"""
+from __future__ import annotations
+
+from typing import Optional, Tuple
+
+import numpy as np
+
+from ..solver.backup import Arithmetic, OutcomeTable, backup_all, outcome_table
+from ..solver.iteration import STAGE_CAP, ConvergenceError, sweep
+from ..solver.model import Model
+from ..solver.stages import StagePlan, stage_plan
+
+
+def full_policy(model: Model, policy: np.ndarray) -> np.ndarray:
+    """A policy table as ``model.value_shape`` ints: a (goal, goal) table is broadcast over
+    the memories of a history rule (a strategy that ignores them)."""
+    table = np.asarray(policy, dtype=np.intp)
+    g = model.goal
+    if table.shape == (g, g) or table.shape == (g * g,):
+        table = table.reshape((g, g) + (1,) * len(model.context_shape))
+    return np.broadcast_to(table, model.value_shape)
+
+
+def play_values(model: Model, policy_a: np.ndarray, policy_b: np.ndarray,
+                arithmetic: Optional[Arithmetic] = None) -> Tuple[np.ndarray, np.ndarray]:
+    """Win probabilities of two policy tables playing each other.
+
+    Returns ``(value_a, value_b)``: ``value_a[s, o]`` is the chance that the
+    player using ``policy_a`` wins when it is to move with score ``s``
+    against ``o`` (the other player using ``policy_b``); ``value_b`` likewise.
+    Tables are shaped ``model.value_shape`` (memories too, under a history rule);
+    in ``arithmetic``'s numbers (exact integers over ``arithmetic.one`` for
+    :func:`hogsolve.solver.exact.exact_arithmetic`), floats by default.
+    """
+    policy_a, policy_b = full_policy(model, policy_a), full_policy(model, policy_b)
+    moves_a, moves_b = outcome_table(model, arithmetic), outcome_table(model, arithmetic)
+    dtype = moves_a.arith.dtype
+    value_a, value_b = np.zeros(model.value_shape, dtype=dtype), np.zeros(model.value_shape, dtype=dtype)
+
+    def update(k: int) -> float:
+        d = model.diagonals[k]
+        qa = moves_a.chosen_values(k, policy_a[d.s, d.o])
+        qb = moves_b.chosen_values(k, policy_b[d.s, d.o])
+        change = 0.0 if model.progressive else max(float(np.abs(qa - value_a[d.s, d.o]).max()),
+                                                   float(np.abs(qb - value_b[d.s, d.o]).max()))
+        value_a[d.s, d.o], value_b[d.s, d.o] = qa, qb
+        moves_a.fill(k, value_b, value_a)  # after a's move, b is to move (a again on an extra turn)
+        moves_b.fill(k, value_a, value_b)
+        return change
+
+    sweep(model, update).check("exact win rate")
+    return value_a, value_b
+
+
+def slots_supported(model: Model) -> bool:
+    """True when :func:`slot_values` covers the model's rules (not history rules, a points
+    bonus or Piggy Back: those take :func:`play_values` pair by pair)."""
+    return not model.context_shape and model.points_landing is None and model.piggy is None
+
+
+def slot_values(model: Model, policies: np.ndarray, partner: np.ndarray) -> np.ndarray:
+    """Many fixed policy tables played at once: ``values[s, o, i]`` is the chance that the
+    player in slot ``i`` (policy ``policies[i]``, shaped (goal, goal)) wins when it is to
+    move at (s, o) against the player in slot ``partner[i]``, who moves after it.
+
+    Two slots that are each other's partner are one match; ``play_values(model, a, b)``
+    is slots ``[a, b]`` with partners ``[1, 0]``.  One sweep serves every slot, so a
+    policy against a block of opponents costs little more than one match.
+    """
+    if not slots_supported(model):
+        raise ValueError(f"{model.rules.name}: slot_values does not cover these rules; use play_values")
+    g = model.goal
+    policies = np.moveaxis(np.asarray(policies, dtype=np.intp).reshape(-1, g, g), 0, -1)  # (g, g, S)
+    partner = np.asarray(partner, dtype=np.intp)
+    plan = stage_plan(model)
+    if plan is not None and plan.plain:
+        return _plain_slot_values(model, plan, policies, partner)
+    table = OutcomeTable(model, slots=policies.shape[2])
+    values = np.zeros(policies.shape)
+
+    def update(k: int) -> float:
+        d = model.diagonals[k]
+        q = table.chosen_slot_values(k, policies[d.s, d.o])
+        change = 0.0 if model.progressive else float(np.abs(q - values[d.s, d.o]).max())
+        values[d.s, d.o] = q
+        table.fill(k, values, values, partner)
+        return change
+
+    sweep(model, update).check("exact win rates")
+    return values
+
+
+def _plain_sweep(model: Model, plan: StagePlan, values: np.ndarray, partner: np.ndarray):
+    """The lean sweep over a plain ``plan``'s score sums (see :mod:`hogsolve.solver.stages`),
+    largest first, for ``values`` (g * g, S):
+    yields each sum's ``(sums, states, m)``, ``sums[A, m, S]`` the weighted outcome values
+    of every action (zero dice: Free Bacon's), in a buffer reused for the next sum; the
+    caller writes the sum's ``values[states]`` (the mover's, ``1 - sums`` of its choice)
+    before asking for the next, and the sweep records them for slot ``partner[i]``."""
+    S = values.shape[1]
+    table = OutcomeTable(model, slots=S)
+    outcomes = table.table
+    cells = outcomes.reshape(-1, S)
+    w = table.arith.weights
+    A, P = w.shape[1:]
+    buffer = np.empty(A * model.goal * S)
+    for k, o, m, kind, bacon, states, lands, *_ in plan.stages:
+        sums = buffer[: A * m * S].reshape(A, m, S)
+        np.matmul(w[kind], outcomes[k: k + P, o: o + m].reshape(P, m * S), out=sums.reshape(A, m * S))
+        cells.take(bacon, axis=0, out=sums[0])
+        yield sums, states, m
+        outcomes[k, o: o + m] = values[lands[:, None], partner]
+
+
+def _plain_slot_values(model: Model, plan: StagePlan, policies: np.ndarray, partner: np.ndarray) -> np.ndarray:
+    """:func:`slot_values` for the plain rules of ``plan``: the same products with the
+    per-sum indexing worked out once (a strided slice for the sum's states), so the
+    interpreter's share per score sum shrinks."""
+    g = model.goal
+    S = policies.shape[2]
+    chosen = np.ascontiguousarray(policies.reshape(g * g, S))
+    values = np.zeros((g * g, S))
+    columns = np.arange(g * S)
+    for sums, states, m in _plain_sweep(model, plan, values, partner):
+        q = sums.reshape(len(sums), m * S)[chosen[states].reshape(-1), columns[: m * S]]
+        values[states] = np.subtract(1.0, q, out=q).reshape(m, S)
+    return values.reshape(g, g, S)
+
+
+def _plain_best_response(model: Model, plan: StagePlan, opponent: np.ndarray):
+    """:func:`best_response_values` for the plain rules of ``plan`` (see :func:`_plain_slot_values`)."""
+    g = model.goal
+    values = np.zeros((g * g, 2))  # slot 0: the best responder, slot 1: the fixed opponent
+    kept = np.zeros((g * g, model.num_actions))
+    theirs = opponent.reshape(g * g)
+    states_of = np.arange(g)
+    for sums, states, m in _plain_sweep(model, plan, values, np.array([1, 0])):
+        every = np.subtract(1.0, sums, out=sums)
+        mine = every[:, :, 0]
+        kept[states] = mine.T
+        np.maximum.reduce(mine, 0, None, values[states, 0])
+        values[states, 1] = every[theirs[states], states_of[:m], 1]
+    return values[:, 0].reshape(g, g), values[:, 1].reshape(g, g), kept.reshape(g, g, -1)
+
+
+def best_response_values(model: Model, opponent: np.ndarray):
+    """The best response to the fixed table ``opponent`` in one two-slot sweep (rules that
+    :func:`slots_supported` covers): ``(value_me, value_opponent, action_values_me)``."""
+    g = model.goal
+    opponent = np.asarray(opponent, dtype=np.intp)
+    plan = stage_plan(model)
+    if plan is not None and plan.plain:
+        return _plain_best_response(model, plan, opponent)
+    table = OutcomeTable(model, slots=2)
+    values = np.zeros((g, g, 2))
+    kept = np.zeros((g, g, model.num_actions))
+    partner = np.array([1, 0])
+
+    flat, kept_flat, opponent_flat = values.reshape(-1, 2), kept.reshape(-1, kept.shape[2]), opponent.reshape(-1)
+
+    def update(k: int) -> float:
+        d = model.diagonals[k]
+        every = table.slot_action_values(k)  # (A, m, 2): me in slot 0, the opponent in slot 1
+        before = None if model.progressive else flat[d.flat].copy()
+        flat[d.flat, 0] = every[:, :, 0].max(axis=0)
+        flat[d.flat, 1] = every[opponent_flat[d.flat], np.arange(len(d.s)), 1]
+        kept_flat[d.flat] = every[:, :, 0].T
+        change = 0.0 if before is None else float(np.abs(flat[d.flat] - before).max())
+        table.fill(k, values, values, partner)
+        return change
+
+    sweep(model, update).check("best response")
+    return values[..., 0], values[..., 1], kept
+
+
+def occupancy(model: Model, policy_me: np.ndarray, policy_opp: np.ndarray) -> np.ndarray:
+    """Expected visits of each state with "me" to move, averaged over both seats.
+
+    Play starts at (0, 0) with me first or the opponent first, half each;
+    ``visits[s, o]`` is the expected number of times I am to move at (s, o)
+    (``visits[s, o, a, b]`` with the memories under a history rule).
+    """
+    if model.context_shape:
+        return _history_occupancy(model, policy_me, policy_opp)
+    g, S = model.goal, model.num_states
+    visits = np.zeros(S)
+    pending = [np.zeros(S + 2), np.zeros(S + 2)]  # [me to move, opponent to move]
+    pending[0][0] = pending[1][0] = 0.5
+    policies = (policy_me.reshape(-1), policy_opp.reshape(-1))
+    points = np.arange(model.counts.shape[2])
+    for k in range(2 * g - 1):
+        d = model.diagonals[k]
+        for _ in range(STAGE_CAP):
+            mass = [pending[i][d.flat].copy() for i in (0, 1)]
+            if not (mass[0].any() or mass[1].any()):
+                break
+            for i in (0, 1):
+                pending[i][d.flat] = 0.0
+            visits[d.flat] += mass[0]
+            for i in (0, 1):
+                actions = policies[i][d.flat]
+                w = model.probability[d.kinds, actions]  # (m, P); zero for Free Bacon
+                if model.piggy is not None:  # a roll scoring 0 lands where Piggy Back takes it
+                    rolled = actions > 0
+                    piggy_mass = mass[i][rolled] * w[rolled, 0]
+                    np.add.at(pending[1 - i], model.piggy_landing(d.s[rolled], d.o[rolled], actions[rolled]),
+                              piggy_mass)
+                    w = w.copy()
+                    w[rolled, 0] = 0.0
+                _spread(model, pending, i, d.s[:, None], d.o[:, None], points, mass[i][:, None] * w)
+                bacon = actions == 0
+                _spread(model, pending, i, d.s[bacon], d.o[bacon], model.free_bacon_points[d.s[bacon], d.o[bacon]],
+                        mass[i][bacon])
+            if model.progressive:
+                break
+            if mass[0].sum() + mass[1].sum() < 1e-17:
+                break
+        else:
+            raise ConvergenceError(f"occupancy: play stays on score sum {k} after {STAGE_CAP} turns")
+    return visits.reshape(g, g)
+
+
+def _history_occupancy(model: Model, policy_me: np.ndarray, policy_opp: np.ndarray) -> np.ndarray:
+    """:func:`occupancy` under a history rule (every turn scores: one pass by score sum)."""
+    rule, max_dice = model.rules.history, int(model.rules.max_dice)
+    H = model.context_shape[0]
+    cells = H * H
+    size = (model.num_states + 2) * cells
+    pending = [np.zeros(size), np.zeros(size)]  # [me to move, opponent to move] by (state, a, b)
+    pending[0][0] = pending[1][0] = 0.5         # (0, 0) with both memories 0
+    policies = [full_policy(model, p).reshape(-1) for p in (policy_me, policy_opp)]
+    visits = np.zeros(size)
+    points = np.arange(model.counts.shape[2])
+    for k in range(2 * model.goal - 1):
+        d = model.diagonals[k]
+        cell = (d.flat[:, None] * cells + np.arange(cells)[None, :]).ravel()
+        visits[cell] += pending[0][cell]
+        for i in (0, 1):
+            mass = pending[i][cell]
+            live = np.flatnonzero(mass)
+            if not live.size:
+                continue
+            where = cell[live]
+            state, rest = np.divmod(where, cells)
+            a, b = np.divmod(rest, H)
+            s, o = np.divmod(state, model.goal)
+            n = policies[i][where]
+            extra = np.asarray(rule.points(n, a))
+            # zero dice score Free Bacon for sure (weight on the first column only)
+            w = np.where((n == 0)[:, None], (points == 0)[None, :].astype(float),
+                         model.probability[model.dice_kind[s, o], n])  # (N, P)
+            scored = np.where((n == 0)[:, None], model.free_bacon_points[s, o][:, None], points[None, :])
+            landed = np.minimum(s[:, None] + scored + extra[:, None], model.after.shape[0] - 1)  # past: weight 0
+            targets = model.after[landed, o[:, None]]
+            memory = np.asarray(rule.index(rule.remembered(n[:, None], scored), max_dice))
+            flat = (targets * cells + b[:, None] * H + memory).ravel()
+            pending[1 - i] += np.bincount(flat, weights=(mass[live][:, None] * w).ravel(), minlength=size)
+    return visits[:model.num_states * cells].reshape(model.value_shape)
+
+
+def deviation_gains(model: Model, policy: np.ndarray) -> np.ndarray:
+    """``gain[s, o, n]``: win probability gained by rolling ``n`` once at (s, o)
+    instead of following ``policy``, both players following it otherwise."""
+    values, _ = play_values(model, policy, policy)
+    return backup_all(model, values) - values[..., None]
+
+
+def _spread(model: Model, pending, mover: int, score, opponent, points, mass) -> None:
+    """Add ``mass`` to where turns scoring ``points`` from (score, opponent) lead: to the
+    other player's pending states, or to the mover's own on an extra turn."""
+    targets = model.land(score, opponent, points)
+    new = score + points
+    if model.again is None:
+        np.add.at(pending[1 - mover], targets, mass)
+        return
+    again = np.broadcast_to(model.again[new, opponent], np.shape(mass))
+    targets = np.broadcast_to(targets, np.shape(mass))
+    np.add.at(pending[1 - mover], targets[~again], mass[~again])
+    np.add.at(pending[mover], targets[again], mass[again])

@@ -1,0 +1,1 @@
+"""Contests: round robins of strategies, student entries and their results file, sweeps over grids of rulesets."""

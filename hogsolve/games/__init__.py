@@ -1,0 +1,1 @@
+"""The game interface every game implements (OpenSpiel's idea in our terms)."""

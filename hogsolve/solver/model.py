@@ -1,0 +1,322 @@
+"""Compile a Ruleset once into arrays that every algorithm consumes.
+
+A state is (score, opponent_score) below the goal with the player to move
+first, flattened as ``score * goal + opponent_score``.  A turn factors into
+two parts, and the model stores each once:
+
+* the points: ``counts[t, n, p] / denominators[t]`` is the exact probability
+  that rolling ``n`` dice of kind ``t`` (``dice_sides_values[t]`` sides)
+  scores ``p`` points, and ``dice_kind[s, o]`` is the kind in state (s, o);
+  rolling zero dice scores ``free_bacon_points[s, o]`` for sure;
+* the end of the turn: ``after[new, o]`` is where a turn leads when the mover
+  ends it on ``new`` points (before any bonus or swap) against ``o``, seen
+  from the *next* mover: the flat index of (opponent's score, mover's score)
+  after the swap, or a sentinel, ``win`` (the mover has won) or ``loss`` (the
+  mover has lost, e.g. by swapping the opponent past the goal).  Where
+  ``again[new, o]`` (extra-turn rules) the mover moves next, and the index is
+  (mover's score, opponent's score).
+
+So action ``n`` in state (s, o) leads to ``after[s + p, o]`` with probability
+``counts[dice_kind[s, o], n, p] / denominators[...]``; :meth:`Model.transitions`
+spells that out for one state.
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections import Counter
+from fractions import Fraction
+from functools import cached_property
+from math import comb
+from typing import List, Optional, Tuple
+
+import numpy as np
+
+from ..hog.dice import pig_out_count, sum_counts_without_ones
+from ..hog.rules import Ruleset, call_rule, end_of_turn, moves_again, turn_points, zero_dice_points
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Model:
+    """A ruleset compiled to arrays (see the module docstring)."""
+
+    rules: Ruleset
+    goal: int
+    dice_kind: np.ndarray          # (goal, goal) index into dice_sides_values
+    dice_sides_values: np.ndarray  # (T,) sides of each kind of dice
+    counts: np.ndarray             # (T, A, P) exact numerators; row n = 0 unused
+    denominators: np.ndarray       # (T,) sides ** max_dice
+    probability: np.ndarray        # (T, A, P) floats counts / denominators
+    free_bacon_points: np.ndarray  # (goal, goal) points of zero dice by [score, opponent score]
+    after: np.ndarray              # (goal + P, goal) int32 next state, see module doc
+    again: Optional[np.ndarray]    # (goal + P, goal) bool: the mover moves again (None: never)
+    piggy: Optional[np.ndarray]    # (A, goal, goal) Piggy Back ending past the goal: 0 won, 1 lost, -1 not over
+    score_sum_gain: int            # least points of any turn: least rise of the score sum
+    points_landing: Optional[np.ndarray] = None  # (goal, goal, P) next state by turn points (points_bonus rules)
+
+    @property
+    def num_states(self) -> int:
+        """``goal ** 2`` states (score, opponent_score)."""
+        return self.goal * self.goal
+
+    @property
+    def context_shape(self) -> Tuple[int, ...]:
+        """Extra state beyond the scores: (mover's memory, opponent's memory) under a
+        history rule (Feral Hogs), else ()."""
+        return self.rules.context_shape
+
+    @property
+    def value_shape(self) -> Tuple[int, ...]:
+        """Shape of a value or policy table: ``(goal, goal) + context_shape``."""
+        return (self.goal, self.goal) + self.context_shape
+
+    @property
+    def num_actions(self) -> int:
+        """Dice counts 0 to max_dice."""
+        return self.counts.shape[1]
+
+    @property
+    def max_points(self) -> int:
+        """Most points a turn can score (rows of ``after`` beyond the goal)."""
+        return self.after.shape[0] - self.goal - 1
+
+    @cached_property
+    def diagonals(self) -> List[Diagonal]:
+        """Every score sum k = 0 .. 2 goal - 2 as a :class:`Diagonal` (views into shared arrays)."""
+        g = self.goal
+        s, o = np.divmod(np.arange(g * g), g)
+        order = np.lexsort((o, s + o))  # by score sum, then rising opponent score
+        s, o = s[order], o[order]
+        kinds = self.dice_kind[s, o]
+        lands, bacon_rows = self.after[s, o], s + o + self.free_bacon_points[s, o]
+        bounds = np.searchsorted((s + o), np.arange(2 * g))
+        low = np.minimum.reduceat(kinds, bounds[:-1])
+        high = np.maximum.reduceat(kinds, bounds[:-1])
+        again = self.again[s, o] if self.again is not None else None
+
+        def keeps_move(a, b):
+            return None if again is None or not again[a:b].any() else again[a:b]
+        return [Diagonal(bool((lands[a:b] >= self.win).any()), keeps_move(a, b), s[a:b], o[a:b], order[a:b],
+                         lands[a:b], bacon_rows[a:b], kinds[a:b], int(low[k]) if low[k] == high[k] else None)
+                for k, (a, b) in enumerate(zip(bounds[:-1], bounds[1:]))]
+
+    @property
+    def win(self) -> int:
+        """Sentinel next state: the mover has won."""
+        return self.num_states
+
+    @property
+    def loss(self) -> int:
+        """Sentinel next state: the mover has lost."""
+        return self.num_states + 1
+
+    def land(self, s, o, points):
+        """Where a turn scoring ``points`` (bonus rules and swap applied) from (s, o) leads:
+        the flat next state from the next mover's side, or ``win`` / ``loss`` (arrays too)."""
+        if self.points_landing is not None:
+            return self.points_landing[s, o, np.minimum(points, self.points_landing.shape[2] - 1)]
+        return self.after[np.minimum(np.asarray(s) + points, self.after.shape[0] - 1), o]
+
+    def piggy_landing(self, s, o, n):
+        """Where Piggy Back takes a roll of ``n`` dice scoring 0 at (s, o): the flat next
+        state (from the next mover's side), or ``win`` / ``loss``."""
+        s, o, n = np.asarray(s), np.asarray(o), np.asarray(n)
+        inside = o + n < self.goal
+        nxt = self.after[s, np.minimum(o + n, self.goal - 1)]
+        code = self.piggy[n, s, o]
+        return np.where(inside, nxt, np.where(code == 0, self.win, self.loss))
+
+    @property
+    def again_base(self) -> int:
+        """Offset of "the mover again at state i" in :meth:`transitions`."""
+        return self.num_states + 2
+
+    @property
+    def progressive(self) -> bool:
+        """True when every turn raises the score sum, so one sweep is exact."""
+        return self.score_sum_gain >= 1
+
+    @property
+    def max_outcomes_per_action(self) -> int:
+        """Most terms of one backup sum: distinct point values of one action (plus the two
+        operations of Piggy Back's correction)."""
+        return max(1, int((self.counts > 0).sum(axis=2).max())) + (2 if self.piggy is not None else 0)
+
+    def transitions(self, score: int, opponent_score: int, num_dice: int) -> List[Tuple[int, Fraction]]:
+        """``[(next_state, probability), ...]`` of one action, merged by next state.
+
+        ``next_state`` is a flat index seen from the next mover, or ``win`` /
+        ``loss``, or ``again_base + index`` when the mover moves again (index
+        from the mover's side); probabilities are exact :class:`fractions.Fraction`.
+        """
+        if self.context_shape:
+            raise NotImplementedError(f"{self.rules.name}: transitions() lists (score, opponent_score) "
+                                      "states only; history rules are backed up by HistoryTable")
+        s, o = score, opponent_score
+
+        def landing(new):
+            nxt = int(self.land(s, o, new - s))
+            return nxt + self.again_base if self.again is not None and self.again[new, o] else nxt
+        if num_dice == 0:
+            return [(landing(s + self.free_bacon_points[s, o]), Fraction(1))]
+        t = self.dice_kind[s, o]
+        merged: dict = {}
+        for p in np.flatnonzero(self.counts[t, num_dice]):
+            nxt = int(self.piggy_landing(s, o, num_dice)) if self.piggy is not None and p == 0 else landing(s + p)
+            merged[nxt] = merged.get(nxt, 0) + Fraction(int(self.counts[t, num_dice, p]),
+                                                         int(self.denominators[t]))
+        return sorted(merged.items())
+
+
+@dataclasses.dataclass(frozen=True)
+class Diagonal:
+    """The states of one score sum ``k``, by rising opponent score, with lookups."""
+
+    final: bool            # a turn ending exactly on one of these states can end the game (bonus rules)
+    again: Optional[np.ndarray]  # where a turn ending on these states keeps the move (None: nowhere)
+    s: np.ndarray          # mover's scores
+    o: np.ndarray          # opponent's scores (consecutive)
+    flat: np.ndarray       # flat state indices
+    lands: np.ndarray      # after[s, o]: where a turn ending on exactly (s, o) leads
+    bacon_rows: np.ndarray  # k + Free Bacon points: the sum after rolling zero dice
+    kinds: np.ndarray      # dice kind of each state
+    kind: Optional[int]    # the one dice kind of the sum, or None when mixed
+
+    @property
+    def opponents(self) -> slice:
+        """The opponent scores of the diagonal as a slice."""
+        return slice(int(self.o[0]), int(self.o[-1]) + 1)
+
+
+def _points_counts(kinds: np.ndarray, rules: Ruleset) -> np.ndarray:
+    """(T, A, P) counts of a turn's points for n dice, scaled to denominator sides**max_dice.
+
+    Pig Out scores ``rules.pig_out`` (or ``pig_out_rule`` of the number of 1s),
+    and the turn-score rule then maps every score.
+    """
+    max_dice = int(rules.max_dice)
+    mapped: Counter = Counter()  # (kind, n, points after the turn-score rule) -> count
+
+    def add(t, n, raw, count):
+        points = int(turn_points(rules, raw, n))
+        if points < 0:
+            raise ValueError(f"{rules.name}: a turn cannot score {points} points")
+        mapped[t, n, points] += count
+
+    for t, sides in enumerate(int(x) for x in kinds):
+        for n in range(1, max_dice + 1):
+            up = sides ** (max_dice - n)
+            if rules.pig_out_rule is None:
+                add(t, n, int(rules.pig_out), pig_out_count(n, sides) * up)
+            else:
+                for ones in range(1, n + 1):
+                    add(t, n, int(rules.pig_out_rule(ones, n)), comb(n, ones) * (sides - 1) ** (n - ones) * up)
+            for i, c in enumerate(sum_counts_without_ones(n, sides)):
+                add(t, n, 2 * n + i, c * up)
+    counts = np.zeros((len(kinds), max_dice + 1, max(q for _, _, q in mapped) + 1), dtype=np.int64)
+    for (t, n, q), c in mapped.items():
+        counts[t, n, q] += c
+    return counts
+
+
+def _piggy_codes(rules: Ruleset, goal: int) -> np.ndarray:
+    """Piggy Back with ``n`` dice from (s, o) gives the opponent ``o + n``; past the goal
+    the game is over: 0 where the swap hands the mover the win, 1 where the mover lost,
+    -1 where it goes on (see :meth:`Model.piggy_landing`)."""
+    s, o = np.meshgrid(np.arange(goal), np.arange(goal), indexing="ij")
+    codes = np.full((int(rules.max_dice) + 1, goal, goal), -1, dtype=np.int8)
+    for n in range(1, int(rules.max_dice) + 1):
+        mover, _ = end_of_turn(rules, s, o + n, 0)
+        over = o + n >= goal
+        codes[n] = np.where(over, np.where(mover >= goal, 0, 1), -1)
+    return codes
+
+
+@functools.lru_cache(maxsize=8)
+def cached_model(rules: Ruleset) -> Model:
+    """The compiled model of ``rules``, compiled once per process (models are never changed)."""
+    return compile_model(rules)
+
+
+def model_for(rules: Ruleset, model: Optional[Model] = None) -> Model:
+    """``model`` checked to be compiled from ``rules``, or the cached compilation.
+
+    A model of another ruleset (or goal) would give that ruleset's numbers
+    under this one's name, so it is refused with a ValueError.
+    """
+    if model is None:
+        return cached_model(rules)
+    if model.rules != rules:
+        raise ValueError(f"the model was compiled for {model.rules.name} at goal {model.rules.goal}, "
+                         f"not {rules.name} at goal {rules.goal}")
+    return model
+
+
+def compile_model(rules: Ruleset) -> Model:
+    """Compile ``rules`` into a :class:`Model`."""
+    goal, max_dice = int(rules.goal), int(rules.max_dice)
+    s, o = np.meshgrid(np.arange(goal), np.arange(goal), indexing="ij")
+
+    sides = np.asarray(call_rule(rules.dice_sides, s, o), dtype=np.int64)
+    if sides.min() < 2:
+        raise ValueError(f"{rules.name}: dice_sides must be at least 2, got {sides.min()}")
+    kinds, dice_kind = np.unique(sides, return_inverse=True)
+    if int(kinds.max()) ** max_dice >= 2 ** 62:
+        raise ValueError(f"{rules.name}: {kinds.max()}-sided dice x {max_dice} overflow exact counts")
+    counts = _points_counts(kinds, rules)
+    denominators = kinds.astype(np.int64) ** max_dice
+
+    bacon = np.asarray(zero_dice_points(rules, s, o), dtype=np.int64)
+    bacon = np.broadcast_to(bacon, (goal, goal))
+    bacon = np.asarray(turn_points(rules, bacon, np.zeros_like(bacon)), dtype=np.int64).copy()
+    if bacon.min() < 0:
+        raise ValueError(f"{rules.name}: free_bacon must never be negative, got {bacon.min()}")
+
+    feral = int(rules.history.bonus) if rules.history is not None else 0
+    most = int(max(counts.shape[2] - 1, bacon.max())) + feral
+    new = np.arange(goal + most + 1)[:, None]
+    opp = np.arange(goal)[None, :]
+    extra = np.asarray(call_rule(rules.bonus, new, opp))
+    if extra.min() < 0:
+        raise ValueError(f"{rules.name}: the after-turn bonus must never be negative, got {extra.min()}")
+    mover, opponent = end_of_turn(rules, new, opp, 0)
+    win, loss = goal * goal, goal * goal + 1
+    over = (mover >= goal) | (opponent >= goal)
+    again = ~over & np.asarray(moves_again(rules, np.minimum(mover, goal - 1), np.minimum(opponent, goal - 1)),
+                               dtype=bool)
+    after = np.where(mover >= goal, win, np.where(opponent >= goal, loss,
+                                                  np.where(again, mover * goal + opponent, opponent * goal + mover)))
+
+    dice_kind = dice_kind.reshape(goal, goal).astype(np.int8)
+
+    # A swap only exchanges the two scores, so the score sum rises by the points.
+    rolled = np.flatnonzero(counts[:, 1:].sum(axis=(0, 1)))
+    if rules.piggy_back:  # a roll scoring 0 still raises the sum: the opponent gains the dice
+        rolled = rolled[rolled > 0] if (rolled > 0).any() else np.array([1])
+    gain = min(int(bacon.min()), int(rolled.min()))
+    piggy = _piggy_codes(rules, goal) if rules.piggy_back else None
+    points_landing = _points_landing(rules, goal, most) if rules.points_bonus is not None else None
+    pad = most + 1 - counts.shape[2]
+    counts = np.pad(counts, ((0, 0), (0, 0), (0, pad)))
+    return Model(
+        rules=rules, goal=goal,
+        dice_kind=dice_kind,
+        dice_sides_values=kinds, counts=counts, denominators=denominators,
+        probability=counts / denominators[:, None, None],
+        free_bacon_points=bacon, after=after.astype(np.int32),
+        again=again if again.any() else None,
+        piggy=piggy,
+        score_sum_gain=gain,
+        points_landing=points_landing,
+    )
+
+
+def _points_landing(rules: Ruleset, goal: int, most: int) -> np.ndarray:
+    """``landing[s, o, p]``: where a turn scoring p from (s, o) leads, for rules whose
+    after-turn change depends on the points (``points_bonus``)."""
+    s, o, p = np.meshgrid(np.arange(goal), np.arange(goal), np.arange(most + 1), indexing="ij")
+    mover, opponent = end_of_turn(rules, s, o, p)
+    win, loss = goal * goal, goal * goal + 1
+    landing = np.where(mover >= goal, win, np.where(opponent >= goal, loss,
+                                                    opponent * goal + np.minimum(mover, goal - 1)))
+    return landing.astype(np.int32)

@@ -1,0 +1,148 @@
+"""Optimal play by value iteration over the compiled model.
+
+``solve(rules)`` returns, for every state (score, opponent_score) below the
+goal with the player to move, the probability of winning under optimal play
+by both players, the value of every dice count, and the optimal dice count.
+
+Every turn scores at least 0 points and a swap keeps the score sum, so the
+sum never falls.  When every turn scores at least 1 (all built-in rulesets),
+a state depends only on states of larger sum, and one sweep in decreasing
+sum order is exact.  Otherwise the sweep repeats until the values settle.
+
+Ties: when several dice counts are optimal, the fewest dice is chosen.  In
+floats, "optimal" means within the certificate's tie threshold of the best
+value (a rigorous bound on rounding), so exact ties are broken the same way
+as in exact arithmetic; ``solve(rules, exact=True)`` checks every state.
+"""
+from __future__ import annotations
+
+import dataclasses
+import time
+from typing import Optional
+
+import numpy as np
+
+from .backup import backup_all
+from .certificate import Certificate, certify, tie_broken_policy
+from .exact import check_exact_supported, verify
+from .iteration import lean_optimal_values, optimal_values
+from .model import Model, model_for
+from ..util.plain import plain
+from ..hog.rules import Ruleset
+from .stages import stage_plan
+
+TIE_BREAK = "fewest dice among the optimal dice counts"
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class Solution:
+    """Optimal values and policy of a ruleset.
+
+    Arrays are indexed ``[score, opponent_score]`` with the player to move
+    first (then, under a history rule, ``[mover's memory, opponent's memory]``): ``win_probability[s, o]`` is the mover's chance of winning under
+    optimal play, ``action_values[s, o, n]`` the chance when rolling ``n``
+    dice now and playing optimally after, ``policy[s, o]`` the optimal dice
+    count (fewest dice on ties).
+    """
+
+    rules: Ruleset
+    win_probability: np.ndarray
+    action_values: np.ndarray
+    policy: np.ndarray
+    certificate: Certificate
+    solve_seconds: float
+    exact: Optional[object] = None
+
+    @property
+    def name(self) -> str:
+        """How the solution is shown as a strategy."""
+        return "optimal"
+
+    @property
+    def goal(self) -> int:
+        """The ruleset's goal."""
+        return self.rules.goal
+
+    @property
+    def converged(self) -> bool:
+        """False when value iteration hit its cap on some score sum (see the certificate)."""
+        return self.certificate.converged
+
+    @property
+    def first_player_win_probability(self) -> float:
+        """P(the first player wins) under optimal play by both."""
+        return float(self.win_probability[(0,) * self.win_probability.ndim])
+
+    @property
+    def opening_move(self) -> int:
+        """The optimal number of dice at (0, 0)."""
+        return int(self.policy[(0,) * self.policy.ndim])
+
+    def to_dict(self) -> dict:
+        """Summary for --json output and meta.json (no big arrays)."""
+        out = {
+            "rules": self.rules.summary(),
+            "first_player_win_probability": self.first_player_win_probability,
+            "opening_move": self.opening_move,
+            "tie_break": TIE_BREAK,
+            "solve_seconds": self.solve_seconds,
+            "certificate": self.certificate.to_dict(),
+        }
+        if self.exact is not None:
+            out["exact"] = self.exact.to_dict()
+        return plain(out)
+
+    def __repr__(self) -> str:
+        lines = [
+            f"Solution({self.rules.name}, goal={self.goal})",
+            f"  P(first player wins) = {self.first_player_win_probability:.12f}",
+            f"  opening move         = {self.opening_move} dice",
+            f"  solve time           = {self.solve_seconds * 1000:.1f} ms",
+            "  " + repr(self.certificate).replace("\n", "\n  "),
+        ]
+        if self.exact is not None:
+            lines.append("  " + repr(self.exact).replace("\n", "\n  "))
+        return "\n".join(lines)
+
+
+def solve(rules: Ruleset, exact: bool = False, *, model: Optional[Model] = None,
+          progress=None) -> Solution:
+    """Optimal win probabilities, action values and policy of ``rules``.
+
+    With ``exact=True`` the whole table is recomputed in exact rational
+    arithmetic, the float policy is checked state by state (the exact policy
+    is kept), and ``solution.exact`` reports the exact win probability at
+    (0, 0).  Exact mode needs every turn to score (see :mod:`hogsolve.solver.exact`);
+    otherwise it raises :class:`hogsolve.solver.exact.ExactUnsupported` before solving.
+    Then ``win_probability`` and ``action_values`` are the exact values
+    correctly rounded to float64.  ``progress(stages, total)`` may wrap the
+    score sums of each sweep (e.g. a progress bar).
+    """
+    start = time.perf_counter()
+    model = model_for(rules, model)
+    if exact:
+        check_exact_supported(model)
+    plan = stage_plan(model)
+    if plan is not None:
+        values, action_values, result = lean_optimal_values(model, plan, progress)
+    else:
+        values, _, result = optimal_values(model, progress=progress)
+        action_values = backup_all(model, values)
+    certificate = certify(model, values, action_values, result)
+    policy = tie_broken_policy(action_values, certificate.tie_threshold)
+    solution = Solution(
+        rules=rules,
+        win_probability=values,
+        action_values=action_values,
+        policy=policy,
+        certificate=certificate,
+        solve_seconds=time.perf_counter() - start,
+    )
+    if exact:
+        checked = verify(model, solution, progress=progress)
+        # Keep the exact policy and the exact values, correctly rounded: the
+        # same bytes on every machine (the float ones differ in the last bits).
+        solution = dataclasses.replace(
+            solution, exact=checked, policy=checked.policy, win_probability=checked.win_probability,
+            action_values=checked.action_values, solve_seconds=time.perf_counter() - start)
+    return solution

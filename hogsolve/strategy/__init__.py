@@ -1,0 +1,1 @@
+"""Strategies: the one validated Policy table, named strategies, the spec language, user files run in a child process, the optimal bot."""

@@ -1,0 +1,198 @@
+"""A user's ``file.py:function``, tabulated in its own fresh interpreter.
+
+Student code is hostile by accident: it imports helpers with common names
+(``hog``, ``dice``, ``ucb``), prints, loops, exits, reads input, parses
+arguments.  So each file runs in a child process (:mod:`hogsolve.strategy.userfile_child`)
+with its own folder first on the import path, a time limit for the whole
+tabulation, stdout and stderr captured (never mixed into hogsolve's
+output), stdin closed, and its answers checked at every state, twice.  What
+goes wrong becomes one :class:`UserFileError` line naming the file.
+
+Tables are cached under ``$HOGSOLVE_CACHE/strategies`` keyed by everything
+they depend on: the function, the ruleset, and the contents of every file
+the strategy loaded from outside Python's own and installed packages
+(paths relative to the file's folder, so two identical ``entry.py`` files
+importing different ``hog.py`` files are different strategies).
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Dict, List, Optional, Tuple
+
+import numpy as np
+
+from .policy import Policy, rules_key
+from ..hog.rules import Ruleset
+from ..util.files import atomic_write, sha256
+
+CHILD = Path(__file__).with_name("userfile_child.py")
+DEFAULT_TIMEOUT = 60.0
+#: Most a strategy may print (stdout and stderr each) before it is stopped.
+OUTPUT_LIMIT = 64 * 1024 * 1024
+#: Lines of captured output kept for --show-output.
+KEPT_LINES = 200
+
+
+class UserFileError(ValueError):
+    """A user file that could not be tabulated; the message is one line."""
+
+
+@dataclasses.dataclass(frozen=True)
+class CapturedOutput:
+    """What a user file printed while it was tabulated."""
+
+    lines: int
+    text: str  # the first KEPT_LINES lines of stdout then stderr
+
+    def note(self, label: str) -> str:
+        """The one-line note shown when a file printed while it was tabulated."""
+        return (f"note: {label} printed {self.lines} line{'s' if self.lines != 1 else ''} "
+                f"(hidden; --show-output shows them)")
+
+
+def _sha256(path: Path) -> str:
+    return sha256(path.read_bytes())
+
+
+def cache_dir() -> Path:
+    """Where tabulated user files are cached."""
+    return Path(os.environ.get("HOGSOLVE_CACHE", Path.home() / ".cache" / "hogsolve")) / "strategies"
+
+
+def _cache_path(file: Path, function: str, rules: Ruleset) -> Path:
+    key = json.dumps({"file": _sha256(file), "function": function, "rules": rules_key(rules)},
+                     sort_keys=True)
+    return cache_dir() / (sha256(key.encode()) + ".json")
+
+
+def _cached(file: Path, function: str, rules: Ruleset) -> Optional[Tuple[np.ndarray, Dict[str, str]]]:
+    try:
+        records = json.loads(_cache_path(file, function, rules).read_text())["records"]
+        folder = file.parent
+        for record in records:
+            files = record["files"]
+            if all((folder / rel).is_file() and _sha256(folder / rel) == digest for rel, digest in files.items()):
+                table = np.array(record["table"], dtype=np.int64).reshape(rules.goal, rules.goal)
+                return table, files
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
+        return None
+    return None
+
+
+def _store(file: Path, function: str, rules: Ruleset, table: np.ndarray, files: Dict[str, str]) -> None:
+    path = _cache_path(file, function, rules)
+    try:
+        records = json.loads(path.read_text())["records"] if path.exists() else []
+        if not isinstance(records, list):
+            records = []
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
+        records = []
+    records = [r for r in records if isinstance(r, dict) and r.get("files") != files][-15:]
+    records.append({"files": files, "table": table.reshape(-1).tolist()})
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, json.dumps({"records": records}).encode())
+    except OSError:
+        pass  # an unwritable cache only costs time
+
+
+def _limit_output() -> None:
+    import resource
+    resource.setrlimit(resource.RLIMIT_FSIZE, (OUTPUT_LIMIT, OUTPUT_LIMIT))
+
+
+def _read_output(paths: List[Path]) -> CapturedOutput:
+    lines, kept = 0, []
+    for path in paths:
+        with open(path, "rb") as f:
+            for raw in f:
+                lines += 1
+                if len(kept) < KEPT_LINES:
+                    kept.append(raw.decode("utf-8", "replace").rstrip("\n"))
+    return CapturedOutput(lines, "\n".join(kept))
+
+
+def _where(progress: Path) -> str:
+    phase, s, o = struct.unpack("<iii", progress.read_bytes()[:12])
+    if phase == 2:
+        return f"at score {s}, opponent_score {o}"
+    if phase == 1:
+        return "while being imported"
+    return "before it started"
+
+
+def tabulate_file(path: str, function: str, rules: Ruleset, *, timeout: float = DEFAULT_TIMEOUT,
+                  use_cache: bool = True) -> Tuple[Policy, Optional[CapturedOutput]]:
+    """``function`` of the Python file ``path`` as a :class:`Policy`, run isolated.
+
+    Returns the policy and what the file printed (``None`` when the table
+    came from the cache, so nothing ran).  Raises :class:`UserFileError`
+    with a one-line message when the file cannot be tabulated.
+    """
+    label = f"{path}:{function}"
+    file = Path(path).resolve()
+    if not file.is_file():
+        raise UserFileError(f"{label}: no such file: {path}")
+    source = {"kind": "file", "file": str(file), "function": function, "sha256": _sha256(file)}
+    if use_cache:
+        hit = _cached(file, function, rules)
+        if hit is not None:
+            return Policy(hit[0], rules, label, {**source, "files": hit[1], "cached": True}), None
+    with tempfile.TemporaryDirectory(prefix="hogsolve-") as work:
+        work = Path(work)
+        progress, result = work / "progress", work / "result.json"
+        progress.write_bytes(bytes(12))
+        request = work / "request.json"
+        request.write_text(json.dumps({"file": str(file), "function": function, "goal": int(rules.goal),
+                                       "max_dice": int(rules.max_dice), "progress": str(progress),
+                                       "result": str(result)}))
+        outputs = [work / "stdout", work / "stderr"]
+        env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1"}
+        env.pop("PYTHONSTARTUP", None)
+        with open(outputs[0], "wb") as out, open(outputs[1], "wb") as err:
+            proc = subprocess.Popen([sys.executable, str(CHILD), str(request)], cwd=file.parent,
+                                    stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env,
+                                    start_new_session=True, preexec_fn=_limit_output)
+            try:
+                proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+                raise UserFileError(f"{label} did not finish within {timeout:g} s "
+                                    f"(stopped {_where(progress)})") from None
+            finally:
+                if proc.poll() is None:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    proc.wait()
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # anything the file left running
+        except (ProcessLookupError, PermissionError):
+            pass
+        captured = _read_output(outputs)
+        report = json.loads(result.read_text()) if result.exists() else None
+        where = _where(progress)
+    if report is None:
+        code = proc.returncode
+        if code == -signal.SIGXFSZ:
+            why = f"printed more than {OUTPUT_LIMIT // 2 ** 20} MB"
+        elif code < 0:
+            why = f"crashed the interpreter ({signal.Signals(-code).name})"
+        else:
+            why = f"exited with code {code} (os._exit?)"
+        raise UserFileError(f"{label} {why} {where}")
+    if not report["ok"]:
+        where = (f" at score {report['score']}, opponent score {report['opponent_score']}"
+                 if report["score"] >= 0 else "")
+        raise UserFileError(f"{label} {report['message']}{where}{report.get('hint', '')}")
+    table = np.array(report["table"], dtype=np.int64).reshape(rules.goal, rules.goal)
+    if use_cache:
+        _store(file, function, rules, table, report["files"])
+    return Policy(table, rules, label, {**source, "files": report["files"]}), captured

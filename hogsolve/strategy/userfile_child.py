@@ -1,0 +1,134 @@
+"""Run in a fresh interpreter: tabulate one function of one user file, report as JSON.
+
+    python userfile_child.py REQUEST.json
+
+Standard library only, and no import of hogsolve, so nothing of hogsolve's
+and nothing of another user file is in the way: the file's own folder is
+first on ``sys.path`` and its helpers (``hog.py``, ``dice.py``, ``ucb.py``)
+are its own.  The parent (:mod:`hogsolve.strategy.userfile`) sets the time limit,
+captures stdout and stderr, and closes stdin.  Progress is written to a
+small file (phase, score, opponent score) so a stopped run can say where it
+stopped; the result is written to a JSON file, never to stdout.
+"""
+import hashlib
+import importlib.util
+import json
+import numbers
+import os
+import site
+import struct
+import sys
+import sysconfig
+
+IMPORTING, CALLING, DONE = 1, 2, 3
+
+
+def main(request_path: str) -> None:
+    """Tabulate the request's function and write the result file (see the module docstring)."""
+    with open(request_path) as f:
+        request = json.load(f)
+    progress = os.open(request["progress"], os.O_WRONLY)
+
+    def mark(phase, score=-1, opponent_score=-1):
+        os.pwrite(progress, struct.pack("<iii", phase, score, opponent_score), 0)
+
+    def finish(result):
+        tmp = request["result"] + ".part"
+        with open(tmp, "w") as f:
+            json.dump(result, f)
+        os.replace(tmp, request["result"])
+        mark(DONE)
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except Exception:
+                pass
+        os._exit(0)  # no atexit handlers or threads of the user's code
+
+    def fail(kind, message, score=-1, opponent_score=-1, hint=""):
+        finish({"ok": False, "kind": kind, "message": message, "score": score,
+                "opponent_score": opponent_score, "hint": hint})
+
+    path, function = request["file"], request["function"]
+    folder = os.path.dirname(path)
+    sys.path[0] = folder
+    sys.argv = [path]
+    name = os.path.splitext(os.path.basename(path))[0]
+
+    mark(IMPORTING)
+    try:
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    except SystemExit as exc:
+        fail("exit", f"called sys.exit({exc.code!r}) while being imported")
+    except ModuleNotFoundError as exc:
+        fail("import", f"ModuleNotFoundError: {exc} (a course's support files, such as dice.py or "
+                       f"ucb.py, must sit beside {os.path.basename(path)})")
+    except BaseException as exc:  # noqa: B902 - user code may raise anything
+        fail("import", f"{type(exc).__name__} while being imported: {exc}")
+
+    strategy = getattr(module, function, None)
+    if not callable(strategy):
+        fail("missing", f"has no function {function!r}")
+
+    goal, most = request["goal"], request["max_dice"]
+    table = []
+    for s in range(goal):
+        for o in range(goal):
+            mark(CALLING, s, o)
+            answers = []
+            for _ in range(2):
+                try:
+                    choice = strategy(s, o)
+                except SystemExit as exc:
+                    fail("exit", f"called sys.exit({exc.code!r})", s, o)
+                except BaseException as exc:  # noqa: B902
+                    fail("raised", f"raised {type(exc).__name__}: {exc}", s, o)
+                if (isinstance(choice, bool) or type(choice).__name__ == "bool_"
+                        or not isinstance(choice, numbers.Integral) or not 0 <= choice <= most):
+                    fail("value", f"returned {short_repr(choice)}", s, o, f"; expected an int from 0 to {most}")
+                answers.append(int(choice))
+            if answers[0] != answers[1]:
+                fail("nondeterministic", f"is not deterministic: it returned {answers[0]} and then "
+                                         f"{answers[1]}", s, o)
+            table.append(answers[0])
+    finish({"ok": True, "table": table, "files": user_files(folder)})
+
+
+def short_repr(value) -> str:
+    """``repr(value)``, at most 60 characters, never raising."""
+    try:
+        text = repr(value)
+    except BaseException:  # noqa: B902
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def user_files(folder: str) -> dict:
+    """sha256 of every loaded module file outside Python's own and installed packages,
+    by path relative to the user's folder."""
+    system = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
+    system |= {os.path.realpath(p) for p in sysconfig.get_paths().values()}
+    system |= {os.path.realpath(p) for p in site.getsitepackages() + [site.getusersitepackages()]}
+    here = os.path.realpath(os.path.dirname(__file__))
+    out = {}
+    for module in list(sys.modules.values()):
+        file = getattr(module, "__file__", None)
+        if not file or not file.endswith(".py"):
+            continue
+        real = os.path.realpath(file)
+        if real.startswith(here + os.sep) or any(real.startswith(p + os.sep) for p in system):
+            continue
+        try:
+            with open(real, "rb") as f:
+                digest = hashlib.sha256(f.read()).hexdigest()
+        except OSError:
+            continue
+        out[os.path.relpath(real, os.path.realpath(folder))] = digest
+    return dict(sorted(out.items()))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
