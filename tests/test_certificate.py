@@ -35,6 +35,7 @@ def assert_matches_reference(solution, rules, ref=None):
     assert worst <= bound + REFERENCE_ROUNDING, (worst, bound)
 
 
+@pytest.mark.slow
 def test_fa13_pig_out_zero_regression():
     """The issue's example: a stage stuck on rounding used to starve every later stage."""
     rules = get_rules("fa13").replace(name="fa13-pig0", pig_out=0)
@@ -154,7 +155,8 @@ def test_proven_means_proven(bacon, swaps, sides, pig_out, goal, max_dice):
     assert best_response(solution.policy, rules).exploitability <= c.error_bound
 
 
-@pytest.mark.parametrize("name", ["su18", "fa13", "sp15", "fa15", "fa21"])
+@pytest.mark.parametrize("name", ["su18", "fa13", "fa21", pytest.param("sp15", marks=pytest.mark.slow),
+                                  pytest.param("fa15", marks=pytest.mark.slow)])
 def test_quick_exact_check_agrees_with_the_full_one(name):
     """verify_ties (exact values from the certified decisions, ties settled exactly) gives the
     full recomputation's exact start value and exact policy, on plain, mixed-dice, points-bonus,

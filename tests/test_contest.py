@@ -31,7 +31,7 @@ def test_batched_sweep_matches_the_fraction_recursion(name):
         assert 1 - values[0, 0, B + q] == pytest.approx(float(second), abs=1e-14)
 
 
-@pytest.mark.parametrize("name", ["fa13", "fa20", "sp21", "fa22", "sp22", "hog"])
+@pytest.mark.parametrize("name", ["fa13", "fa20", "sp21", "fa22", "sp22", pytest.param("hog", marks=pytest.mark.slow)])
 def test_batched_sweep_matches_the_pair_kernel_everywhere(name):
     """Extra turns (fa20, sp21), final bonuses (fa22), a cycling ruleset (sp22) and a
     ruleset without zero dice (hog): slots give the pair kernel's values in every state."""
@@ -91,7 +91,7 @@ def test_contest_folder_results_file_and_resume(tmp_path, capsys, monkeypatch):
     (folder / "carol.py").write_text("def final_strategy(score, opponent_score):\n    while True:\n        pass\n")
     (folder / "dave.py").write_text("def final_strategy(score, opponent_score):\n    return 11\n")
     out = tmp_path / "results.csv"
-    args = ["tournament", str(folder), "optimal", "always_roll:5", "--goal", "40", "--strategy-timeout", "3",
+    args = ["tournament", str(folder), "optimal", "always_roll:5", "--goal", "40", "--strategy-timeout", "1",
             "--out", str(out), "--threshold", "0.500001"]
     assert main(args + ["--json"]) == 0
     captured = capsys.readouterr()
@@ -136,6 +136,7 @@ def test_contest_text_output(tmp_path, capsys):
     assert "--backend dask needs --scheduler" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_dask_cluster_gives_the_local_numbers_exactly():
     """A small tournament on a dask.distributed LocalCluster (2 worker processes on
     127.0.0.1), through joblib's Dask backend: every number equals the local run."""

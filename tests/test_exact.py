@@ -33,7 +33,7 @@ def general_exact(model):
 
 
 @pytest.mark.parametrize("name, goal", [("su18", 30), ("fa13", 30), ("fa20", 30), ("fa21", 30), ("su22", 30),
-                                        ("fa18", 100)])
+                                        pytest.param("fa18", 100, marks=pytest.mark.slow)])
 def test_the_recurrence_is_the_general_exact_sweep(name, goal):
     """Every value and every action's value, equal as integers: one kind of dice (su18, fa18),
     two kinds (fa13's Hog Wild), extra turns (fa20) and turns that end the game below the

@@ -136,6 +136,7 @@ def test_play_whole_game_on_the_desktop(browser, tmp_path):
     assert (shots / "gui-end.png").stat().st_size > 10_000
 
 
+@pytest.mark.slow
 def test_play_whole_game_by_tapping_on_a_phone(browser, tmp_path):
     shots = Path(os.environ.get("HOGSOLVE_SCREENSHOTS", tmp_path))
     with running_server() as (_, port):

@@ -22,6 +22,7 @@ from hogsolve.sinbad.room import Message
 from hogsolve.strategy.named import always_roll
 from hogsolve.solver.tables import write_solution
 from hogsolve.version import __version__
+from shipped import copy_shipped
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -48,8 +49,7 @@ def test_tournament_ranks_best_first_whatever_the_order_given():
 
 def test_player_refuses_a_table_of_another_goal(tmp_path, monkeypatch):
     """Mistake: the player accepting a correctly signed table for another goal (or ruleset)."""
-    shipped = tmp_path / "shipped"
-    shutil.copytree(ROOT / "solutions", shipped)
+    shipped = copy_shipped(tmp_path / "shipped", "su18")
     shutil.rmtree(shipped / "su18")
     write_solution(solve(get_rules("su18", goal=30)), shipped / "su18", __version__)
     monkeypatch.setattr(player, "shipped_tables", lambda: shipped)

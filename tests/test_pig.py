@@ -35,7 +35,9 @@ def plain_value_iteration(game, tol=1e-14):
             return value
 
 
-@pytest.mark.parametrize("name, goal", [("pig", 12), ("piglet", 8), ("big-pig", 30), ("two-dice-pig", 30)])
+@pytest.mark.parametrize("name, goal", [("pig", 12), ("piglet", 8), ("big-pig", 15), ("two-dice-pig", 15),
+                                        pytest.param("big-pig", 30, marks=pytest.mark.slow),
+                                        pytest.param("two-dice-pig", 30, marks=pytest.mark.slow)])
 def test_solver_matches_plain_value_iteration(name, goal):
     game = get_pig_game(name, goal=goal)
     solution = solve_pig(game)
@@ -166,19 +168,16 @@ def test_tournament_command(capsys):
 def test_exact_verification_in_rationals():
     """The float policy is optimal in every state, exactly; the exact value agrees."""
     from hogsolve.solver.pig_exact import verify_pig
-    for name, goal in (("pig", 20), ("big-pig", 30), ("piglet", 10)):
+    for name, goal in (("pig", 20), ("big-pig", 20), ("piglet", 10)):
         solution = solve_pig(get_pig_game(name, goal=goal))
         checked = verify_pig(solution)
         assert checked.proven and checked.max_float_error <= solution.certificate.error_bound
         assert abs(float(checked.win_probability_start) - solution.first_player_win_probability) <= 1e-15
-    # a planted mistake is caught: roll at a state where holding is strictly better
-    solution = solve_pig(get_pig_game("pig", goal=40))
-    g = 40
-    i, j, k = np.meshgrid(np.arange(g), np.arange(g), np.arange(g), indexing="ij")
-    holds = np.argwhere(~solution.roll & (k >= 1) & (i + k < g))
-    i, j, k = holds[len(holds) // 2]  # a state where holding is optimal
-    solution.roll[i, j, k] = True
-    assert verify_pig(solution).suboptimal_states >= 1
+    # a planted mistake is caught: hold at a turn total of 1, where rolling is strictly better
+    solution = solve_pig(get_pig_game("pig", goal=25))
+    assert solution.roll[3, 5, 1]
+    solution.roll[3, 5, 1] = False
+    assert verify_pig(solution).suboptimal_states == 1
 
 
 def test_plot_the_roll_hold_boundary(tmp_path, capsys):
@@ -248,14 +247,7 @@ def test_two_dice_pig_wipes(capsys):
     match.roll((5, 5))
     assert match.roll((1, 1)) == ("wipe", 0) and match.scores == [0, 0] and match.turn_total == 0
     assert match.mover == 1
-    solution = solve_pig(game)
-    c = solution.certificate
-    assert c.proven and c.error_bound < 1e-9 and c.tie_states == 0
-    assert 0.5 < solution.first_player_win_probability < 0.53
-    wiped, visits = policy_exits(game, solution.roll)
-    assert 0 < wiped.max() < 1 and wiped[0, 0] > 0 and (visits >= 1).all()
-
-    small = get_pig_game("two-dice-pig", goal=40)
+    small = get_pig_game("two-dice-pig", goal=30)
     optimal = solve_pig(small)
     first, second, average = pig_win_rate(optimal, hold_at(20), small)
     n, wins = 3000, 0
@@ -272,9 +264,24 @@ def test_two_dice_pig_wipes(capsys):
     assert abs(pig_best_response(optimal, small).exploitability) <= optimal.certificate.error_bound + 1e-12
     br = pig_best_response(hold_at(20), small)
     assert pig_win_rate(br, hold_at(20), small)[2] == pytest.approx(br.average, abs=1e-12) and br.average > average
+    wiped, visits = policy_exits(small, optimal.roll)
+    assert 0 < wiped.max() < 1 and wiped[1, 0] > 0 and (visits >= 1).all()
     from hogsolve.cli import main
     assert main(["solve", "--rules", "two-dice-pig", "--goal", "30", "--exact"]) == 2
     assert "--exact is not built for two-dice-pig" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_two_dice_pig_at_goal_100():
+    """The wipe's fixed point at goal 100, with its policy-route certificate."""
+    from hogsolve.solver.pig import policy_exits
+    game = get_pig_game("two-dice-pig")
+    solution = solve_pig(game)
+    c = solution.certificate
+    assert c.proven and c.error_bound < 1e-9 and c.tie_states == 0
+    assert 0.5 < solution.first_player_win_probability < 0.53
+    wiped, visits = policy_exits(game, solution.roll)
+    assert 0 < wiped.max() < 1 and wiped[0, 0] > 0 and (visits >= 1).all()
 
 
 def openspiel_pig_values(winscore: int, tol: float = 1e-13) -> dict:

@@ -1,5 +1,4 @@
 """The thin player: shipped tables, verification, fallback, and a real install."""
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +9,7 @@ import pytest
 import hogsolve.strategy.optimal as player
 from hogsolve import get_rules, solve
 from hogsolve.strategy.optimal import PlayerWarning, optimal_strategy
+from shipped import copy_shipped
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,8 +30,7 @@ def test_player_imports_no_solver():
 
 
 def test_corrupt_table_warns_solves_and_caches(tmp_path, monkeypatch):
-    shipped = tmp_path / "shipped"
-    shutil.copytree(ROOT / "solutions", shipped)
+    shipped = copy_shipped(tmp_path / "shipped", "su18")
     data = bytearray((shipped / "su18" / "policy.npy").read_bytes())
     data[-1] ^= 1
     (shipped / "su18" / "policy.npy").write_bytes(bytes(data))

@@ -5,7 +5,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from hogsolve import compile_model, get_rules, rulesets
+from hogsolve import get_rules, rulesets
+from hogsolve.solver.model import cached_model
 from hogsolve.hog.engine import take_turn
 from hogsolve.hog.rules import roll_points, zero_dice_points
 from hogsolve.sibala.rules import Variant, evaluate, winner
@@ -32,14 +33,12 @@ def test_sibala_hand_ignores_the_order_of_the_dice(dice, order, variant):
     assert a.strength(variant) == b.strength(variant)
 
 
-MODELS = {name: compile_model(get_rules(name)) for name in rulesets()}
-
-
 @settings(max_examples=300, deadline=None)
-@given(name=st.sampled_from(sorted(MODELS)), s=st.integers(0, 99), o=st.integers(0, 99),
+@given(name=st.sampled_from(sorted(rulesets())), s=st.integers(0, 99), o=st.integers(0, 99),
        n=st.integers(0, 10), faces=st.lists(st.integers(1, 6), min_size=10, max_size=10))
 def test_engine_and_model_agree_on_random_states(name, s, o, n, faces):
-    model, rules = MODELS[name], MODELS[name].rules
+    model = cached_model(get_rules(name))
+    rules = model.rules
     sides = int(rules.dice_sides(s, o))
     faces = [1 + (f - 1) % sides for f in faces]
     stream = iter(faces)

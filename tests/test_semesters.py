@@ -185,12 +185,13 @@ def test_fa23_onward():
 
 @pytest.mark.parametrize("name", [n for n in rulesets() if n not in ("su18", "fa18", "fa13", "fa14", "sp22", "hog")
                                   and get_rules(n).history is None])
-def test_solver_matches_a_plain_recursion(name):
+@pytest.mark.parametrize("goal", [14, pytest.param(25, marks=pytest.mark.slow)])
+def test_solver_matches_a_plain_recursion(name, goal):
     """The new rules through the compiled model agree with a recursion over the rules' text."""
-    rules = get_rules(name, goal=25)
+    rules = get_rules(name, goal=goal)
     solution = solve(rules)
     value, _ = recursive_values(rules)
-    worst = max(abs(solution.win_probability[s, o] - value(s, o)) for s in range(25) for o in range(25))
+    worst = max(abs(solution.win_probability[s, o] - value(s, o)) for s in range(goal) for o in range(goal))
     assert worst <= solution.certificate.error_bound + 1e-15
 
 
@@ -331,21 +332,22 @@ def test_sp22_hefty_hogs_and_hog_pile():
 
 
 @pytest.mark.parametrize("name", ["fa19", "sp20", "su20"])
-def test_feral_hogs_solver_matches_a_plain_recursion(name):
+@pytest.mark.parametrize("goal, max_dice", [(10, 4), pytest.param(15, 5, marks=pytest.mark.slow)])
+def test_feral_hogs_solver_matches_a_plain_recursion(name, goal, max_dice):
     """Every state (both memories included) against a recursion that keeps raw, uncapped
     memories: a capping or memory-update mistake in the model shows up here."""
     import sys
     from reference import feral_values
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
-    rules = get_rules(name).replace(goal=15, max_dice=5)  # small enough for plain Python
+    rules = get_rules(name).replace(goal=goal, max_dice=max_dice)  # small enough for plain Python
     solution = solve(rules)
     assert solution.certificate.proven
     value, action_value = feral_values(rules)
     size = rules.context_shape[0]
     raw = list(range(size)) + ([size + 4, 40] if rules.history.remembers == "points" else [])
     worst = 0.0
-    for s in range(15):
-        for o in range(15):
+    for s in range(goal):
+        for o in range(goal):
             for a in raw:
                 for b in raw:
                     i, j = rules.context_index((a, b))
@@ -353,16 +355,17 @@ def test_feral_hogs_solver_matches_a_plain_recursion(name):
     assert worst <= solution.certificate.error_bound + 1e-15
     # and the chosen dice are optimal by the recursion's own action values
     s, o = 3, 5
-    best = max(action_value(s, o, 2, 4, n) for n in range(6))
+    best = max(action_value(s, o, 2, 4, n) for n in range(max_dice + 1))
     assert action_value(s, o, 2, 4, solution.policy[s, o, 2, 4]) == pytest.approx(best, abs=1e-12)
 
 
-@pytest.mark.parametrize("name", ["fa19", "sp20"])
-def test_feral_hogs_everywhere_downstream(name):
+@pytest.mark.parametrize("name, goal", [("fa19", 40), pytest.param("fa19", 100, marks=pytest.mark.slow),
+                                        pytest.param("sp20", 100, marks=pytest.mark.slow)])
+def test_feral_hogs_everywhere_downstream(name, goal):
     """Exact win rates, best response, regret and Monte Carlo all follow the memories; a
     student's 2-argument strategy is evaluated exactly as one that ignores them."""
     from hogsolve import best_response, regret, win_rate
-    rules = get_rules(name)
+    rules = get_rules(name, goal=goal)
     sol = solve(rules)
     assert_simulation_and_exploitability(rules, sol, seed=5)
     report = regret(always_roll(4), rules, solution=sol)
@@ -372,7 +375,7 @@ def test_feral_hogs_everywhere_downstream(name):
     # the best response to always_roll:4 uses the memories, does at least as well as the optimal
     # table against it, and its own table replays to the same win rate
     br = best_response(always_roll(4), rules)
-    assert br.policy.shape == (100, 100) + rules.context_shape
+    assert br.policy.shape == (goal, goal) + rules.context_shape
     assert (br.policy != br.policy[:, :, :1, :1]).any()
     assert br.win_rate.average >= win_rate(sol, always_roll(4), rules).average - 1e-12
     assert win_rate(br, always_roll(4), rules).average == pytest.approx(br.win_rate.average, abs=1e-12)

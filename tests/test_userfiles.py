@@ -19,6 +19,7 @@ from hogsolve.cli import main
 from hogsolve.strategy.optimal import PlayerWarning, optimal_strategy
 from hogsolve.strategy.specs import StrategySpecError, load_strategy
 from hogsolve.util.files import grid_csv
+from shipped import copy_shipped
 
 ROOT = Path(__file__).resolve().parent.parent
 su18 = get_rules("su18")
@@ -244,7 +245,7 @@ def test_damaged_shipped_tables_fall_back_with_a_warning(tmp_path, monkeypatch):
     meta_cases = {"list": "[]", "null": "null", "no sha": None, "deep": "[" * 30000 + "]" * 30000}
     for name, text in meta_cases.items():
         shutil.rmtree(shipped, ignore_errors=True)
-        shutil.copytree(ROOT / "solutions", shipped)
+        copy_shipped(shipped, "su18")
         meta = shipped / "su18" / "meta.json"
         if text is None:
             data = json.loads(meta.read_text())
@@ -258,8 +259,7 @@ def test_damaged_shipped_tables_fall_back_with_a_warning(tmp_path, monkeypatch):
 
 def test_re_signed_tables_are_checked_for_range_and_ruleset(tmp_path, monkeypatch):
     from hogsolve.util.files import npy_bytes, sha256
-    shipped = tmp_path / "shipped"
-    shutil.copytree(ROOT / "solutions", shipped)
+    shipped = copy_shipped(tmp_path / "shipped", "su18")
     monkeypatch.setattr(player, "shipped_tables", lambda: shipped)
     folder = shipped / "su18"
     meta = json.loads((folder / "meta.json").read_text())
@@ -277,8 +277,7 @@ def test_re_signed_tables_are_checked_for_range_and_ruleset(tmp_path, monkeypatc
 
 
 def test_damaged_action_values_found_at_load(tmp_path, monkeypatch):
-    shipped = tmp_path / "shipped"
-    shutil.copytree(ROOT / "solutions", shipped)
+    shipped = copy_shipped(tmp_path / "shipped", "fa18")
     monkeypatch.setattr(player, "shipped_tables", lambda: shipped)
     data = bytearray((shipped / "fa18" / "action_values.npy").read_bytes())
     data[-5] ^= 0xFF
