@@ -250,7 +250,7 @@ def test_two_dice_pig_wipes(capsys):
     small = get_pig_game("two-dice-pig", goal=30)
     optimal = solve_pig(small)
     first, second, average = pig_win_rate(optimal, hold_at(20), small)
-    n, wins = 3000, 0
+    n, wins = 1500, 0
     for seed in range(n):
         optimal_first = seed % 2 == 0
         players = (optimal, hold_at(20)) if optimal_first else (hold_at(20), optimal)

@@ -15,6 +15,10 @@ import dataclasses
 import random
 from typing import Callable, Dict, List, Mapping, Optional, Tuple, Union
 
+from collections import Counter
+from math import comb
+
+from .dice import pig_out_count, sum_counts_without_ones
 from .rules import (Ruleset, checked_choice, end_of_turn_and_swap, moves_again, roll_points, turn_points,
                     zero_dice_points)
 
@@ -111,6 +115,33 @@ def _die_roller(dice: Optional[Dice], seed: Optional[int]) -> Callable[[int], in
     return lambda sides: dice()
 
 
+def points_counts(rules: Ruleset, num_dice: int, sides: int) -> Dict[int, int]:
+    """``{points: rolls}`` over the ``sides ** num_dice`` equally likely rolls of ``num_dice``
+    dice: Pig Out (or its count-of-ones rule), then the turn-score rule.  The one
+    definition of a roll's points; the compiled model scales it to a common denominator.
+
+    >>> from hogsolve.hog.rules import get_rules
+    >>> counts = points_counts(get_rules("su18"), 2, 6)
+    >>> counts[1], counts[12], sum(counts.values())
+    (11, 1, 36)
+    """
+    out: Counter = Counter()
+
+    def add(raw: int, count: int) -> None:
+        points = int(turn_points(rules, raw, num_dice))
+        if points < 0:
+            raise ValueError(f"{rules.name}: a turn cannot score {points} points")
+        out[points] += count
+    if rules.pig_out_rule is None:
+        add(int(rules.pig_out), pig_out_count(num_dice, sides))
+    else:
+        for ones in range(1, num_dice + 1):
+            add(int(rules.pig_out_rule(ones, num_dice)), comb(num_dice, ones) * (sides - 1) ** (num_dice - ones))
+    for i, count in enumerate(sum_counts_without_ones(num_dice, sides)):
+        add(2 * num_dice + i, count)
+    return dict(out)
+
+
 def take_turn(rules: Ruleset, mover: int, score: int, opponent_score: int,
               num_dice: int, roll: Callable[[int], int], previous: int = 0) -> Turn:
     """Play one turn of ``num_dice`` dice with ``roll(sides) -> outcome``; ``previous`` is
@@ -125,6 +156,14 @@ def take_turn(rules: Ruleset, mover: int, score: int, opponent_score: int,
             if isinstance(face, bool) or not isinstance(face, int) or face < 1:
                 raise ValueError(f"dice gave {face!r}; a die shows a positive whole number")
         points = int(turn_points(rules, roll_points(outcomes, rules.pig_out, rules.pig_out_rule), num_dice))
+    return score_turn(rules, mover, score, opponent_score, num_dice, points, outcomes, previous)
+
+
+def score_turn(rules: Ruleset, mover: int, score: int, opponent_score: int, num_dice: int, points: int,
+               outcomes: Tuple[int, ...] = (), previous: int = 0) -> Turn:
+    """The turn of ``num_dice`` dice that scored ``points`` (the turn-score rule applied):
+    Piggy Back, Feral Hogs, the after-turn rules, the goal and extra turns."""
+    sides = int(rules.dice_sides(score, opponent_score))
     piggy = rules.piggy_back and num_dice > 0 and points == 0
     opponent_after = opponent_score + (num_dice if piggy else 0)  # Piggy Back
     feral = int(rules.history.points(num_dice, previous)) if rules.history is not None else 0
@@ -172,7 +211,19 @@ class Match:
         extra-turn rule keeps it)."""
         if self.winner is not None:
             raise ValueError("the game is over")
-        turn = take_turn(self.rules, self.mover, *self.state(), num_dice, roll, self.remembered[self.mover])
+        return self._record(take_turn(self.rules, self.mover, *self.state(), num_dice, roll,
+                                      self.remembered[self.mover]))
+
+    def move_scoring(self, num_dice: int, points: int) -> Turn:
+        """The mover rolls ``num_dice`` dice that score ``points`` (a chance outcome drawn
+        elsewhere, e.g. by :class:`hogsolve.hog.state.HogState`)."""
+        if self.winner is not None:
+            raise ValueError("the game is over")
+        return self._record(score_turn(self.rules, self.mover, *self.state(), num_dice, points,
+                                       previous=self.remembered[self.mover]))
+
+    def _record(self, turn: Turn) -> Turn:
+        num_dice = turn.num_dice
         self.scores[self.mover], self.scores[1 - self.mover] = turn.new_score, turn.new_opponent_score
         if self.rules.history is not None:
             self.remembered[self.mover] = int(self.rules.history.remembered(num_dice, turn.points))

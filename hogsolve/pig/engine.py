@@ -40,7 +40,10 @@ class PigMatch:
     def roll(self, faces: Tuple[int, ...]) -> Tuple[str, int]:
         """The mover rolls ``faces``: the outcome is added, or the turn total (and with a
         wipe the banked score too) is lost."""
-        kind, amount = self.game.outcome_of(faces)
+        return self.apply_outcome(*self.game.outcome_of(faces), faces=faces)
+
+    def apply_outcome(self, kind: str, amount: int, faces: Tuple[int, ...] = ()) -> Tuple[str, int]:
+        """The mover's roll came out as ``(kind, amount)`` (see :mod:`hogsolve.pig.rules`)."""
         self.log.append({"player": self.mover, "action": "roll", "faces": list(faces), "outcome": kind,
                          "amount": amount})
         if kind == "wipe":

@@ -11,6 +11,7 @@ from typing import Callable, Optional
 
 from ..sibala.rules import KATA, NO_POINT, Hand, Variant, evaluate
 from ..sibala.odds import banker_instant
+from ..sibala.state import settle
 
 
 def roll_scoring(rng: random.Random, variant: Variant, write: Callable[[str], None], who: str) -> Hand:
@@ -20,14 +21,6 @@ def roll_scoring(rng: random.Random, variant: Variant, write: Callable[[str], No
         write(f"{who} {'roll' if who == 'You' else 'rolls'} {hand.describe()}")
         if hand.category != NO_POINT:
             return hand
-
-
-def settle(banker: Hand, player: Optional[Hand], variant: Variant) -> int:
-    """+1 the player wins the unit bet, -1 the banker does, 0 a push."""
-    if player is None:  # the banker's roll decided at once
-        return -banker_instant(banker.strength(variant))
-    a, b = player.strength(variant), banker.strength(variant)
-    return (a > b) - (a < b)
 
 
 def play_house(*, seed: Optional[int] = None, variant: Variant = KATA,

@@ -27,12 +27,11 @@ import functools
 from collections import Counter
 from fractions import Fraction
 from functools import cached_property
-from math import comb
 from typing import List, Optional, Tuple
 
 import numpy as np
 
-from ..hog.dice import pig_out_count, sum_counts_without_ones
+from ..hog.engine import points_counts
 from ..hog.rules import Ruleset, call_rule, end_of_turn, moves_again, turn_points, zero_dice_points
 
 
@@ -142,16 +141,19 @@ class Model:
         operations of Piggy Back's correction)."""
         return max(1, int((self.counts > 0).sum(axis=2).max())) + (2 if self.piggy is not None else 0)
 
-    def transitions(self, score: int, opponent_score: int, num_dice: int) -> List[Tuple[int, Fraction]]:
+    def transitions(self, score: int, opponent_score: int, num_dice: int,
+                    context: Tuple[int, ...] = ()) -> List[Tuple[object, Fraction]]:
         """``[(next_state, probability), ...]`` of one action, merged by next state.
 
         ``next_state`` is a flat index seen from the next mover, or ``win`` /
         ``loss``, or ``again_base + index`` when the mover moves again (index
         from the mover's side); probabilities are exact :class:`fractions.Fraction`.
+        Under a history rule ``context`` is (mover's memory, opponent's memory)
+        as indices, and a next state that is not final is ``(flat index, next
+        mover's memory, the other's memory)``, as :class:`HistoryTable` backs it up.
         """
         if self.context_shape:
-            raise NotImplementedError(f"{self.rules.name}: transitions() lists (score, opponent_score) "
-                                      "states only; history rules are backed up by HistoryTable")
+            return self._history_transitions(score, opponent_score, num_dice, context)
         s, o = score, opponent_score
 
         def landing(new):
@@ -166,6 +168,23 @@ class Model:
             merged[nxt] = merged.get(nxt, 0) + Fraction(int(self.counts[t, num_dice, p]),
                                                          int(self.denominators[t]))
         return sorted(merged.items())
+
+    def _history_transitions(self, s: int, o: int, num_dice: int, context: Tuple[int, ...]):
+        rule, max_dice = self.rules.history, int(self.rules.max_dice)
+        mine, theirs = context
+        if num_dice == 0:
+            scored = [(int(self.free_bacon_points[s, o]), Fraction(1))]
+        else:
+            t = self.dice_kind[s, o]
+            scored = [(int(p), Fraction(int(self.counts[t, num_dice, p]), int(self.denominators[t])))
+                      for p in np.flatnonzero(self.counts[t, num_dice])]
+        bonus = int(rule.points(num_dice, mine))
+        merged: dict = {}
+        for points, probability in scored:
+            nxt = int(self.land(s, o, points + bonus))
+            key = nxt if nxt >= self.win else (nxt, theirs, int(rule.index(rule.remembered(num_dice, points), max_dice)))
+            merged[key] = merged.get(key, 0) + probability
+        return sorted(merged.items(), key=lambda item: (not isinstance(item[0], tuple), item[0]))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -189,30 +208,15 @@ class Diagonal:
 
 
 def _points_counts(kinds: np.ndarray, rules: Ruleset) -> np.ndarray:
-    """(T, A, P) counts of a turn's points for n dice, scaled to denominator sides**max_dice.
-
-    Pig Out scores ``rules.pig_out`` (or ``pig_out_rule`` of the number of 1s),
-    and the turn-score rule then maps every score.
-    """
+    """(T, A, P) counts of a turn's points for n dice, scaled to denominator sides**max_dice
+    (the engine's :func:`~hogsolve.hog.engine.points_counts`, one kind of dice at a time)."""
     max_dice = int(rules.max_dice)
     mapped: Counter = Counter()  # (kind, n, points after the turn-score rule) -> count
-
-    def add(t, n, raw, count):
-        points = int(turn_points(rules, raw, n))
-        if points < 0:
-            raise ValueError(f"{rules.name}: a turn cannot score {points} points")
-        mapped[t, n, points] += count
-
     for t, sides in enumerate(int(x) for x in kinds):
         for n in range(1, max_dice + 1):
             up = sides ** (max_dice - n)
-            if rules.pig_out_rule is None:
-                add(t, n, int(rules.pig_out), pig_out_count(n, sides) * up)
-            else:
-                for ones in range(1, n + 1):
-                    add(t, n, int(rules.pig_out_rule(ones, n)), comb(n, ones) * (sides - 1) ** (n - ones) * up)
-            for i, c in enumerate(sum_counts_without_ones(n, sides)):
-                add(t, n, 2 * n + i, c * up)
+            for points, count in points_counts(rules, n, sides).items():
+                mapped[t, n, points] += count * up
     counts = np.zeros((len(kinds), max_dice + 1, max(q for _, _, q in mapped) + 1), dtype=np.int64)
     for (t, n, q), c in mapped.items():
         counts[t, n, q] += c

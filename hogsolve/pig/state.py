@@ -1,0 +1,110 @@
+"""A roll-or-hold game as a :class:`~hogsolve.games.interface.GameState`.
+
+Actions are :data:`ROLL` (0) and :data:`HOLD` (1), as in OpenSpiel's Pig;
+holding needs a positive turn total.  A roll is a chance node over the
+game's exact roll outcomes.  A player whose score plus turn total reaches
+the goal holds and wins at once (the rules' own reading, and the solver's
+state space: every state has ``score + turn total < goal``).
+"""
+from __future__ import annotations
+
+import copy
+from fractions import Fraction
+from typing import Any, Dict, List, Tuple
+
+from ..games.interface import CHANCE, TERMINAL
+from .engine import PigMatch
+from .rules import PigGame
+
+ROLL, HOLD = 0, 1
+
+
+class PigState:
+    """A roll-or-hold game in progress (see the module docstring)."""
+
+    def __init__(self, game: PigGame, first: int = 0):
+        self.game = game
+        self.match = PigMatch(game, first)
+        self.rolling = False
+        self.outcomes = sorted(game.outcomes().items())  # [((kind, amount), probability)], fixed order
+
+    @property
+    def current_player(self) -> int:
+        """0 or 1 to roll or hold, CHANCE while the dice roll, TERMINAL at the end."""
+        if self.match.winner is not None:
+            return TERMINAL
+        return CHANCE if self.rolling else self.match.mover
+
+    def legal_actions(self) -> List[int]:
+        """Roll always; hold once the turn total is positive."""
+        if self.current_player < 0:
+            return []
+        return [ROLL, HOLD] if self.match.turn_total > 0 else [ROLL]
+
+    def is_chance_node(self) -> bool:
+        """True while a roll is in the air."""
+        return self.current_player == CHANCE
+
+    def chance_outcomes(self) -> List[Tuple[int, Fraction]]:
+        """``[(index into self.outcomes, probability), ...]`` of one roll."""
+        return [(i, p) for i, (_, p) in enumerate(self.outcomes)] if self.is_chance_node() else []
+
+    def apply_action(self, action: int) -> None:
+        """Roll or hold; at a chance node, the index of the roll's outcome."""
+        action = int(action)
+        if self.is_terminal():
+            raise ValueError("the game is over")
+        if self.is_chance_node():
+            if not 0 <= action < len(self.outcomes):
+                raise ValueError(f"no roll outcome {action}")
+            self.rolling = False
+            kind, amount = self.outcomes[action][0]
+            self.match.apply_outcome(kind, amount)
+            score, _, total = self.match.state()
+            if kind == "add" and score + total >= self.game.goal:
+                self.match.hold()  # reaching the goal: hold and win
+            return
+        if action not in self.legal_actions():
+            raise ValueError(f"{self.action_to_string(action)} is not legal here (turn total {self.match.turn_total})")
+        if action == HOLD:
+            self.match.hold()
+        else:
+            self.rolling = True
+
+    def is_terminal(self) -> bool:
+        """True once a banked score reached the goal."""
+        return self.match.winner is not None
+
+    def returns(self) -> List[float]:
+        """+1 to the winner and -1 to the loser at the end; zeros before."""
+        winner = self.match.winner
+        if winner is None:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if winner == 0 else [-1.0, 1.0]
+
+    def observation(self, seat: int) -> Dict[str, Any]:
+        """Banked scores from ``seat``'s side, the turn total, and whose move it is."""
+        return {"score": self.match.scores[seat], "opponent_score": self.match.scores[1 - seat],
+                "turn_total": self.match.turn_total, "to_move": self.current_player == seat}
+
+    def clone(self) -> "PigState":
+        """An independent copy."""
+        other = copy.copy(self)
+        other.match = copy.copy(self.match)
+        other.match.scores = list(self.match.scores)
+        other.match.log = list(self.match.log)
+        return other
+
+    def action_to_string(self, action: int) -> str:
+        """``roll`` / ``hold``, or at a chance node the outcome, e.g. ``add 5`` or ``bust``."""
+        if self.is_chance_node():
+            kind, amount = self.outcomes[action][0]
+            return f"add {amount}" if kind == "add" else kind
+        return {ROLL: "roll", HOLD: "hold"}.get(action, f"action {action}")
+
+    def __str__(self) -> str:
+        a, b = self.match.scores
+        if self.is_terminal():
+            return f"{self.game.name}: {a}-{b}, player {self.match.winner} won"
+        rolling = ", rolling" if self.rolling else ""
+        return f"{self.game.name}: {a}-{b}, player {self.match.mover} to move, turn total {self.match.turn_total}{rolling}"
