@@ -32,9 +32,10 @@ _EXPORTS = {
     "simulate": "analysis.montecarlo",
     # the Pig family
     "PigGame": "pig.rules", "get_pig_game": "pig.rules", "PIG_GAMES": "pig.rules",
-    "solve_pig": "solver.pig", "PigSolution": "solver.pig", "pig_win_rate": "solver.pig",
-    "pig_best_response": "solver.pig", "PigBestResponse": "solver.pig",
-    "hold_at": "solver.pig", "hold_at_or_goal": "solver.pig",
+    "solve_pig": "solver.pig", "PigSolution": "solver.pig", "pig_win_rate": "analysis.pig_evaluate",
+    "pig_best_response": "analysis.pig_evaluate", "PigBestResponse": "analysis.pig_evaluate",
+    "pig_regret": "analysis.pig_evaluate", "simulate_pig": "analysis.pig_montecarlo",
+    "hold_at": "strategy.pig", "hold_at_or_goal": "strategy.pig",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]

@@ -193,7 +193,7 @@ def test_plot_the_roll_hold_boundary(tmp_path, capsys):
 def test_vectorised_monte_carlo_and_compare_simulate(capsys):
     """The vectorised simulation agrees with the exact win rate inside a 3.3-sigma band, is
     reproducible from its seed, and backs `compare --simulate --rules pig`."""
-    from hogsolve.solver.pig import simulate_pig
+    from hogsolve.analysis.pig_montecarlo import simulate_pig
     game = get_pig_game("big-pig", goal=60)
     solution = solve_pig(game)
     first, second, _ = pig_win_rate(solution, hold_at_or_goal(25, game.goal), game)
@@ -215,7 +215,7 @@ def test_vectorised_monte_carlo_and_compare_simulate(capsys):
 def test_regret_adds_up_to_the_shortfall(capsys):
     """Performance difference: the per-state expected losses of a strategy against optimal play
     add up exactly to 1/2 minus its win rate (a wrong reach or loss breaks this)."""
-    from hogsolve.solver.pig import pig_regret
+    from hogsolve.analysis.pig_evaluate import pig_regret
     game = get_pig_game("pig", goal=40)
     solution = solve_pig(game)
     for strategy in (hold_at(20), hold_at_or_goal(12, game.goal), solution):
@@ -234,7 +234,8 @@ def test_two_dice_pig_wipes(capsys):
     point at goal 100 with its policy-route certificate, and every downstream evaluator on
     the wipe (Monte Carlo of the engine, the vectorised simulation, the best response)."""
     from hogsolve import pig_best_response
-    from hogsolve.solver.pig import policy_exits, simulate_pig
+    from hogsolve.solver.pig_certificate import policy_exits
+    from hogsolve.analysis.pig_montecarlo import simulate_pig
     game = get_pig_game("two-dice-pig")
     odds = game.outcomes()
     assert odds["wipe", 0] == Fraction(1, 36) and odds["bust", 0] == Fraction(10, 36)
@@ -274,7 +275,7 @@ def test_two_dice_pig_wipes(capsys):
 @pytest.mark.slow
 def test_two_dice_pig_at_goal_100():
     """The wipe's fixed point at goal 100, with its policy-route certificate."""
-    from hogsolve.solver.pig import policy_exits
+    from hogsolve.solver.pig_certificate import policy_exits
     game = get_pig_game("two-dice-pig")
     solution = solve_pig(game)
     c = solution.certificate

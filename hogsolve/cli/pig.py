@@ -41,7 +41,7 @@ def solve_games(names, goal, as_json: bool, exact: bool = False, out=None) -> in
     """``hogsolve solve --rules pig ... [--exact] [--out DIR]``."""
     from ..solver.pig import solve_pig
     from ..solver.pig_exact import check_exact_built, verify_pig
-    from ..solver.pig import pig_solution_files
+    from ..solver.pig_tables import pig_solution_files
     from ..util.files import atomic_write
     from ..version import __version__
     from .common import write_or_fail, writable_dir
@@ -83,7 +83,8 @@ def solve_games(names, goal, as_json: bool, exact: bool = False, out=None) -> in
 
 def strategy(spec: str, game, solution=None):
     """A roll-or-hold strategy from its spec (see STRATEGY_FORMS)."""
-    from ..solver.pig import hold_at, hold_at_or_goal, solve_pig
+    from ..strategy.pig import hold_at, hold_at_or_goal
+    from ..solver.pig import solve_pig
     if spec == "optimal":
         return solution or solve_pig(game)
     head, _, rest = spec.partition(":")
@@ -97,8 +98,8 @@ def strategy(spec: str, game, solution=None):
 def compare_games(a: str, b: str, game, as_json: bool, simulate=None, seed: int = 0) -> int:
     """``hogsolve compare A B --rules pig [--simulate N]``: the exact win rate over both seatings,
     and optionally a seeded Monte Carlo with its 95% Wilson interval."""
-    from ..solver.pig import pig_win_rate
-    from ..solver.pig import simulate_pig
+    from ..analysis.pig_evaluate import pig_win_rate
+    from ..analysis.pig_montecarlo import simulate_pig
     from ..util.stats import wilson_interval
     sa, sb = strategy(a, game), strategy(b, game)
     first, second, average = pig_win_rate(sa, sb, game)
@@ -131,7 +132,7 @@ def play_game(game, you_first: bool, seed, read=input, write=print) -> dict:
 
     from ..solver.pig import solve_pig
     from ..pig.engine import PigMatch, roll_faces
-    from ..solver.pig import action_values
+    from ..solver.pig_stages import action_values
     solution = solve_pig(game)
     roll_value, hold_value, _ = action_values(game, solution.value)
     rng = random.Random(seed)
@@ -191,7 +192,7 @@ def play_game_cli(game, you_first: bool, seed, as_json: bool) -> int:
 
 def best_response_game(spec: str, game, as_json: bool) -> int:
     """``hogsolve best-response SPEC --rules pig``."""
-    from ..solver.pig import pig_best_response
+    from ..analysis.pig_evaluate import pig_best_response
     br = pig_best_response(strategy(spec, game), game)
     if as_json:
         emit_json({"rules": game.name, "goal": game.goal, "opponent": spec, "first": br.first,
@@ -207,7 +208,8 @@ def best_response_game(spec: str, game, as_json: bool) -> int:
 
 def tournament_game(specs, game, as_json: bool) -> int:
     """``hogsolve tournament SPEC... --rules pig``: every pair's exact win rate, ranked by the mean."""
-    from ..solver.pig import pig_win_rate, solve_pig
+    from ..analysis.pig_evaluate import pig_win_rate
+    from ..solver.pig import solve_pig
     solution = solve_pig(game) if "optimal" in specs else None
     players = [strategy(s, game, solution) for s in specs]
     n = len(specs)
@@ -233,7 +235,7 @@ def tournament_game(specs, game, as_json: bool) -> int:
 
 def regret_game(spec: str, game, top: int, as_json: bool) -> int:
     """``hogsolve regret SPEC --rules pig``: where a roll/hold strategy loses against optimal play."""
-    from ..solver.pig import pig_regret
+    from ..analysis.pig_evaluate import pig_regret
     try:
         report = pig_regret(strategy(spec, game), game)
     except ValueError as exc:

@@ -1,0 +1,207 @@
+"""Exact evaluation of roll-or-hold strategies: win rates, best response, regret.
+
+Each runs the solver's stages (:mod:`hogsolve.solver.pig_stages`) with one
+or both players' roll tables fixed.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Optional
+import numpy as np
+
+from ..pig.rules import PigGame
+from ..solver.pig_stages import (Rolls, _greedy, _hold_values, _pair_values, _settle, _stage_pairs, _turn_values, action_values)
+from ..solver.pig import PigSolution, solve_pig
+from ..strategy.pig import policy_table
+
+
+def _policy_values(game: PigGame, mine: np.ndarray, theirs: np.ndarray):
+    """Win probabilities at (i, j, 0) of two fixed roll/hold tables: ``(value_mine, value_theirs)``."""
+    rolls = Rolls.of(game)
+    return _settle(rolls, lambda after: _policy_sweep(game, rolls, (mine, theirs), after),
+                   lambda result: 1.0 - np.stack([result[1][:, 0, 0], result[0][:, 0, 0]]))
+
+
+def _policy_sweep(game: PigGame, rolls: Rolls, tables: tuple, after_wipe: Optional[np.ndarray]):
+    """One pass of :func:`_policy_values`; ``after_wipe[p]``: player p's values once the other
+    moves at (j, 0, 0)."""
+    g = game.goal
+    v = [np.zeros((g, g, g)), np.zeros((g, g, g))]
+    width = tables[0].shape[2]
+    for s in range(2 * g - 2, -1, -1):
+        i, j = _stage_pairs(g, s)
+        partner = s - i - i[0]
+        room = np.full(len(i), width)
+        holds = [_hold_values(v[1 - p], i, j, g, width) for p in (0, 1)]  # the other player moves next
+        exits = [rolls.exits(i, j, None if after_wipe is None else after_wipe[p]) for p in (0, 1)]
+        ab = [_turn_values(rolls, holds[p], room, np.zeros(len(i)), tables[p][i, j], bust=exits[p][0],
+                           wipe=exits[p][1]) for p in (0, 1)]
+        b0, b1 = ab[0][1][:, 0], ab[1][1][:, 0]
+        c0, c1 = ab[0][0][:, 0] + b0, ab[1][0][:, 0] + b1
+        v[0][i, j, 0] = _pair_values(c0, b0, c1, b1, partner)
+        v[1][i, j, 0] = _pair_values(c1, b1, c0, b0, partner)
+    return v[0], v[1]
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class PigBestResponse:
+    """The best response to a fixed roll/hold strategy: its roll table and exact win rate."""
+
+    game: PigGame
+    opponent: str
+    roll: np.ndarray          # [i, j, k] True: roll (the best responder to move)
+    first: float              # P(best responder wins | it moves first)
+    second: float
+
+    name = "best response"
+
+    @property
+    def average(self) -> float:
+        """The win rate over both seatings."""
+        return (self.first + self.second) / 2
+
+    @property
+    def exploitability(self) -> float:
+        """How far the best response's win rate exceeds one half."""
+        return self.average - 0.5
+
+    def __call__(self, score: int, opponent_score: int, turn_total: int) -> bool:
+        return score + turn_total < self.game.goal and bool(self.roll[score, opponent_score, turn_total])
+
+    def __repr__(self) -> str:
+        return f"PigBestResponse(to {self.opponent}: win rate {self.average:.12f})"
+
+
+def pig_best_response(strategy, game: PigGame, *, max_passes: int = 50) -> PigBestResponse:
+    """The roll/hold table that wins most often against the fixed ``strategy``: stages as in
+    :func:`solve_pig`, with the opponent's turns fixed linear maps of the value after a bust."""
+    rolls = Rolls.of(game)
+    theirs = policy_table(strategy, game)
+    mine_v, their_v, roll = _settle(rolls, lambda after: _best_response_sweep(game, rolls, theirs, after, max_passes),
+                                    lambda result: 1.0 - np.stack([result[1][:, 0, 0], result[0][:, 0, 0]]))
+    name = getattr(strategy, "name", "strategy")
+    return PigBestResponse(game, name, roll, float(mine_v[0, 0, 0]), float(1.0 - their_v[0, 0, 0]))
+
+
+def _best_response_sweep(game: PigGame, rolls: Rolls, theirs: np.ndarray, after_wipe: Optional[np.ndarray],
+                         max_passes: int):
+    """One pass of :func:`pig_best_response`: ``(mine, theirs, roll)`` tables."""
+    g = game.goal
+    mine_v, their_v = np.zeros((g, g, g)), np.zeros((g, g, g))
+    roll = np.zeros((g, g, g), dtype=bool)
+    for s in range(2 * g - 2, -1, -1):
+        i, j = _stage_pairs(g, s)
+        partner = s - i - i[0]
+        hold_mine = _hold_values(their_v, i, j, g)
+        hold_theirs = _hold_values(mine_v, i, j, g, theirs.shape[2])
+        bust_m, wipe_m = rolls.exits(i, j, None if after_wipe is None else after_wipe[0])
+        bust_t, wipe_t = rolls.exits(i, j, None if after_wipe is None else after_wipe[1])
+        a_t, b_t, _ = _turn_values(rolls, hold_theirs, np.full(len(i), theirs.shape[2]), np.zeros(len(i)),
+                                   theirs[i, j], bust=bust_t, wipe=wipe_t)
+        c_t = a_t[:, 0] + b_t[:, 0]
+        x_mine = np.full(len(i), 0.5)
+        for _ in range(max_passes):
+            x_theirs = c_t - b_t[:, 0] * x_mine[partner]
+            u = 1.0 - x_theirs[partner]
+            a, b, choice = _turn_values(rolls, hold_mine, g - i, u, bust=bust_m, wipe=wipe_m)
+            x_mine = _pair_values(a[:, 0] + b[:, 0], b[:, 0], c_t, b_t[:, 0], partner)
+            x_theirs = c_t - b_t[:, 0] * x_mine[partner]
+            u = 1.0 - x_theirs[partner]
+            if _greedy(rolls, a + b * u[:, None], hold_mine, g - i, u, choice, bust_m, wipe_m):
+                break
+        mine_v[i, j] = a + b * u[:, None]
+        their_v[i, j, 0] = x_theirs
+        roll[i, j] = choice
+    return mine_v, their_v, roll
+
+
+def pig_win_rate(a, b, game: PigGame) -> tuple:
+    """Exact (P(a wins | a first), P(a wins | b first), average) of two strategies."""
+    ta, tb = policy_table(a, game), policy_table(b, game)
+    va, vb = _policy_values(game, ta, tb)
+    first, second = float(va[0, 0, 0]), float(1.0 - vb[0, 0, 0])
+    return first, second, (first + second) / 2
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class PigRegret:
+    """Where a roll/hold strategy loses against optimal play (arrays ``[i, j, k]``, k below
+    twice the goal, the strategy to move)."""
+
+    game: PigGame
+    strategy: str
+    loss: np.ndarray      # win probability lost by the strategy's choice at the state
+    reach: np.ndarray     # expected visits against the optimal opponent, both seatings averaged
+    win_rate: float       # the strategy's win rate against optimal play
+
+    @property
+    def total_expected_loss(self) -> float:
+        """The sum of loss x reach: one half minus the win rate (performance difference)."""
+        return float((self.loss * self.reach).sum())
+
+    def worst(self, top: int = 10) -> list:
+        """The ``top`` states by expected loss."""
+        expected = self.loss * self.reach
+        out = []
+        for index in np.argsort(-expected, axis=None, kind="stable")[:top]:
+            i, j, k = (int(x) for x in np.unravel_index(index, expected.shape))
+            if expected[i, j, k] <= 0:
+                break
+            out.append({"score": i, "opponent_score": j, "turn_total": k, "loss": float(self.loss[i, j, k]),
+                        "reach": float(self.reach[i, j, k]), "expected_loss": float(expected[i, j, k])})
+        return out
+
+
+def _turn_reach(rolls: Rolls, start: np.ndarray, policy: np.ndarray) -> np.ndarray:
+    """Expected visits of (pair, k) in one turn from ``start`` mass at k = 0 under ``policy``."""
+    P, K = policy.shape
+    mass = np.zeros((P, K + int(rolls.adds.max()) + 1))
+    mass[:, 0] = start
+    for k in range(K):
+        moving = mass[:, k] * (policy[:, k] | (k == 0))
+        mass[:, k + rolls.adds] += moving[:, None] * rolls.probs[None, :]
+    return mass[:, :K]
+
+
+def pig_regret(strategy, game: PigGame, solution: Optional[PigSolution] = None) -> PigRegret:
+    """Per-state loss of ``strategy`` against optimal choices, weighted by how often play
+    against the optimal opponent reaches the state (half the games with each first)."""
+    g = game.goal
+    rolls = Rolls.of(game)
+    if rolls.wipe:
+        raise ValueError(f"regret is not built for {game.name}: a wipe sends play back to lower scores, "
+                         "so the reach of a state is no longer one pass upwards")
+    solution = solution or solve_pig(game)
+    tables = [policy_table(strategy, game), policy_table(solution, game)]  # [me, optimal opponent]
+    width = tables[0].shape[2]
+    # the optimal values of both actions over the whole width (beyond the goal: holding wins)
+    roll_q, hold_q, _ = action_values(game, solution.value, rolls, width)
+    first_roll = np.arange(width)[None, None, :] == 0
+    chosen = np.where(tables[0] | first_roll, roll_q, hold_q)
+    loss = np.maximum(np.maximum(roll_q, hold_q) - chosen, 0.0)
+    # reach, stage by stage upwards: turns start at k = 0, busts return within the stage
+    incoming = [np.zeros((g, g)), np.zeros((g, g))]  # mass arriving at (i, j, 0) with me / them to move
+    incoming[0][0, 0] = incoming[1][0, 0] = 0.5
+    reach = np.zeros((g, g, width))
+    for s in range(2 * g - 1):
+        i_, j_ = _stage_pairs(g, s)
+        partner = s - i_ - i_[0]
+        zeros = np.zeros((len(i_), width))
+        busts = [_turn_values(rolls, zeros, np.full(len(i_), width), np.zeros(len(i_)), t[i_, j_])[1][:, 0]
+                 for t in tables]  # chance that a turn from k = 0 ends in a bust
+        inflow = [incoming[r][i_, j_] for r in (0, 1)]
+        starts = [None, None]
+        for r in (0, 1):  # M_r = In_r + beta_other(partner) (In_other(partner) + beta_r M_r)
+            o = 1 - r
+            starts[r] = (inflow[r] + busts[o][partner] * inflow[o][partner]) / (1.0 - busts[o][partner] * busts[r])
+        for r in (0, 1):
+            mass = _turn_reach(rolls, starts[r], tables[r][i_, j_])
+            if r == 0:
+                reach[i_, j_] = mass
+            holds = mass * ~(tables[r][i_, j_] | (np.arange(width) == 0)[None, :])
+            p_idx, k_idx = np.nonzero(holds)
+            banked = i_[p_idx] + k_idx
+            going = banked < g  # otherwise the holder has won
+            np.add.at(incoming[1 - r], (j_[p_idx][going], banked[going]), holds[p_idx, k_idx][going])
+    first, second, average = pig_win_rate(strategy, solution, game)
+    return PigRegret(game, getattr(strategy, "name", "strategy"), loss, reach, average)

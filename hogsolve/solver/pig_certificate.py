@@ -1,0 +1,125 @@
+"""The certificate of a roll-or-hold table: Bellman residual, rigorous error bound, margins.
+
+A turn from (i, j, 0) lasts at most ``L`` rolls, each adding at most ``r +
+step`` (rounding), and returns to the same stage only through a bust, whose
+chance under any policy is at most ``rho`` (the chance that always rolling
+busts before the goal).  So a stage's error is at most ``E_next + L (r +
+step) / (1 - rho)``, summed over the stages.  Games with wipes take the
+policy route (see :func:`certify_pig`).
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Optional
+import numpy as np
+
+from ..solver.certificate import PROOF_TOLERANCE, gamma
+from ..util.plain import plain
+from ..pig.rules import PigGame
+from .pig_stages import Rolls, _hold_values, _pair_values, _stage_pairs, _turn_values, action_values
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class PigCertificate:
+    """Evidence that a roll-or-hold table is optimal (see the module docstring)."""
+
+    max_bellman_residual: float
+    error_bound: float
+    min_decision_margin: float
+    tie_states: int
+    policy_passes: int
+    reason: str = ""
+
+    @property
+    def proven(self) -> bool:
+        """True when the bound is at most PROOF_TOLERANCE and separates every decision outside the ties."""
+        return not self.reason
+
+    def to_dict(self) -> dict:
+        """The certificate as plain JSON values."""
+        return plain({**dataclasses.asdict(self), "proven": self.proven})
+
+    def __repr__(self) -> str:
+        status = "proven" if self.proven else f"NOT proven: {self.reason}"
+        return (f"PigCertificate(residual {self.max_bellman_residual:.3g}, error bound {self.error_bound:.3g}, "
+                f"smallest margin {self.min_decision_margin:.3g}, {self.tie_states} ties; {status})")
+
+
+def bust_before_goal(rolls: Rolls, g: int) -> np.ndarray:
+    """``rho[i]``: the chance that always rolling from turn total 0 busts before i + k reaches g."""
+    top = int(rolls.adds.max())
+    gather = np.ones(g + 1 + top)  # gather[top + d]: the chance to add d points before a bust (1 for d <= 0)
+    for d in range(1, g + 1):
+        gather[top + d] = gather[top + d - rolls.adds] @ rolls.probs
+    return 1.0 - gather[top + g - np.arange(g)]
+
+
+def policy_exits(game: PigGame, roll: np.ndarray, rolls: Optional[Rolls] = None):
+    """With both players following ``roll``, per ``[i, j]`` from (i, j, 0), counting only up
+    to the first wipe of a banked score: the chance that such a wipe happens, and the
+    expected number of states visited.  One pass over the stages each."""
+    rolls = rolls or Rolls.of(game)
+    g = game.goal
+    tables = np.zeros((2, g, g, g))  # [wipe chance, visits] at (i, j, 0), the rest unused
+    for s in range(2 * g - 2, -1, -1):
+        i, j = _stage_pairs(g, s)
+        partner = s - i - i[0]
+        bust, _ = rolls.exits(i, j, None)
+        per_roll = (np.where(i == 0, 0.0, rolls.wipe), np.ones(len(i)))  # what each roll adds
+        for t, hold_adds in ((0, 0.0), (1, 1.0)):
+            hold = hold_adds + _hold_values(tables[t], i, j, g, flip=False)
+            a, b, _ = _turn_values(rolls, hold, g - i, np.zeros(len(i)), roll[i, j], bust=bust,
+                                   wipe=per_roll[t], win=0.0)
+            tables[t, i, j, 0] = _pair_values(a[:, 0], -b[:, 0], a[:, 0], -b[:, 0], partner)  # x = a + b x'
+    return tables[0, :, :, 0], tables[1, :, :, 0]
+
+
+def certify_pig(game: PigGame, value: np.ndarray, rolls: Rolls, passes: int,
+                roll: Optional[np.ndarray] = None) -> PigCertificate:
+    """Residual, rigorous error bound and decision margins of a finished table.
+
+    Games with wipes (Two-Dice Pig) take the policy route: with the table's
+    ``roll`` policy fixed, the error up to the first wipe of a banked score is
+    at most ``(r + step) N`` (N the expected states visited until then), and
+    such a wipe happens with chance at most ``c`` (:func:`policy_exits`), so
+    the error from the policy's exact values is at most ``(r + step) N / (1 - c)``;
+    when every decision is then separated by more than twice that, the policy
+    is greedy for its own exact values, which therefore solve the optimality
+    equations (unique, since every game ends with probability 1).
+    """
+    g = game.goal
+    roll_value, hold_value, inside = action_values(game, value, rolls)
+    best = np.maximum(roll_value, hold_value)
+    residual_grid = np.where(inside, np.abs(best - value), 0.0)
+    if rolls.wipe:
+        chosen = np.where(roll | (np.arange(g) == 0), roll_value, hold_value)
+        residual_grid = np.maximum(residual_grid, np.where(inside, np.abs(chosen - value), 0.0))
+    residual = float(residual_grid.max())
+    step = gamma(len(rolls.adds) + (6 if rolls.wipe else 4))
+    if rolls.wipe:
+        wiped, visits = policy_exits(game, roll, rolls)
+        c = float(wiped.max()) + 1e-9  # slack for their own rounding
+        bound = (residual + step) * float(visits.max()) * (1 + 1e-9) / (1.0 - c) if c < 1.0 else float("inf")
+    else:
+        rho = bust_before_goal(rolls, g)
+        length = np.ceil((g - np.arange(g)) / rolls.least_add)  # most rolls in one turn
+        bound = 0.0
+        for s in range(2 * g - 2, -1, -1):
+            i, j = _stage_pairs(g, s)
+            r_s = float(residual_grid[i, j].max())
+            bound += float(np.max(length[i] * (r_s + step) / np.maximum(1.0 - rho[i], 1e-300)))
+    threshold = 2 * (bound + step)
+    margin = np.abs(roll_value - hold_value)
+    decided = inside & (np.arange(g)[None, None, :] >= 1)
+    tied = decided & (margin <= threshold)
+    outside = margin[decided & ~tied]
+    min_margin = float(outside.min()) if outside.size else float("inf")
+    if not np.isfinite(bound) or bound > PROOF_TOLERANCE:
+        reason = f"the error bound {bound:.3g} exceeds {PROOF_TOLERANCE:g}"
+    elif not 2 * bound < min_margin:
+        reason = "the error bound does not separate the decisions outside the ties"
+    elif rolls.wipe and tied.any():
+        reason = f"{int(tied.sum())} decisions within the bound: the policy route needs every one separated"
+    else:
+        reason = ""
+    return PigCertificate(residual, bound, min_margin, int(tied.sum()), passes, reason)
