@@ -130,14 +130,47 @@ def test_command_line(capsys):
 
 
 def test_play_in_the_terminal(monkeypatch, capsys):
-    from hogsolve.cli.pig import play_game
+    from hogsolve.sessions.pig_terminal import play_game
     answers = iter(["r", "?", "h"] + ["r"] * 500)
     lines = []
     record = play_game(get_pig_game("pig", goal=20), True, 5, read=lambda prompt: next(answers),
                        write=lines.append)
     text = "\n".join(lines)
     assert "win probability: roll" in text and "held and banked" in text
-    assert record["winner"] in ("you", "bot") and max(record["scores"]) >= 20
+    assert record["winner"] in ("you", "bot") and max(record["scores"].values()) >= 20
+
+
+def test_pig_session_like_the_hog_session():
+    """The session behind the terminal and the browser: turns, hints from the solved table,
+    the bot's optimal choices, and refusals that change nothing."""
+    from hogsolve.sessions.hog import SessionError
+    from hogsolve.sessions.pig import PigSession
+    game = get_pig_game("pig", goal=20)
+    solution = solve_pig(game)
+    session = PigSession(game, solution, you_first=True, seed=2)
+    assert session.to_move == "you" and session.hint()["hold"] is None and session.hint()["best"] == "roll"
+    assert session.your_win_probability() == pytest.approx(solution.first_player_win_probability, abs=1e-12)
+    with pytest.raises(SessionError, match="roll at least once"):
+        session.play("hold")
+    with pytest.raises(SessionError, match="choose roll or hold"):
+        session.play("pass")
+    with pytest.raises(SessionError, match="not the bot's turn"):
+        session.bot_step()
+    assert session.log == []
+    while session.winner is None:
+        if session.to_move == "bot":
+            i, j, k = session.match.state()
+            entry = session.bot_step()
+            assert entry["who"] == "bot" and (entry["action"] == "roll") == (k == 0 or solution(i, j, k))
+        else:
+            hint = session.hint()
+            assert hint["best"] == ("hold" if hint["hold"] is not None and hint["hold"] > hint["roll"] else "roll")
+            session.play("roll" if session.turn_total < 8 else "hold")
+    assert session.your_win_probability() in (0.0, 1.0) and session.record()["winner"] == session.winner
+    with pytest.raises(SessionError, match="the game is over"):
+        session.play("roll")
+    with pytest.raises(ValueError, match="not piglet"):
+        PigSession(get_pig_game("piglet"), solution)
 
 
 def test_best_response():

@@ -126,60 +126,9 @@ def compare_games(a: str, b: str, game, as_json: bool, simulate=None, seed: int 
     return 0
 
 
-def play_game(game, you_first: bool, seed, read=input, write=print) -> dict:
-    """A person against the optimal roll/hold player in the terminal; returns the log."""
-    import random
-
-    from ..solver.pig import solve_pig
-    from ..pig.engine import PigMatch, roll_faces
-    from ..solver.pig_stages import action_values
-    solution = solve_pig(game)
-    roll_value, hold_value, _ = action_values(game, solution.value)
-    rng = random.Random(seed)
-    you = 0 if you_first else 1
-    match = PigMatch(game, first=0)
-    names = {you: "You", 1 - you: "Bot"}
-    write(f"{game.description}. First to {game.goal}.")
-    while match.winner is None:
-        i, j, k = match.state()
-        who = names[match.mover]
-        if match.mover == you:
-            write(f"Score: You {match.scores[you]}, Bot {match.scores[1 - you]}. Turn total {k}.")
-            while True:
-                answer = read("r to roll, h to hold, ? for a hint, q to quit: ").strip().lower()
-                if answer == "?":
-                    rv = roll_value[i, j, k] if i + k < game.goal else 0.0
-                    hv = 1.0 if i + k >= game.goal else (hold_value[i, j, k] if k > 0 else float("nan"))
-                    write(f"  win probability: roll {rv:.4f}, hold {hv:.4f}"
-                          + ("" if k > 0 else " (you must roll first)"))
-                    continue
-                if answer in ("r", "h", "q"):
-                    break
-                write("  please answer r, h, ? or q")
-            if answer == "q":
-                write(f"Quit. Score so far: You {match.scores[you]}, Bot {match.scores[1 - you]}.")
-                return {"scores": match.scores, "winner": None, "log": match.log}
-            if answer == "h" and k == 0:
-                write("  roll at least once before holding")
-                continue
-            roll = answer == "r"
-        else:
-            roll = k == 0 or solution(i, j, k)
-        if roll:
-            kind, amount = match.roll(roll_faces(game, rng))
-            faces = " ".join(str(f) for f in match.log[-1]["faces"])
-            said = {"bust": "the turn total is lost", "wipe": "double 1s: the turn total and the banked score are lost"}
-            write(f"{who} rolled {faces}: " + said.get(kind, f"+{amount}"))
-        else:
-            match.hold()
-            write(f"{who} held and banked {match.log[-1]['banked']}")
-    winner = "You" if match.winner == you else "The bot"
-    write(f"{winner} won: You {match.scores[you]}, Bot {match.scores[1 - you]}.")
-    return {"scores": match.scores, "winner": "you" if match.winner == you else "bot", "log": match.log}
-
-
 def play_game_cli(game, you_first: bool, seed, as_json: bool) -> int:
     """``hogsolve play --rules pig``."""
+    from ..sessions.pig_terminal import play_game
     if as_json:
         emit_json(play_game(game, you_first, seed, *stderr_console()))
     else:

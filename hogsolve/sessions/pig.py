@@ -1,0 +1,124 @@
+"""A person against the optimal roll/hold bot: the one Pig-family session for the terminal and the browser.
+
+Player 0 is the person ("you"), player 1 the bot, as in the Hog session.  The
+session keeps the match, the bot's solution, seeded dice and a log of every
+roll and hold with who made it; front ends only ask and show.
+"""
+from __future__ import annotations
+
+import random
+from typing import Dict, List, Optional
+
+from ..pig.engine import PigMatch, roll_faces
+from ..pig.rules import PigGame
+from ..solver.pig_stages import action_values
+from .hog import PLAYERS, SessionError
+
+
+class PigSession:
+    """One roll-or-hold game of a person against an optimal bot.
+
+    Parameters
+    ----------
+    game : PigGame
+    bot : PigSolution
+        The solved game (``value``, ``roll``; see :func:`hogsolve.solve_pig`).
+    you_first : bool
+        Whether the person moves first.
+    seed : int or None
+        Seed of the dice (None: a random game).
+    """
+
+    def __init__(self, game: PigGame, bot, you_first: bool = True, seed: Optional[int] = None):
+        if bot.game != game:
+            raise ValueError(f"the bot solved {bot.game.name} at goal {bot.game.goal}, not {game.name} at {game.goal}")
+        self.game, self.bot, self.seed = game, bot, seed
+        self.rng = random.Random(seed)
+        self.match = PigMatch(game, first=0 if you_first else 1)
+        self.roll_value, self.hold_value, _ = action_values(game, bot.value)
+
+    @property
+    def scores(self) -> Dict[str, int]:
+        """``{"you": banked score, "bot": banked score}``."""
+        return dict(zip(PLAYERS, self.match.scores))
+
+    @property
+    def turn_total(self) -> int:
+        """Points at stake in the current turn."""
+        return self.match.turn_total
+
+    @property
+    def winner(self) -> Optional[str]:
+        """"you", "bot", or None while the game goes on."""
+        return None if self.match.winner is None else PLAYERS[self.match.winner]
+
+    @property
+    def to_move(self) -> Optional[str]:
+        """Who decides now: "you", "bot", or None when the game is over."""
+        return None if self.winner is not None else PLAYERS[self.match.mover]
+
+    @property
+    def log(self) -> List[dict]:
+        """Every roll and hold, with ``who`` ("you" or "bot")."""
+        return [{**entry, "who": PLAYERS[entry["player"]]} for entry in self.match.log]
+
+    def values(self) -> Dict[str, Optional[float]]:
+        """The mover's win probability if they roll, and if they hold (None: not allowed yet)."""
+        i, j, k = self.match.state()
+        if i + k >= self.game.goal:
+            return {"roll": 0.0, "hold": 1.0}  # holding wins at once (rolling risks it for nothing)
+        return {"roll": float(self.roll_value[i, j, k]), "hold": float(self.hold_value[i, j, k]) if k > 0 else None}
+
+    def hint(self) -> Optional[Dict[str, object]]:
+        """On the person's turn: both choices' win probabilities and the better one."""
+        if self.to_move != "you":
+            return None
+        values = self.values()
+        best = "hold" if values["hold"] is not None and values["hold"] > values["roll"] else "roll"
+        return {"turn_total": self.turn_total, "best": best, **values}
+
+    def your_win_probability(self) -> float:
+        """The person's chance of winning from here if both play optimally."""
+        if self.winner is not None:
+            return 1.0 if self.winner == "you" else 0.0
+        values = self.values()
+        p = max(v for v in values.values() if v is not None)
+        return p if self.to_move == "you" else 1.0 - p
+
+    def _act(self, roll: bool) -> dict:
+        if roll:
+            self.match.roll(roll_faces(self.game, self.rng))
+        else:
+            self.match.hold()
+        return self.log[-1]
+
+    def play(self, action: str) -> dict:
+        """The person's ``"roll"`` or ``"hold"``; returns the log entry it made."""
+        if self.winner is not None:
+            raise SessionError(f"the game is over: {self.winner} won")
+        if self.to_move != "you":
+            raise SessionError("it is not your turn")
+        if action not in ("roll", "hold"):
+            raise SessionError(f"choose roll or hold, not {action!r}")
+        if action == "hold" and self.turn_total == 0:
+            raise SessionError("roll at least once before holding")
+        return self._act(action == "roll")
+
+    def bot_step(self) -> dict:
+        """The bot's one decision (it must be the bot's turn); returns its log entry."""
+        if self.to_move != "bot":
+            raise SessionError("it is not the bot's turn")
+        i, j, k = self.match.state()
+        return self._act(k == 0 or self.bot(i, j, k))
+
+    def bot_moves(self) -> List[dict]:
+        """The bot decides until it is the person's turn or the game is over."""
+        entries = []
+        while self.to_move == "bot":
+            entries.append(self.bot_step())
+        return entries
+
+    def record(self) -> Dict[str, object]:
+        """The game so far: rules, scores, winner (None while playing), every roll and hold."""
+        return {"rules": self.game.name, "goal": self.game.goal, "scores": self.scores, "winner": self.winner,
+                "log": self.log}
