@@ -27,7 +27,7 @@ _EXPORTS = {
     "load_strategy": "strategy.specs", "parse_strategy": "strategy.specs", "StrategySpecError": "strategy.specs",
     "tournament": "contest.roundrobin", "TournamentResult": "contest.roundrobin",
     "contest_entries": "contest.entries", "sweep_rulesets": "contest.sweeps", "load_grid": "contest.sweeps",
-    "win_rate": "analysis.evaluate", "WinRate": "analysis.evaluate", "best_response": "analysis.evaluate",
+    "win_rate": "analysis.evaluate", "WinRate": "analysis.results", "best_response": "analysis.evaluate",
     "exploitability": "analysis.evaluate", "regret": "analysis.evaluate",
     "simulate": "analysis.montecarlo",
     # the Pig family

@@ -53,7 +53,8 @@ def test_pig_first_player_wins_53_06_percent():
     assert round(solution.first_player_win_probability, 4) == 0.5306
     assert solution.certificate.proven and solution.certificate.error_bound < 1e-9
     # the optimal table played against itself gives the same number (an independent sweep)
-    first, second, average = pig_win_rate(solution, solution, solution.game)
+    rate = pig_win_rate(solution, solution, solution.game)
+    first, average = rate.first, rate.average
     assert first == pytest.approx(solution.first_player_win_probability, abs=1e-12) and average == 0.5
     # the paper's figure: at 0-0 hold at a turn total in the low twenties; near the goal, hold early
     assert 19 <= solution.hold_threshold[0, 0] <= 25 and solution.hold_threshold[99, 0] == 1
@@ -71,7 +72,7 @@ def test_roll_outcomes_are_exact():
 def test_exact_win_rate_agrees_with_monte_carlo():
     game = get_pig_game("pig", goal=50)
     solution = solve_pig(game)
-    exact = pig_win_rate(solution, hold_at(20), game)[2]
+    exact = pig_win_rate(solution, hold_at(20), game).average
     n, wins = 4000, 0
     for seed in range(n):
         optimal_first = seed % 2 == 0
@@ -81,8 +82,8 @@ def test_exact_win_rate_agrees_with_monte_carlo():
     low, high = wilson_interval(wins / n, n, z=3.3)
     assert low <= exact <= high
     # holding at the goal can only help; and the optimum beats both
-    plain = pig_win_rate(solution, hold_at(20), game)[2]
-    smart = pig_win_rate(solution, hold_at_or_goal(20, game.goal), game)[2]
+    plain = pig_win_rate(solution, hold_at(20), game).average
+    smart = pig_win_rate(solution, hold_at_or_goal(20, game.goal), game).average
     assert 0.5 < smart < plain
 
 
@@ -122,7 +123,7 @@ def test_command_line(capsys):
     import json
     record = json.loads(capsys.readouterr().out)
     game = get_pig_game("pig", goal=30)
-    assert record["exact"]["average"] == pig_win_rate(solve_pig(game), hold_at(20), game)[2]
+    assert record["exact"]["average"] == pig_win_rate(solve_pig(game), hold_at(20), game).average
     assert main(["compare", "optimal", "hold_at:0", "--rules", "pig"]) == 2
     assert "hold_at:N with N from 1" in capsys.readouterr().err
     assert main(["solve", "--rules", "pig", "su18"]) == 2
@@ -181,8 +182,8 @@ def test_best_response():
     assert abs(pig_best_response(solution, game).exploitability) <= solution.certificate.error_bound + 1e-12
     br = pig_best_response(hold_at(20), game)
     # its own table, played out by the independent evaluator, gives the same win rate
-    assert pig_win_rate(br, hold_at(20), game)[2] == pytest.approx(br.average, abs=1e-12)
-    assert br.average > pig_win_rate(solution, hold_at(20), game)[2] > 0.5
+    assert pig_win_rate(br, hold_at(20), game).average == pytest.approx(br.average, abs=1e-12)
+    assert br.average > pig_win_rate(solution, hold_at(20), game).average > 0.5
 
 
 def test_tournament_command(capsys):
@@ -193,7 +194,7 @@ def test_tournament_command(capsys):
     record = json.loads(capsys.readouterr().out)
     assert record["ranking"][0] == "optimal"
     game = get_pig_game("pig", goal=30)
-    assert record["rate"][1][2] == pytest.approx(pig_win_rate(hold_at(20), hold_at(10), game)[2], abs=1e-15)
+    assert record["rate"][1][2] == pytest.approx(pig_win_rate(hold_at(20), hold_at(10), game).average, abs=1e-15)
     assert main(["best-response", "hold_at:20", "--rules", "pig", "--goal", "30"]) == 0
     assert "exploitability of hold_at:20" in capsys.readouterr().out
 
@@ -229,7 +230,8 @@ def test_vectorised_monte_carlo_and_compare_simulate(capsys):
     from hogsolve.analysis.pig_montecarlo import simulate_pig
     game = get_pig_game("big-pig", goal=60)
     solution = solve_pig(game)
-    first, second, _ = pig_win_rate(solution, hold_at_or_goal(25, game.goal), game)
+    rate = pig_win_rate(solution, hold_at_or_goal(25, game.goal), game)
+    first, second = rate.first, rate.second
     won_first, n_first, won_second, n_second = simulate_pig(solution, hold_at_or_goal(25, game.goal), game, 60_000, seed=2)
     for exact, won, n in ((first, won_first, n_first), (second, won_second, n_second)):
         low, high = wilson_interval(won / n, n, z=3.3)
@@ -283,7 +285,8 @@ def test_two_dice_pig_wipes(capsys):
     assert match.mover == 1
     small = get_pig_game("two-dice-pig", goal=30)
     optimal = solve_pig(small)
-    first, second, average = pig_win_rate(optimal, hold_at(20), small)
+    rate = pig_win_rate(optimal, hold_at(20), small)
+    first, second, average = rate.first, rate.second, rate.average
     n, wins = 1500, 0
     for seed in range(n):
         optimal_first = seed % 2 == 0
@@ -297,7 +300,7 @@ def test_two_dice_pig_wipes(capsys):
         assert low <= exact <= high
     assert abs(pig_best_response(optimal, small).exploitability) <= optimal.certificate.error_bound + 1e-12
     br = pig_best_response(hold_at(20), small)
-    assert pig_win_rate(br, hold_at(20), small)[2] == pytest.approx(br.average, abs=1e-12) and br.average > average
+    assert pig_win_rate(br, hold_at(20), small).average == pytest.approx(br.average, abs=1e-12) and br.average > average
     wiped, visits = policy_exits(small, optimal.roll)
     assert 0 < wiped.max() < 1 and wiped[1, 0] > 0 and (visits >= 1).all()
     from hogsolve.cli import main

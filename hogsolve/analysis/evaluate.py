@@ -30,30 +30,11 @@ from ..solver.optimal import solve
 from ..hog.rules import Ruleset
 from ..util.plain import plain
 from ..strategy.policy import Policy, as_policy
+from .results import WinRate
 
 
 def _table(policy: Policy) -> np.ndarray:
     return policy.table.astype(np.intp)
-
-
-@dataclasses.dataclass(frozen=True)
-class WinRate:
-    """P(a wins) with a moving first, with b moving first, and their average."""
-
-    a: str
-    b: str
-    first: float
-    second: float
-
-    @property
-    def average(self) -> float:
-        """The CS 61A win rate: the mean of the two seatings."""
-        return (self.first + self.second) / 2
-
-    def to_dict(self) -> dict:
-        """The win rate as plain JSON values."""
-        return {"a": self.a, "b": self.b, "first": self.first, "second": self.second,
-                "average": self.average}
 
 
 def win_rate(a, b, rules: Ruleset, *, model: Optional[Model] = None) -> WinRate:

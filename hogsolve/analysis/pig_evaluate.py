@@ -13,6 +13,7 @@ from ..pig.rules import PigGame
 from ..solver.pig_stages import (Rolls, _greedy, _hold_values, _pair_values, _settle, _stage_pairs, _turn_values, action_values)
 from ..solver.pig import PigSolution, solve_pig
 from ..strategy.pig import policy_table
+from .results import WinRate
 
 
 def _policy_values(game: PigGame, mine: np.ndarray, theirs: np.ndarray):
@@ -115,12 +116,11 @@ def _best_response_sweep(game: PigGame, rolls: Rolls, theirs: np.ndarray, after_
     return mine_v, their_v, roll
 
 
-def pig_win_rate(a, b, game: PigGame) -> tuple:
-    """Exact (P(a wins | a first), P(a wins | b first), average) of two strategies."""
+def pig_win_rate(a, b, game: PigGame) -> WinRate:
+    """Exact P(a wins | a first), P(a wins | b first) and their average, as for Hog."""
     ta, tb = policy_table(a, game), policy_table(b, game)
     va, vb = _policy_values(game, ta, tb)
-    first, second = float(va[0, 0, 0]), float(1.0 - vb[0, 0, 0])
-    return first, second, (first + second) / 2
+    return WinRate(getattr(a, "name", "a"), getattr(b, "name", "b"), float(va[0, 0, 0]), float(1.0 - vb[0, 0, 0]))
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -203,5 +203,5 @@ def pig_regret(strategy, game: PigGame, solution: Optional[PigSolution] = None) 
             banked = i_[p_idx] + k_idx
             going = banked < g  # otherwise the holder has won
             np.add.at(incoming[1 - r], (j_[p_idx][going], banked[going]), holds[p_idx, k_idx][going])
-    first, second, average = pig_win_rate(strategy, solution, game)
-    return PigRegret(game, getattr(strategy, "name", "strategy"), loss, reach, average)
+    return PigRegret(game, getattr(strategy, "name", "strategy"), loss, reach,
+                     pig_win_rate(strategy, solution, game).average)

@@ -102,7 +102,8 @@ def compare_games(a: str, b: str, game, as_json: bool, simulate=None, seed: int 
     from ..analysis.pig_montecarlo import simulate_pig
     from ..util.stats import wilson_interval
     sa, sb = strategy(a, game), strategy(b, game)
-    first, second, average = pig_win_rate(sa, sb, game)
+    rate = pig_win_rate(sa, sb, game)
+    first, second, average = rate.first, rate.second, rate.average
     simulated = None
     if simulate:
         won_first, n_first, won_second, n_second = simulate_pig(sa, sb, game, simulate, seed)
@@ -165,7 +166,7 @@ def tournament_game(specs, game, as_json: bool) -> int:
     rate = [[0.5] * n for _ in range(n)]
     for x in range(n):
         for y in range(x + 1, n):
-            average = pig_win_rate(players[x], players[y], game)[2]
+            average = pig_win_rate(players[x], players[y], game).average
             rate[x][y], rate[y][x] = average, 1.0 - average
     mean = [sum(rate[x][y] for y in range(n) if y != x) / (n - 1) for x in range(n)]
     order = sorted(range(n), key=lambda x: (-mean[x], x))

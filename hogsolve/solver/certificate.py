@@ -36,6 +36,7 @@ import numpy as np
 from .iteration import UNIT_ROUNDOFF, SweepResult
 from ..util.plain import plain
 from .model import Model
+from ..util.status import Status
 
 #: Largest error bound on values that still counts as a proof.
 PROOF_TOLERANCE = 1e-9
@@ -47,8 +48,9 @@ def gamma(k: int) -> float:
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class Certificate:
-    """Evidence of optimality of a float solution (see the module docstring)."""
+class Certificate(Status):
+    """Evidence of optimality of a float solution (see the module docstring); ``ok`` when
+    proven, ``message`` the reason otherwise, ``iterations`` the score-sum updates."""
 
     method: str
     updates: int  # score-sum updates: 2 goal - 1 for one sweep
@@ -72,9 +74,20 @@ class Certificate:
         """True when the certificate proves the values and the policy (module docstring)."""
         return not self.reason
 
+    @property
+    def message(self) -> str:
+        """Why the values or the policy are not proven ('' when they are)."""
+        return self.reason
+
+    @property
+    def iterations(self) -> int:
+        """Score-sum updates (2 goal - 1 for one sweep)."""
+        return self.updates
+
     def to_dict(self) -> dict:
         """The certificate as plain JSON values."""
         return plain({
+            **self.status(),
             "method": self.method,
             "updates": self.updates,
             "converged": self.converged,

@@ -30,13 +30,15 @@ from .model import Model, model_for
 from ..util.plain import plain
 from ..hog.rules import Ruleset
 from .stages import stage_plan
+from ..util.status import Status
 
 TIE_BREAK = "fewest dice among the optimal dice counts"
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class Solution:
-    """Optimal values and policy of a ruleset.
+class Solution(Status):
+    """Optimal values and policy of a ruleset; ``ok``, ``message`` and ``iterations`` are its
+    certificate's.
 
     Arrays are indexed ``[score, opponent_score]`` with the player to move
     first (then, under a history rule, ``[mover's memory, opponent's memory]``): ``win_probability[s, o]`` is the mover's chance of winning under
@@ -69,6 +71,16 @@ class Solution:
         return self.certificate.converged
 
     @property
+    def message(self) -> str:
+        """Why the solution is not proven optimal ('' when it is)."""
+        return self.certificate.message
+
+    @property
+    def iterations(self) -> int:
+        """Score-sum updates of the solve."""
+        return self.certificate.iterations
+
+    @property
     def first_player_win_probability(self) -> float:
         """P(the first player wins) under optimal play by both."""
         return float(self.win_probability[(0,) * self.win_probability.ndim])
@@ -81,6 +93,7 @@ class Solution:
     def to_dict(self) -> dict:
         """Summary for --json output and meta.json (no big arrays)."""
         out = {
+            **self.status(),
             "rules": self.rules.summary(),
             "first_player_win_probability": self.first_player_win_probability,
             "opening_move": self.opening_move,

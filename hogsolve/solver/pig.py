@@ -16,14 +16,16 @@ from typing import Optional
 import numpy as np
 
 from ..util.plain import plain
+from ..util.status import Status
 from ..pig.rules import PigGame
 from .pig_stages import Rolls, _greedy, _hold_values, _pair_values, _settle, _stage_pairs, _turn_values
 from .pig_certificate import PigCertificate, certify_pig
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class PigSolution:
-    """Optimal values and roll/hold policy of a roll-or-hold game.
+class PigSolution(Status):
+    """Optimal values and roll/hold policy of a roll-or-hold game; ``ok``, ``message`` and
+    ``iterations`` are its certificate's.
 
     ``value[i, j, k]`` and ``roll[i, j, k]`` (True: roll) for the mover's banked
     score i, the opponent's j and the turn total k (entries with i + k >= goal
@@ -36,6 +38,16 @@ class PigSolution:
     roll: np.ndarray
     certificate: PigCertificate
     solve_seconds: float
+
+    @property
+    def message(self) -> str:
+        """Why the table is not proven optimal ('' when it is)."""
+        return self.certificate.message
+
+    @property
+    def iterations(self) -> int:
+        """The most policy passes one stage took."""
+        return self.certificate.iterations
 
     @property
     def first_player_win_probability(self) -> float:
@@ -61,7 +73,7 @@ class PigSolution:
 
     def to_dict(self) -> dict:
         """Summary for --json output."""
-        return plain({"rules": self.game.summary(), "first_player_win_probability":
+        return plain({**self.status(), "rules": self.game.summary(), "first_player_win_probability":
                       self.first_player_win_probability, "opening_hold_threshold": int(self.hold_threshold[0, 0]),
                       "solve_seconds": self.solve_seconds, "certificate": self.certificate.to_dict()})
 

@@ -15,13 +15,15 @@ import numpy as np
 
 from ..solver.certificate import PROOF_TOLERANCE, gamma
 from ..util.plain import plain
+from ..util.status import Status
 from ..pig.rules import PigGame
 from .pig_stages import Rolls, _hold_values, _pair_values, _stage_pairs, _turn_values, action_values
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class PigCertificate:
-    """Evidence that a roll-or-hold table is optimal (see the module docstring)."""
+class PigCertificate(Status):
+    """Evidence that a roll-or-hold table is optimal (see the module docstring); ``ok`` when
+    proven, ``message`` the reason otherwise, ``iterations`` the most policy passes of a stage."""
 
     max_bellman_residual: float
     error_bound: float
@@ -35,9 +37,19 @@ class PigCertificate:
         """True when the bound is at most PROOF_TOLERANCE and separates every decision outside the ties."""
         return not self.reason
 
+    @property
+    def message(self) -> str:
+        """Why the table is not proven optimal ('' when it is)."""
+        return self.reason
+
+    @property
+    def iterations(self) -> int:
+        """The most policy passes one stage took."""
+        return self.policy_passes
+
     def to_dict(self) -> dict:
         """The certificate as plain JSON values."""
-        return plain({**dataclasses.asdict(self), "proven": self.proven})
+        return plain({**self.status(), **dataclasses.asdict(self), "proven": self.proven})
 
     def __repr__(self) -> str:
         status = "proven" if self.proven else f"NOT proven: {self.reason}"
