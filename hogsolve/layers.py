@@ -19,6 +19,7 @@ LAYERS: Tuple[Tuple[str, ...], ...] = (
     ("analysis",),                         # win rates, best response, regret, Monte Carlo, plots
     ("contest",),                          # round robins, student entries, sweeps of rulesets
     ("sessions",),                         # a person playing a game: sessions and terminal front ends
+    ("families",),                         # the registry of game families the verbs dispatch through
     ("gui",),                              # the browser front end
     ("cli",),                              # one module per verb
     ("__init__", "__main__"),              # the public API; python -m hogsolve

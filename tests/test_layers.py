@@ -117,3 +117,26 @@ def test_every_public_function_and_class_has_a_docstring():
                                     and isinstance(m, ast.FunctionDef) and not m.name.startswith("_")]
                 missing += [f"{path.relative_to(ROOT)}:{m.name}" for m in members if not ast.get_docstring(m)]
     assert missing == []
+
+
+def test_every_family_function_resolves_and_points_down():
+    """The registry's functions exist, are of the family's own game, and sit below it."""
+    import importlib
+    from hogsolve.families import FAMILIES, family_of
+    for family in FAMILIES.values():
+        for field in ("game", "solve", "win_rate", "best_response", "regret", "state", "session", "optimal"):
+            module, name = getattr(family, field).__doc__.rsplit(".", 1)
+            assert callable(getattr(importlib.import_module(module), name)), (family.name, field)
+            assert layer_of(place(module)) < layer_of("families")
+        assert all(family_of(n) is family for n in family.names())
+    assert family_of(None).name == family_of("rules.toml").name == family_of("sp23").name == "hog"
+    assert family_of("two-dice-pig").name == "roll-or-hold"
+
+
+def test_no_verb_asks_which_family():
+    """Verbs dispatch through hogsolve.families (cli.common.by_family) once; none tests a name
+    against one family's games itself (the rules catalogue and the help text only list them)."""
+    import re
+    for path in sorted((PACKAGE / "cli").glob("*.py")):
+        text = path.read_text()
+        assert not re.search(r"is_pig|if [^\n]* in PIG_GAMES|isinstance\([^)]*PigGame", text), path

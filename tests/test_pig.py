@@ -1,4 +1,5 @@
 """The Pig family against independent references: a plain value iteration over a dict,
+import json
 the published 53.06% for Pig, exact self-consistency, and Monte Carlo of the engine."""
 import re
 from fractions import Fraction
@@ -381,3 +382,14 @@ def test_agrees_with_openspiel_pig(winscore):
         mover_return = 2 * (solution.value[i, j, k] if i + k < winscore else 1.0) - 1
         worst = max(worst, abs((mover_return if player == 0 else -mover_return) - v))
     assert len(theirs) > winscore ** 2 and worst <= 1e-6
+
+
+def test_verbs_dispatch_by_family(capsys):
+    """One registry: a mix of families is one line and exit 2; each family's verb runs its own game."""
+    from hogsolve.cli import main
+    assert main(["solve", "--rules", "pig", "su18"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: name games of one family at a time") and err.count("\n") == 1
+    assert main(["regret", "hold_at:10", "--rules", "piglet", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["rules"] == "piglet" and 0 < record["win_rate_vs_optimal"] < 0.5

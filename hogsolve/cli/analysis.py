@@ -6,8 +6,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .common import (Failure, UsageError, add_jobs_option, add_spec_options, add_strategy_options, cap_jobs,
-                     respond, int_in_range, load_policy, output_file, positive, rules_and_policy, rules_of,
+from . import pig
+from .common import (Failure, UsageError, add_jobs_option, add_spec_options, add_strategy_options, by_family,
+                     cap_jobs, respond, int_in_range, load_policy, output_file, positive, rules_and_policy, rules_of,
                      seed_value, spec_help, write_or_fail)
 
 
@@ -30,26 +31,25 @@ def setup_compare(p):
     p.add_argument("--seed", type=seed_value, default=0, help="seed for --simulate (0 or more; default 0)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
-    def run(args):
-        from ..analysis.evaluate import win_rate
-        from ..analysis.montecarlo import simulate
-        from ..util.progress import progress
-        from .pig import compare_games, is_pig, pig_game
-        if is_pig(args.rules):
-            return compare_games(args.a, args.b, pig_game(args.rules, args.goal), args.json,
-                                 simulate=args.simulate, seed=args.seed)
-        rules = rules_of(args)
-        ta, tb = load_policy(args.a, rules, args), load_policy(args.b, rules, args)
-        exact = _converged(lambda: win_rate(ta, tb, rules), "exact win rate")
-        record = {"rules": rules.name, "a": args.a, "b": args.b, "exact": exact.to_dict()}
-        record["exact"].update(a=args.a, b=args.b)
-        sim = None
-        if args.simulate:
-            sim = simulate(ta, tb, rules, games=args.simulate, seed=args.seed,
-                           progress=lambda it, n: progress(it, n, "simulating"), announce=_announce)
-            record["simulated"] = {**sim.to_dict(), "a": args.a, "b": args.b}
-        return respond(args, record, lambda: show_compare(args, rules, exact, sim))
-    return run
+    return by_family({"hog": compare_hog, "roll-or-hold": pig.compare_games})
+
+
+def compare_hog(args) -> int:
+    """``hogsolve compare A B`` for Hog rulesets."""
+    from ..analysis.evaluate import win_rate
+    from ..analysis.montecarlo import simulate
+    from ..util.progress import progress
+    rules = rules_of(args)
+    ta, tb = load_policy(args.a, rules, args), load_policy(args.b, rules, args)
+    exact = _converged(lambda: win_rate(ta, tb, rules), "exact win rate")
+    record = {"rules": rules.name, "a": args.a, "b": args.b, "exact": exact.to_dict()}
+    record["exact"].update(a=args.a, b=args.b)
+    sim = None
+    if args.simulate:
+        sim = simulate(ta, tb, rules, games=args.simulate, seed=args.seed,
+                       progress=lambda it, n: progress(it, n, "simulating"), announce=_announce)
+        record["simulated"] = {**sim.to_dict(), "a": args.a, "b": args.b}
+    return respond(args, record, lambda: show_compare(args, rules, exact, sim))
 
 
 def show_compare(args, rules, exact, sim) -> None:
@@ -77,31 +77,29 @@ def setup_best_response(p):
     p.add_argument("--out", type=Path, metavar="FILE.csv", help="write the best response's policy table")
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
-    def run(args):
-        from ..analysis.evaluate import best_response
-        from ..util.files import atomic_write, grid_csv, npy_bytes
-        from .pig import best_response_game, is_pig, pig_game
-        if is_pig(args.rules):
-            if args.out is not None:
-                raise UsageError("hogsolve best-response: --out is for Hog rulesets")
-            return best_response_game(args.spec, pig_game(args.rules, args.goal), args.json)
-        if args.out is not None:
-            output_file(args.out)
-        rules, table = rules_and_policy(args)
-        as_npy = args.out is not None and args.out.suffix == ".npy"
-        if args.out is not None and rules.history is not None and not as_npy:
-            raise UsageError(f"{rules.name} policies depend on both players' memories: name an --out "
-                             "ending in .npy (read back as table:PATH.npy)")
-        br = _converged(lambda: best_response(table, rules), "best response")
-        if args.out is not None:
-            data = npy_bytes(br.policy.astype("int8")) if as_npy else grid_csv(br.policy, str)
-            write_or_fail(lambda: atomic_write(args.out, data), args.out)
-        record = {"rules": rules.name, **br.to_dict(), "opponent": args.spec}
-        record["win_rate"].update(b=args.spec)
-        if args.out is not None:
-            record["written_to"] = str(args.out)
-        return respond(args, record, lambda: show_best_response(args, rules, br))
-    return run
+    return by_family({"hog": best_response_hog, "roll-or-hold": pig.best_response_game})
+
+
+def best_response_hog(args) -> int:
+    """``hogsolve best-response SPEC`` for Hog rulesets."""
+    from ..analysis.evaluate import best_response
+    from ..util.files import atomic_write, grid_csv, npy_bytes
+    if args.out is not None:
+        output_file(args.out)
+    rules, table = rules_and_policy(args)
+    as_npy = args.out is not None and args.out.suffix == ".npy"
+    if args.out is not None and rules.history is not None and not as_npy:
+        raise UsageError(f"{rules.name} policies depend on both players' memories: name an --out "
+                         "ending in .npy (read back as table:PATH.npy)")
+    br = _converged(lambda: best_response(table, rules), "best response")
+    if args.out is not None:
+        data = npy_bytes(br.policy.astype("int8")) if as_npy else grid_csv(br.policy, str)
+        write_or_fail(lambda: atomic_write(args.out, data), args.out)
+    record = {"rules": rules.name, **br.to_dict(), "opponent": args.spec}
+    record["win_rate"].update(b=args.spec)
+    if args.out is not None:
+        record["written_to"] = str(args.out)
+    return respond(args, record, lambda: show_best_response(args, rules, br))
 
 
 def show_best_response(args, rules, br) -> None:
@@ -123,16 +121,16 @@ def setup_regret(p):
     p.add_argument("--top", type=positive, default=10, metavar="K", help="states to list (default 10)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
-    def run(args):
-        from ..analysis.evaluate import regret
-        from .pig import is_pig, pig_game, regret_game
-        if is_pig(args.rules):
-            return regret_game(args.spec, pig_game(args.rules, args.goal), args.top, args.json)
-        rules, table = rules_and_policy(args)
-        report = _converged(lambda: regret(table, rules), "regret")
-        record = {"rules": rules.name, **report.to_dict(args.top), "strategy": args.spec}
-        return respond(args, record, lambda: show_regret(args, rules, report))
-    return run
+    return by_family({"hog": regret_hog, "roll-or-hold": pig.regret_game})
+
+
+def regret_hog(args) -> int:
+    """``hogsolve regret SPEC`` for Hog rulesets."""
+    from ..analysis.evaluate import regret
+    rules, table = rules_and_policy(args)
+    report = _converged(lambda: regret(table, rules), "regret")
+    record = {"rules": rules.name, **report.to_dict(args.top), "strategy": args.spec}
+    return respond(args, record, lambda: show_regret(args, rules, report))
 
 
 def show_regret(args, rules, report) -> None:
@@ -169,14 +167,7 @@ def setup_tournament(p):
     p.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="the Dask scheduler's address")
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
-    def run(args):
-        from .pig import is_pig, pig_game, tournament_game
-        if is_pig(args.rules):
-            if len(args.specs) < 2:
-                raise UsageError("hogsolve tournament: name at least two strategies")
-            return tournament_game(args.specs, pig_game(args.rules, args.goal), args.json)
-        return contest(args)
-    return run
+    return by_family({"hog": contest, "roll-or-hold": pig.tournament_game})
 
 
 def contest(args) -> int:

@@ -10,7 +10,7 @@ import os
 import sys
 from fractions import Fraction
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Callable, Dict, Optional
 
 
 class UsageError(Exception):
@@ -248,3 +248,19 @@ def solve_progress(label: str):
     def wrap(items, total):
         return progress(items, total, label, after=2.0)
     return wrap
+
+
+def by_family(handlers: Dict[str, Callable]) -> Callable:
+    """A verb's ``run(args)`` that hands ``args`` to the handler of the family owning
+    ``args.rules`` (see :mod:`hogsolve.families`); ``handlers`` maps family names to handlers."""
+    from ..families import FAMILIES, family_of
+    assert set(handlers) == set(FAMILIES), "a verb serves every family"
+
+    def run(args):
+        names = args.rules if isinstance(args.rules, list) else [args.rules]
+        owners = {family_of(name).name for name in names or [None]}
+        if len(owners) > 1:
+            raise UsageError("name games of one family at a time: " + "; ".join(
+                f"{f.name}: {f.description}" for f in FAMILIES.values()))
+        return handlers[owners.pop()](args)
+    return run

@@ -3,22 +3,16 @@ and play verbs."""
 from __future__ import annotations
 
 
+from ..families import ROLL_OR_HOLD
 from .common import UsageError, emit_json, stderr_console
 
 STRATEGY_FORMS = "optimal, hold_at:N, hold_at_or_goal:N"
 
 
-def is_pig(name) -> bool:
-    """True for the name of a roll-or-hold game."""
-    from ..pig.rules import PIG_GAMES
-    return name in PIG_GAMES
-
-
 def pig_game(name: str, goal):
     """The named roll-or-hold game at ``goal``, or UsageError."""
-    from ..pig.rules import get_pig_game
     try:
-        return get_pig_game(name, goal)
+        return ROLL_OR_HOLD.game(name, goal)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
 
@@ -37,8 +31,11 @@ def describe(solution) -> str:
     ])
 
 
-def solve_games(names, goal, as_json: bool, exact: bool = False, out=None) -> int:
+def solve_games(args) -> int:
     """``hogsolve solve --rules pig ... [--exact] [--out DIR]``."""
+    names, goal, as_json, exact, out = args.rules, args.goal, args.json, args.exact, args.out
+    if args.all or args.rules_file or args.exact_ties:
+        raise UsageError("hogsolve solve: --all, --rules-file and --exact-ties are for Hog rulesets")
     from ..solver.pig import solve_pig
     from ..solver.pig_exact import check_exact_built, verify_pig
     from ..solver.pig_tables import pig_solution_files
@@ -95,9 +92,11 @@ def strategy(spec: str, game, solution=None):
     raise UsageError(f"bad strategy {spec!r} for {game.name}; accepted forms: {STRATEGY_FORMS}")
 
 
-def compare_games(a: str, b: str, game, as_json: bool, simulate=None, seed: int = 0) -> int:
+def compare_games(args) -> int:
     """``hogsolve compare A B --rules pig [--simulate N]``: the exact win rate over both seatings,
     and optionally a seeded Monte Carlo with its 95% Wilson interval."""
+    a, b, game, as_json = args.a, args.b, pig_game(args.rules, args.goal), args.json
+    simulate, seed = args.simulate, args.seed
     from ..analysis.pig_evaluate import pig_win_rate
     from ..analysis.pig_montecarlo import simulate_pig
     from ..util.stats import wilson_interval
@@ -127,8 +126,9 @@ def compare_games(a: str, b: str, game, as_json: bool, simulate=None, seed: int 
     return 0
 
 
-def play_game_cli(game, you_first: bool, seed, as_json: bool) -> int:
+def play_game_cli(args) -> int:
     """``hogsolve play --rules pig``."""
+    game, you_first, seed, as_json = pig_game(args.rules, args.goal), args.first == "you", args.seed, args.json
     from ..sessions.pig_terminal import play_game
     if as_json:
         emit_json(play_game(game, you_first, seed, *stderr_console()))
@@ -140,8 +140,11 @@ def play_game_cli(game, you_first: bool, seed, as_json: bool) -> int:
     return 0
 
 
-def best_response_game(spec: str, game, as_json: bool) -> int:
+def best_response_game(args) -> int:
     """``hogsolve best-response SPEC --rules pig``."""
+    if args.out is not None:
+        raise UsageError("hogsolve best-response: --out is for Hog rulesets")
+    spec, game, as_json = args.spec, pig_game(args.rules, args.goal), args.json
     from ..analysis.pig_evaluate import pig_best_response
     br = pig_best_response(strategy(spec, game), game)
     if as_json:
@@ -156,8 +159,11 @@ def best_response_game(spec: str, game, as_json: bool) -> int:
     return 0
 
 
-def tournament_game(specs, game, as_json: bool) -> int:
+def tournament_game(args) -> int:
     """``hogsolve tournament SPEC... --rules pig``: every pair's exact win rate, ranked by the mean."""
+    if len(args.specs) < 2:
+        raise UsageError("hogsolve tournament: name at least two strategies")
+    specs, game, as_json = args.specs, pig_game(args.rules, args.goal), args.json
     from ..analysis.pig_evaluate import pig_win_rate
     from ..solver.pig import solve_pig
     solution = solve_pig(game) if "optimal" in specs else None
@@ -183,8 +189,9 @@ def tournament_game(specs, game, as_json: bool) -> int:
     return 0
 
 
-def regret_game(spec: str, game, top: int, as_json: bool) -> int:
+def regret_game(args) -> int:
     """``hogsolve regret SPEC --rules pig``: where a roll/hold strategy loses against optimal play."""
+    spec, game, top, as_json = args.spec, pig_game(args.rules, args.goal), args.top, args.json
     from ..analysis.pig_evaluate import pig_regret
     try:
         report = pig_regret(strategy(spec, game), game)

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 
-from .common import add_rules_option, emit_json, rules_of, seed_value, stderr_console
+from . import pig
+from .common import add_rules_option, by_family, emit_json, rules_of, seed_value, stderr_console
 
 
 def setup_play(p):
@@ -13,17 +14,16 @@ def setup_play(p):
     p.add_argument("--json", action="store_true",
                    help="print the game record as JSON at the end (the play itself goes to stderr)")
 
-    def run(args):
-        from ..sessions.hog_terminal import play_terminal
-        from .pig import is_pig, pig_game, play_game_cli
-        if is_pig(args.rules):
-            return play_game_cli(pig_game(args.rules, args.goal), args.first == "you", args.seed, args.json)
-        rules = rules_of(args)
-        if args.json:
-            read, write = stderr_console()
-            emit_json(play_terminal(rules, you_first=args.first == "you", seed=args.seed,
-                                    read=read, write=write))
-        else:
-            play_terminal(rules, you_first=args.first == "you", seed=args.seed)
-        return 0
-    return run
+    return by_family({"hog": play_hog, "roll-or-hold": pig.play_game_cli})
+
+
+def play_hog(args) -> int:
+    """``hogsolve play`` for Hog rulesets."""
+    from ..sessions.hog_terminal import play_terminal
+    rules = rules_of(args)
+    if args.json:
+        read, write = stderr_console()
+        emit_json(play_terminal(rules, you_first=args.first == "you", seed=args.seed, read=read, write=write))
+    else:
+        play_terminal(rules, you_first=args.first == "you", seed=args.seed)
+    return 0

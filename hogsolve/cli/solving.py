@@ -6,7 +6,8 @@ from pathlib import Path
 from typing import Optional
 
 from ..version import __version__
-from .common import UsageError, add_rules_option, emit_json, respond, load_rules, solve_progress, write_or_fail, writable_dir
+from . import pig
+from .common import by_family, UsageError, add_rules_option, emit_json, respond, load_rules, solve_progress, write_or_fail, writable_dir
 
 
 def setup_rules(p):
@@ -69,87 +70,86 @@ def setup_solve(p):
                         "the certificate's ties settled in exact rationals (tables as without --exact)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
-    def run(args):
-        from ..solver.exact import ExactUnsupported, check_exact_supported, verify_ties
-        from .pig import is_pig, solve_games
-        from ..solver.model import compile_model
-        from ..hog.rules import NO_VALUE, get_rules, rulesets
-        from ..solver.optimal import solve
-        from ..solver.tables import write_solution
-        if args.exact and args.exact_ties:
-            raise UsageError("hogsolve solve: choose --exact (every decision exact) or --exact-ties (the quick check)")
-        if sum(bool(x) for x in (args.all, args.rules, args.rules_file)) > 1:
-            raise UsageError("hogsolve solve: name one of --rules NAME ..., --rules-file FILE or --all")
-        if args.rules and any(is_pig(n) for n in args.rules):
-            if not all(is_pig(n) for n in args.rules):
-                raise UsageError("hogsolve solve: roll-or-hold games (pig, piglet, two-dice-pig, big-pig) solve on their own")
-            return solve_games(args.rules, args.goal, args.json, args.exact, args.out)
-        if args.all:
-            names = [n for n in rulesets() if n not in NO_VALUE]
-            for name in NO_VALUE:
-                print(f"skipping {name}: {NO_VALUE[name]}", file=sys.stderr if args.json else sys.stdout,
-                      flush=True)
-        elif args.rules:
-            names = args.rules
-        elif args.rules_file:
-            names = [None]
-        else:
-            raise UsageError("hogsolve solve: name --rules NAME ..., --rules-file FILE or --all")
-        chosen = [load_rules(n, args.goal, max_memory_gb=args.max_memory, exact=args.exact,
-                             rules_file=args.rules_file) for n in names]
-        out = args.out
-        if out is None and args.all:
-            out = shipped_tables()
-            for rules in chosen:
-                shipped_goal = get_rules(rules.name).goal
-                if rules.goal != shipped_goal:
-                    raise UsageError(
-                        f"refusing to overwrite the shipped {rules.name} table (goal {shipped_goal}) "
-                        f"with goal {rules.goal}; name --out DIR")
-        if out is not None:
-            writable_dir(out)
-        results, failed = [], False
+    return by_family({"hog": solve_hog, "roll-or-hold": pig.solve_games})
+
+
+def solve_hog(args) -> int:
+    """``hogsolve solve`` for Hog rulesets (--rules, --rules-file or --all)."""
+    from ..strategy.optimal import shipped_tables
+    from ..solver.exact import ExactUnsupported, check_exact_supported, verify_ties
+    from ..solver.model import compile_model
+    from ..hog.rules import NO_VALUE, get_rules, rulesets
+    from ..solver.optimal import solve
+    from ..solver.tables import write_solution
+    if args.exact and args.exact_ties:
+        raise UsageError("hogsolve solve: choose --exact (every decision exact) or --exact-ties (the quick check)")
+    if sum(bool(x) for x in (args.all, args.rules, args.rules_file)) > 1:
+        raise UsageError("hogsolve solve: name one of --rules NAME ..., --rules-file FILE or --all")
+    if args.all:
+        names = [n for n in rulesets() if n not in NO_VALUE]
+        for name in NO_VALUE:
+            print(f"skipping {name}: {NO_VALUE[name]}", file=sys.stderr if args.json else sys.stdout,
+                  flush=True)
+    elif args.rules:
+        names = args.rules
+    elif args.rules_file:
+        names = [None]
+    else:
+        raise UsageError("hogsolve solve: name --rules NAME ..., --rules-file FILE or --all")
+    chosen = [load_rules(n, args.goal, max_memory_gb=args.max_memory, exact=args.exact,
+                         rules_file=args.rules_file) for n in names]
+    out = args.out
+    if out is None and args.all:
+        out = shipped_tables()
         for rules in chosen:
-            model = compile_model(rules)
-            exact, float_only = args.exact, False
-            if args.all and args.exact:  # what exact mode cannot verify gets the float certificate
-                try:
-                    check_exact_supported(model)
-                except ExactUnsupported:
-                    exact, float_only = False, True
+            shipped_goal = get_rules(rules.name).goal
+            if rules.goal != shipped_goal:
+                raise UsageError(
+                    f"refusing to overwrite the shipped {rules.name} table (goal {shipped_goal}) "
+                    f"with goal {rules.goal}; name --out DIR")
+    if out is not None:
+        writable_dir(out)
+    results, failed = [], False
+    for rules in chosen:
+        model = compile_model(rules)
+        exact, float_only = args.exact, False
+        if args.all and args.exact:  # what exact mode cannot verify gets the float certificate
             try:
-                solution = solve(rules, exact=exact, model=model, progress=solve_progress(f"solving {rules.name}"))
-            except ExactUnsupported as exc:
+                check_exact_supported(model)
+            except ExactUnsupported:
+                exact, float_only = False, True
+        try:
+            solution = solve(rules, exact=exact, model=model, progress=solve_progress(f"solving {rules.name}"))
+        except ExactUnsupported as exc:
+            raise UsageError(str(exc)) from None
+        record = solution.to_dict()
+        ties = None
+        if args.exact_ties:
+            try:
+                ties = verify_ties(model, solution)
+            except ValueError as exc:  # not supported, or nothing proven to build on
                 raise UsageError(str(exc)) from None
-            record = solution.to_dict()
-            ties = None
-            if args.exact_ties:
-                try:
-                    ties = verify_ties(model, solution)
-                except ValueError as exc:  # not supported, or nothing proven to build on
-                    raise UsageError(str(exc)) from None
-                record["exact_ties"] = ties.to_dict()
-            usable = solution.converged and (solution.certificate.proven or not float_only)
-            if out is not None and usable:
-                target = out / rules.name
-                write_or_fail(lambda: write_solution(solution, target, __version__, policy_only=float_only), target)
-                record["written_to"] = str(target)
-            results.append(record)
-            if not args.json:
-                print(format_solution(solution, record.get("written_to")), flush=True)
-                if ties is not None:
-                    print(f"  exact (quick check): {ties!r}", flush=True)
-                if float_only:
-                    print("  exact mode does not cover this ruleset (a history rule or zero-point turns): "
-                          "float certificate only", flush=True)
-            if not usable:
-                failed = True
-                print(f"error: {rules.name}: {solution.certificate.reason}; no table written",
-                      file=sys.stderr)
-        if args.json:
-            emit_json(results)
-        return 1 if failed else 0
-    return run
+            record["exact_ties"] = ties.to_dict()
+        usable = solution.converged and (solution.certificate.proven or not float_only)
+        if out is not None and usable:
+            target = out / rules.name
+            write_or_fail(lambda: write_solution(solution, target, __version__, policy_only=float_only), target)
+            record["written_to"] = str(target)
+        results.append(record)
+        if not args.json:
+            print(format_solution(solution, record.get("written_to")), flush=True)
+            if ties is not None:
+                print(f"  exact (quick check): {ties!r}", flush=True)
+            if float_only:
+                print("  exact mode does not cover this ruleset (a history rule or zero-point turns): "
+                      "float certificate only", flush=True)
+        if not usable:
+            failed = True
+            print(f"error: {rules.name}: {solution.certificate.reason}; no table written",
+                  file=sys.stderr)
+    if args.json:
+        emit_json(results)
+    return 1 if failed else 0
 
 
 def format_solution(solution, written_to: Optional[str]) -> str:

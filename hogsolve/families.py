@@ -1,0 +1,90 @@
+"""The game families the verbs serve, registered once.
+
+A family is a kind of game with its own solver: Hog (every CS 61A ruleset,
+rule files and Neller's Hog) and the roll-or-hold games (Pig, Piglet,
+Two-Dice Pig, Big Pig).  Each verb looks the ``--rules`` name up here with
+:func:`family_of` and calls the family's functions, so no verb asks which
+family it serves; a new family is one more :class:`Family` in
+:data:`FAMILIES`.  Functions are imported when called, so looking a family
+up costs nothing.
+"""
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from typing import Any, Callable, Dict, Optional, Tuple
+
+
+def _lazy(path: str) -> Callable[..., Any]:
+    """``module:function`` of hogsolve, imported at the first call."""
+    module, _, name = path.partition(":")
+
+    def call(*args, **kwargs):
+        return getattr(importlib.import_module(f"hogsolve.{module}"), name)(*args, **kwargs)
+    call.__name__ = name
+    call.__doc__ = f"hogsolve.{module}.{name}"
+    return call
+
+
+@dataclasses.dataclass(frozen=True)
+class Family:
+    """What a verb needs of a kind of game; each field a callable of that family's own.
+
+    ``game(name, goal)`` gives the rules object every other function takes;
+    ``solve(game)`` the certified solution; ``win_rate(a, b, game)`` a
+    :class:`~hogsolve.analysis.results.WinRate`; ``best_response(strategy,
+    game)``, ``regret(strategy, game)``; ``state(game)`` a fresh
+    :class:`~hogsolve.games.interface.GameState`; ``session(game, bot,
+    you_first, seed)`` a person against the bot; ``optimal(game)`` the bot.
+    """
+
+    name: str
+    description: str
+    names: Callable[[], Tuple[str, ...]]
+    game: Callable[..., Any]
+    solve: Callable[..., Any]
+    win_rate: Callable[..., Any]
+    best_response: Callable[..., Any]
+    regret: Callable[..., Any]
+    state: Callable[..., Any]
+    session: Callable[..., Any]
+    optimal: Callable[..., Any]
+
+    def owns(self, name: Optional[str]) -> bool:
+        """True when ``name`` (a --rules name) is one of this family's games."""
+        return name in self.names()
+
+
+def _hog_names() -> Tuple[str, ...]:
+    from .hog.rules import ALIASES, rulesets
+    return tuple(rulesets()) + tuple(ALIASES)
+
+
+def _pig_names() -> Tuple[str, ...]:
+    from .pig.rules import PIG_GAMES
+    return tuple(PIG_GAMES)
+
+
+HOG = Family(
+    name="hog", description="Hog: choose a number of dice each turn (CS 61A's rulesets and Neller's Hog)",
+    names=_hog_names, game=_lazy("hog.rules:get_rules"), solve=_lazy("solver.optimal:solve"),
+    win_rate=_lazy("analysis.evaluate:win_rate"), best_response=_lazy("analysis.evaluate:best_response"),
+    regret=_lazy("analysis.evaluate:regret"), state=_lazy("hog.state:HogState"),
+    session=_lazy("sessions.hog:Session"), optimal=_lazy("strategy.optimal:optimal_strategy"))
+
+ROLL_OR_HOLD = Family(
+    name="roll-or-hold", description="roll or hold each roll: Pig, Piglet, Two-Dice Pig, Big Pig",
+    names=_pig_names, game=_lazy("pig.rules:get_pig_game"), solve=_lazy("solver.pig:solve_pig"),
+    win_rate=_lazy("analysis.pig_evaluate:pig_win_rate"),
+    best_response=_lazy("analysis.pig_evaluate:pig_best_response"),
+    regret=_lazy("analysis.pig_evaluate:pig_regret"), state=_lazy("pig.state:PigState"),
+    session=_lazy("sessions.pig:PigSession"), optimal=_lazy("solver.pig:solve_pig"))
+
+#: Every family, by name; Hog is the default for names no family owns (rule files, typos: its
+#: own lookup then explains the name).
+FAMILIES: Dict[str, Family] = {f.name: f for f in (HOG, ROLL_OR_HOLD)}
+
+
+def family_of(name: Optional[str]) -> Family:
+    """The family whose game ``name`` is (Hog for a rule file, ``None``, or an unknown name)."""
+    return next((f for f in FAMILIES.values() if f is not HOG and f.owns(name)), HOG)
