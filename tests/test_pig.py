@@ -1,6 +1,6 @@
 """The Pig family against independent references: a plain value iteration over a dict,
-import json
 the published 53.06% for Pig, exact self-consistency, and Monte Carlo of the engine."""
+import json
 import re
 from fractions import Fraction
 
