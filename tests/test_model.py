@@ -46,3 +46,30 @@ def test_negative_free_bacon_rejected():
     rules = Ruleset("neg", "bad", free_bacon=lambda o: o - 5, goal=10)
     with pytest.raises(ValueError, match="negative"):
         compile_model(rules)
+
+
+def test_the_model_kind_is_decided_once_and_routes_every_algorithm():
+    """Feature flags from the compiled arrays; the kinds table sends each ruleset to the
+    backup, lean sweep, slot kernel and exact path its features allow."""
+    from hogsolve.analysis.policy_values import slots_supported
+    from hogsolve.solver.backup import HistoryTable, LandingTable, OutcomeTable, outcome_table
+    from hogsolve.solver.exact import ExactUnsupported, check_exact_supported
+    from hogsolve.solver.kinds import backup_kind, covers
+    from hogsolve.solver.model import Feature, cached_model
+    from hogsolve.solver.stages import stage_plan
+    expected = {"su18": Feature.NONE, "fa19": Feature.MEMORIES, "fa20": Feature.EXTRA_TURNS,
+                "sp15": Feature.POINTS_LANDING, "fa15": Feature.PIGGY_BACK,
+                "hog": Feature.ZERO_POINT_TURNS}
+    for name, features in expected.items():
+        model = cached_model(get_rules(name))
+        assert model.features == features, name
+        table = outcome_table(model)
+        assert type(table) is {"history": HistoryTable, "landing": LandingTable,
+                               "outcome": OutcomeTable}[backup_kind(model)]
+        assert (stage_plan(model) is not None) == covers(model, "lean sweep") == (name in ("su18", "fa20"))
+        assert slots_supported(model) == covers(model, "slot kernel") == (name in ("su18", "fa20", "hog"))
+        exact = covers(model, "exact")
+        assert exact == (name in ("su18", "fa20", "sp15", "fa15"))
+        if not exact:
+            with pytest.raises(ExactUnsupported):
+                check_exact_supported(model)

@@ -17,6 +17,7 @@ from ..solver.backup import Arithmetic, OutcomeTable, backup_all, outcome_table
 from ..solver.iteration import STAGE_CAP, ConvergenceError, sweep
 from ..solver.model import Model
 from ..solver.stages import StagePlan, stage_plan
+from ..solver.kinds import covers
 
 
 def full_policy(model: Model, policy: np.ndarray) -> np.ndarray:
@@ -63,7 +64,7 @@ def play_values(model: Model, policy_a: np.ndarray, policy_b: np.ndarray,
 def slots_supported(model: Model) -> bool:
     """True when :func:`slot_values` covers the model's rules (not history rules, a points
     bonus or Piggy Back: those take :func:`play_values` pair by pair)."""
-    return not model.context_shape and model.points_landing is None and model.piggy is None
+    return covers(model, "slot kernel")
 
 
 def slot_values(model: Model, policies: np.ndarray, partner: np.ndarray) -> np.ndarray:

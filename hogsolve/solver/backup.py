@@ -20,6 +20,7 @@ from typing import Optional
 import numpy as np
 
 from .model import Model
+from .kinds import backup_kind
 
 
 @dataclasses.dataclass(frozen=True)
@@ -427,11 +428,8 @@ class LandingTable:
 def outcome_table(model: Model, arithmetic: Arithmetic | None = None):
     """The backup for ``model``: a :class:`HistoryTable` under a history rule, a
     :class:`LandingTable` under a points bonus, else an :class:`OutcomeTable`."""
-    if model.context_shape:
-        return HistoryTable(model, arithmetic)
-    if model.points_landing is not None:
-        return LandingTable(model, arithmetic)
-    return OutcomeTable(model, arithmetic)
+    table = {"history": HistoryTable, "landing": LandingTable, "outcome": OutcomeTable}[backup_kind(model)]
+    return table(model, arithmetic)
 
 
 def backup_all(model: Model, values: np.ndarray, arithmetic: Arithmetic | None = None) -> np.ndarray:

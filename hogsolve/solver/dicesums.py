@@ -24,6 +24,7 @@ import numpy as np
 from .backup import Arithmetic, OutcomeTable
 from ..hog.dice import pig_out_count, sum_counts_without_ones
 from .model import Model
+from .kinds import covers
 
 
 def rolls_are_dice_sums(model: Model) -> bool:
@@ -31,8 +32,7 @@ def rolls_are_dice_sums(model: Model) -> bool:
     a turn's outcome depends on the sum after it alone (no Piggy Back, points bonus or
     history): the recurrence of the module docstring then gives every action's sum."""
     rules = model.rules
-    if (model.context_shape or model.points_landing is not None or model.piggy is not None
-            or rules.pig_out_rule is not None):
+    if not covers(model, "dice recurrence") or rules.pig_out_rule is not None:
         return False
     return all(np.array_equal(_dice_sum_counts(int(sides), int(rules.max_dice), int(rules.pig_out),
                                                model.counts.shape[2]), model.counts[t].astype(object))

@@ -27,6 +27,8 @@ from .backup import Arithmetic, outcome_table
 from .dicesums import recurrence_values, rolls_are_dice_sums
 from .iteration import optimal_values
 from .model import Model
+from .kinds import UNCOVERED
+from .model import Feature
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -108,13 +110,15 @@ class ExactUnsupported(ValueError):
 
 
 def check_exact_supported(model: Model) -> None:
-    """Raise :class:`ExactUnsupported` unless every turn raises the score sum and the
-    state is (score, opponent_score) alone."""
-    if model.context_shape:
+    """Raise :class:`ExactUnsupported` unless exact mode covers the model's kind: every turn
+    raises the score sum and the state is (score, opponent_score) alone
+    (:data:`hogsolve.solver.kinds.UNCOVERED`)."""
+    blocked = model.features & UNCOVERED["exact"]
+    if Feature.MEMORIES in blocked:
         raise ExactUnsupported(
             f"{model.rules.name}: exact mode does not cover history rules (each player's previous "
             "turn is part of the state); the float certificate bounds the error instead")
-    if not model.progressive:
+    if blocked:
         raise ExactUnsupported(
             f"{model.rules.name}: exact mode cannot verify this ruleset: a turn can score 0 points, "
             "so values solve linear systems that exact mode does not handle; "

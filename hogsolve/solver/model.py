@@ -23,6 +23,7 @@ spells that out for one state.
 from __future__ import annotations
 
 import dataclasses
+import enum
 import functools
 from collections import Counter
 from fractions import Fraction
@@ -33,6 +34,18 @@ import numpy as np
 
 from ..hog.engine import points_counts
 from ..hog.rules import Ruleset, call_rule, end_of_turn, moves_again, turn_points, zero_dice_points
+
+
+class Feature(enum.Flag):
+    """What a compiled model holds beyond plain rules, decided once from its arrays
+    (:attr:`Model.features`); :mod:`hogsolve.solver.kinds` says which algorithm covers which."""
+
+    NONE = 0
+    MEMORIES = enum.auto()          # Feral Hogs: both players' memories are part of the state
+    EXTRA_TURNS = enum.auto()       # a turn can keep the move
+    POINTS_LANDING = enum.auto()    # the after-turn change depends on the turn's points
+    PIGGY_BACK = enum.auto()        # a roll scoring 0 gives the opponent the dice rolled
+    ZERO_POINT_TURNS = enum.auto()  # a turn can score 0, so a score sum can repeat
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -52,6 +65,19 @@ class Model:
     piggy: Optional[np.ndarray]    # (A, goal, goal) Piggy Back ending past the goal: 0 won, 1 lost, -1 not over
     score_sum_gain: int            # least points of any turn: least rise of the score sum
     points_landing: Optional[np.ndarray] = None  # (goal, goal, P) next state by turn points (points_bonus rules)
+
+    @cached_property
+    def features(self) -> Feature:
+        """The model's :class:`Feature` flags (``Feature.NONE`` for plain rules)."""
+        found = Feature.NONE
+        for present, feature in ((bool(self.context_shape), Feature.MEMORIES),
+                                 (self.again is not None, Feature.EXTRA_TURNS),
+                                 (self.points_landing is not None, Feature.POINTS_LANDING),
+                                 (self.piggy is not None, Feature.PIGGY_BACK),
+                                 (not self.progressive, Feature.ZERO_POINT_TURNS)):
+            if present:
+                found |= feature
+        return found
 
     @property
     def num_states(self) -> int:

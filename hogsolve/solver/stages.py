@@ -17,6 +17,7 @@ from typing import List, NamedTuple, Optional
 import numpy as np
 
 from .model import Model
+from .kinds import covers
 
 
 class Stage(NamedTuple):
@@ -61,8 +62,7 @@ def stage_plan(model: Model) -> Optional[StagePlan]:
 
 
 def _make_plan(model: Model) -> Optional[StagePlan]:
-    if (model.context_shape or model.points_landing is not None or model.piggy is not None
-            or not model.progressive):
+    if not covers(model, "lean sweep"):
         return None
     g, n = model.goal, model.num_states
     stages = []

@@ -1,0 +1,42 @@
+"""Which algorithm covers which kind of model: one table instead of flags re-checked everywhere.
+
+A model's kind is its :class:`~hogsolve.solver.model.Feature` flags, decided
+once at compile time.  Each fast path names the features it does not cover;
+a model with any of them takes the general path.  The backup is chosen by
+the first feature that needs its own table.
+"""
+from __future__ import annotations
+
+from typing import Dict, Tuple
+
+from .model import Feature, Model
+
+MEMORIES, EXTRA_TURNS = Feature.MEMORIES, Feature.EXTRA_TURNS
+POINTS_LANDING, PIGGY_BACK, ZERO_POINT_TURNS = Feature.POINTS_LANDING, Feature.PIGGY_BACK, Feature.ZERO_POINT_TURNS
+
+#: Each algorithm and the features it does not cover.
+UNCOVERED: Dict[str, Feature] = {
+    # one pass over a per-model stage plan (stages.py, iteration.lean_optimal_values)
+    "lean sweep": MEMORIES | POINTS_LANDING | PIGGY_BACK | ZERO_POINT_TURNS,
+    # many policies in one batched sweep (policy_values.slot_values)
+    "slot kernel": MEMORIES | POINTS_LANDING | PIGGY_BACK,
+    # exact values by the dice recurrence (dicesums.py; it also needs rolls scoring their dice's sum)
+    "dice recurrence": MEMORIES | POINTS_LANDING | PIGGY_BACK,
+    # the exact recomputation in integers (exact.py)
+    "exact": MEMORIES | ZERO_POINT_TURNS,
+    # the vectorised Monte Carlo kernel (analysis/montecarlo.py) follows every feature
+    "monte carlo": Feature.NONE,
+}
+
+#: The backup table a feature needs, the first that applies; plain rules take "outcome".
+BACKUPS: Tuple[Tuple[Feature, str], ...] = ((MEMORIES, "history"), (POINTS_LANDING, "landing"))
+
+
+def covers(model: Model, algorithm: str) -> bool:
+    """True when ``algorithm`` (a key of :data:`UNCOVERED`) handles every feature of ``model``."""
+    return not (model.features & UNCOVERED[algorithm])
+
+
+def backup_kind(model: Model) -> str:
+    """``"history"``, ``"landing"`` or ``"outcome"``: the backup table ``model`` needs."""
+    return next((name for feature, name in BACKUPS if feature in model.features), "outcome")
