@@ -180,7 +180,10 @@ def measure_previous(rev: str, quick: bool) -> dict:
                        capture_output=True)
         try:
             env = {**os.environ, "PYTHONPATH": str(tree)}
-            text = subprocess.run([sys.executable, __file__, "--measure-only", "--previous-mode"]
+            # the revision's own script, which knows its own module layout
+            script = tree / "scripts" / "bench.py"
+            text = subprocess.run([sys.executable, str(script if script.exists() else __file__), "--measure-only",
+                                   "--previous-mode"]
                                   + (["--quick"] if quick else []), cwd=folder, env=env, capture_output=True,
                                   text=True, check=True).stdout
         finally:

@@ -256,7 +256,7 @@ def test_regret_adds_up_to_the_shortfall(capsys):
     solution = solve_pig(game)
     for strategy in (hold_at(20), hold_at_or_goal(12, game.goal), solution):
         report = pig_regret(strategy, game, solution)
-        assert report.total_expected_loss == pytest.approx(0.5 - report.win_rate, abs=1e-12)
+        assert report.total_expected_loss == pytest.approx(0.5 - report.win_rate.average, abs=1e-12)
     assert pig_regret(solution, game, solution).total_expected_loss <= solution.certificate.error_bound
     report = pig_regret(hold_at(20), game, solution)
     assert report.reach[0, 0, 0] >= 0.5 and report.worst(1)[0]["expected_loss"] > 0
@@ -392,4 +392,5 @@ def test_verbs_dispatch_by_family(capsys):
     assert err.startswith("error: name games of one family at a time") and err.count("\n") == 1
     assert main(["regret", "hold_at:10", "--rules", "piglet", "--json"]) == 0
     record = json.loads(capsys.readouterr().out)
-    assert record["rules"] == "piglet" and 0 < record["win_rate_vs_optimal"] < 0.5
+    assert record["rules"] == "piglet" and 0 < record["win_rate_vs_optimal"]["average"] < 0.5
+    assert set(record) == {"rules", "goal", "strategy", "win_rate_vs_optimal", "total_expected_loss", "worst_states"}

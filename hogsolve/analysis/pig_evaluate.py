@@ -13,6 +13,7 @@ from ..pig.rules import PigGame
 from ..solver.pig_stages import (Rolls, _greedy, _hold_values, _pair_values, _settle, _stage_pairs, _turn_values, action_values)
 from ..solver.pig import PigSolution, solve_pig
 from ..strategy.pig import policy_table
+from ..util.plain import plain
 from .results import WinRate
 
 
@@ -65,6 +66,15 @@ class PigBestResponse:
     def exploitability(self) -> float:
         """How far the best response's win rate exceeds one half."""
         return self.average - 0.5
+
+    @property
+    def win_rate(self) -> WinRate:
+        """The best response's win rate against the opponent, as for Hog."""
+        return WinRate(self.name, self.opponent, self.first, self.second)
+
+    def to_dict(self) -> dict:
+        """The best response's figures as plain JSON values, as Hog's (no tables)."""
+        return plain({"opponent": self.opponent, "win_rate": self.win_rate, "exploitability": self.exploitability})
 
     def __call__(self, score: int, opponent_score: int, turn_total: int) -> bool:
         return score + turn_total < self.game.goal and bool(self.roll[score, opponent_score, turn_total])
@@ -132,12 +142,17 @@ class PigRegret:
     strategy: str
     loss: np.ndarray      # win probability lost by the strategy's choice at the state
     reach: np.ndarray     # expected visits against the optimal opponent, both seatings averaged
-    win_rate: float       # the strategy's win rate against optimal play
+    win_rate: WinRate     # the strategy against optimal play
 
     @property
     def total_expected_loss(self) -> float:
         """The sum of loss x reach: one half minus the win rate (performance difference)."""
         return float((self.loss * self.reach).sum())
+
+    def to_dict(self, top: int = 10) -> dict:
+        """The regret report as plain JSON values, with the ``top`` worst states, as Hog's."""
+        return plain({"strategy": self.strategy, "win_rate_vs_optimal": self.win_rate,
+                      "total_expected_loss": self.total_expected_loss, "worst_states": self.worst(top)})
 
     def worst(self, top: int = 10) -> list:
         """The ``top`` states by expected loss."""
@@ -203,5 +218,4 @@ def pig_regret(strategy, game: PigGame, solution: Optional[PigSolution] = None) 
             banked = i_[p_idx] + k_idx
             going = banked < g  # otherwise the holder has won
             np.add.at(incoming[1 - r], (j_[p_idx][going], banked[going]), holds[p_idx, k_idx][going])
-    return PigRegret(game, getattr(strategy, "name", "strategy"), loss, reach,
-                     pig_win_rate(strategy, solution, game).average)
+    return PigRegret(game, getattr(strategy, "name", "strategy"), loss, reach, pig_win_rate(strategy, solution, game))

@@ -148,8 +148,7 @@ def best_response_game(args) -> int:
     from ..analysis.pig_evaluate import pig_best_response
     br = pig_best_response(strategy(spec, game), game)
     if as_json:
-        emit_json({"rules": game.name, "goal": game.goal, "opponent": spec, "first": br.first,
-                   "second": br.second, "average": br.average, "exploitability": br.exploitability})
+        emit_json({"rules": game.name, "goal": game.goal, **br.to_dict(), "opponent": spec})
         return 0
     print(f"Best response to {spec} ({game.name}, goal {game.goal}), exact win probability:")
     print(f"  moving first:  {br.first:.12f}")
@@ -199,11 +198,11 @@ def regret_game(args) -> int:
         raise UsageError(str(exc)) from None
     rows = report.worst(top)
     if as_json:
-        emit_json({"rules": game.name, "goal": game.goal, "strategy": spec, "win_rate_vs_optimal": report.win_rate,
-                   "total_expected_loss": report.total_expected_loss, "worst_states": rows})
+        emit_json({"rules": game.name, "goal": game.goal, **report.to_dict(top), "strategy": spec})
         return 0
     print(f"{spec} against the optimal strategy ({game.name}, goal {game.goal}):")
-    print(f"  win rate {report.win_rate:.12f}")
+    r = report.win_rate
+    print(f"  win rate {r.average:.12f} (first {r.first:.12f}, second {r.second:.12f})")
     print(f"  total expected loss {report.total_expected_loss:.12f} = 1/2 - win rate")
     print("  states where it loses most (expected loss = loss x reach):")
     print(f"  {'score':>5} {'opp':>4} {'turn':>5} {'loss':>9} {'reach':>9} {'expected':>10}")
