@@ -36,6 +36,9 @@ _EXPORTS = {
     "pig_best_response": "analysis.pig_evaluate", "PigBestResponse": "analysis.pig_evaluate",
     "pig_regret": "analysis.pig_evaluate", "simulate_pig": "analysis.pig_montecarlo",
     "hold_at": "strategy.pig", "hold_at_or_goal": "strategy.pig",
+    # one game interface, one registry of families
+    "GameState": "games.interface", "HogState": "hog.state", "PigState": "pig.state",
+    "SibalaState": "sibala.state", "Family": "families", "FAMILIES": "families", "family_of": "families",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]

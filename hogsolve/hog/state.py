@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..games.interface import CHANCE, TERMINAL
-from .engine import Match, Turn, points_counts
+from .engine import Match, points_counts
 from .rules import Ruleset
 
 
@@ -52,9 +52,9 @@ class HogState:
         return [(points, Fraction(count, total))
                 for points, count in sorted(points_counts(self.rules, self.rolling, sides).items())]
 
-    def apply_action(self, action: int) -> Optional[Turn]:
-        """Choose a dice count, or (at a chance node) the points the dice scored; returns the
-        finished turn, if this action finished one."""
+    def apply_action(self, action: int) -> None:
+        """Choose a dice count, or (at a chance node) the points the dice scored; a finished
+        turn joins ``self.match.turns``."""
         action = int(action)
         if self.is_terminal():
             raise ValueError("the game is over")
@@ -62,13 +62,14 @@ class HogState:
             if action not in dict(self.chance_outcomes()):
                 raise ValueError(f"{self.rolling} dice cannot score {action} points here")
             num_dice, self.rolling = self.rolling, None
-            return self.match.move_scoring(num_dice, action)
+            self.match.move_scoring(num_dice, action)
+            return
         if action not in self.legal_actions():
             raise ValueError(f"{action} is not a legal dice count (choose from {self.legal_actions()})")
         if action == 0:
-            return self.match.move(0, lambda sides: 0)  # Free Bacon: no die is rolled
-        self.rolling = action
-        return None
+            self.match.move(0, lambda sides: 0)  # Free Bacon: no die is rolled
+        else:
+            self.rolling = action
 
     def is_terminal(self) -> bool:
         """True once a score reached the goal."""
