@@ -56,6 +56,22 @@ class GameState(Protocol):
         """The action (or chance outcome) in words."""
 
 
+class WinnerTakesAll:
+    """``is_terminal()`` and ``returns()`` of a two-player race whose ``self.match.winner`` is
+    0, 1, or None while it goes on (Hog, the Pig family)."""
+
+    def is_terminal(self) -> bool:
+        """True once somebody won."""
+        return self.match.winner is not None
+
+    def returns(self) -> List[float]:
+        """+1 to the winner and -1 to the loser at the end; zeros before."""
+        winner = self.match.winner
+        if winner is None:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if winner == 0 else [-1.0, 1.0]
+
+
 def sample_outcome(outcomes: Sequence[Tuple[int, Fraction]], rng: random.Random) -> int:
     """One chance outcome drawn exactly by its probability (a common denominator, one integer draw)."""
     denominator = math.lcm(*(p.denominator for _, p in outcomes))

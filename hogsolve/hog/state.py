@@ -13,12 +13,12 @@ import copy
 from fractions import Fraction
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..games.interface import CHANCE, TERMINAL
+from ..games.interface import CHANCE, TERMINAL, WinnerTakesAll
 from .engine import Match, points_counts
 from .rules import Ruleset
 
 
-class HogState:
+class HogState(WinnerTakesAll):
     """A Hog game in progress (see the module docstring)."""
 
     def __init__(self, rules: Ruleset, score0: int = 0, score1: int = 0, first: int = 0):
@@ -70,17 +70,6 @@ class HogState:
             self.match.move(0, lambda sides: 0)  # Free Bacon: no die is rolled
         else:
             self.rolling = action
-
-    def is_terminal(self) -> bool:
-        """True once a score reached the goal."""
-        return self.match.winner is not None
-
-    def returns(self) -> List[float]:
-        """+1 to the winner and -1 to the loser at the end; zeros before."""
-        winner = self.match.winner
-        if winner is None:
-            return [0.0, 0.0]
-        return [1.0, -1.0] if winner == 0 else [-1.0, 1.0]
 
     def observation(self, seat: int) -> Dict[str, Any]:
         """Scores from ``seat``'s side, whose move it is, the dice being rolled, and (under

@@ -12,14 +12,14 @@ import copy
 from fractions import Fraction
 from typing import Any, Dict, List, Tuple
 
-from ..games.interface import CHANCE, TERMINAL
+from ..games.interface import CHANCE, TERMINAL, WinnerTakesAll
 from .engine import PigMatch
 from .rules import PigGame
 
 ROLL, HOLD = 0, 1
 
 
-class PigState:
+class PigState(WinnerTakesAll):
     """A roll-or-hold game in progress (see the module docstring)."""
 
     def __init__(self, game: PigGame, first: int = 0):
@@ -70,17 +70,6 @@ class PigState:
             self.match.hold()
         else:
             self.rolling = True
-
-    def is_terminal(self) -> bool:
-        """True once a banked score reached the goal."""
-        return self.match.winner is not None
-
-    def returns(self) -> List[float]:
-        """+1 to the winner and -1 to the loser at the end; zeros before."""
-        winner = self.match.winner
-        if winner is None:
-            return [0.0, 0.0]
-        return [1.0, -1.0] if winner == 0 else [-1.0, 1.0]
 
     def observation(self, seat: int) -> Dict[str, Any]:
         """Banked scores from ``seat``'s side, the turn total, and whose move it is."""

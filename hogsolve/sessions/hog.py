@@ -18,7 +18,26 @@ class SessionError(ValueError):
     """A move out of turn or after the end."""
 
 
-class Session:
+class Seats:
+    """Who is who in a person-against-bot game over ``self.match`` (player 0 "you", 1 "bot")."""
+
+    @property
+    def scores(self) -> Dict[str, int]:
+        """``{"you": score, "bot": score}``."""
+        return dict(zip(PLAYERS, self.match.scores))
+
+    @property
+    def winner(self) -> Optional[str]:
+        """"you", "bot", or None while the game goes on."""
+        return None if self.match.winner is None else PLAYERS[self.match.winner]
+
+    @property
+    def to_move(self) -> Optional[str]:
+        """Who moves now: "you", "bot", or None when the game is over."""
+        return None if self.winner is not None else PLAYERS[self.match.mover]
+
+
+class Session(Seats):
     """One game of a person against an optimal bot (an object with ``table``,
     ``win_probability`` and ``action_values`` such as :class:`~hogsolve.strategy.optimal.OptimalStrategy`).
 
@@ -38,21 +57,6 @@ class Session:
         self.match = Match(rules, first=0 if you_first else 1)
         self.log: List[Dict[str, object]] = []
         self.history = [self.your_win_probability()]
-
-    @property
-    def scores(self) -> Dict[str, int]:
-        """``{"you": score, "bot": score}``."""
-        return dict(zip(PLAYERS, self.match.scores))
-
-    @property
-    def winner(self) -> Optional[str]:
-        """"you", "bot", or None while the game goes on."""
-        return None if self.match.winner is None else PLAYERS[self.match.winner]
-
-    @property
-    def to_move(self) -> Optional[str]:
-        """Who moves now: "you", "bot", or None when the game is over."""
-        return None if self.winner is not None else PLAYERS[self.match.mover]
 
     def your_win_probability(self) -> float:
         """The person's chance of winning from here if both play optimally."""

@@ -12,10 +12,10 @@ from typing import Dict, List, Optional
 from ..pig.engine import PigMatch, roll_faces
 from ..pig.rules import PigGame
 from ..solver.pig_stages import action_values
-from .hog import PLAYERS, SessionError
+from .hog import PLAYERS, Seats, SessionError
 
 
-class PigSession:
+class PigSession(Seats):
     """One roll-or-hold game of a person against an optimal bot.
 
     Parameters
@@ -38,24 +38,9 @@ class PigSession:
         self.roll_value, self.hold_value, _ = action_values(game, bot.value)
 
     @property
-    def scores(self) -> Dict[str, int]:
-        """``{"you": banked score, "bot": banked score}``."""
-        return dict(zip(PLAYERS, self.match.scores))
-
-    @property
     def turn_total(self) -> int:
         """Points at stake in the current turn."""
         return self.match.turn_total
-
-    @property
-    def winner(self) -> Optional[str]:
-        """"you", "bot", or None while the game goes on."""
-        return None if self.match.winner is None else PLAYERS[self.match.winner]
-
-    @property
-    def to_move(self) -> Optional[str]:
-        """Who decides now: "you", "bot", or None when the game is over."""
-        return None if self.winner is not None else PLAYERS[self.match.mover]
 
     @property
     def log(self) -> List[dict]:

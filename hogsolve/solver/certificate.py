@@ -36,7 +36,7 @@ import numpy as np
 from .iteration import UNIT_ROUNDOFF, SweepResult
 from ..util.plain import plain
 from .model import Model
-from ..util.status import Status
+from ..util.status import Proof
 
 #: Largest error bound on values that still counts as a proof.
 PROOF_TOLERANCE = 1e-9
@@ -48,7 +48,7 @@ def gamma(k: int) -> float:
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class Certificate(Status):
+class Certificate(Proof):
     """Evidence of optimality of a float solution (see the module docstring); ``ok`` when
     proven, ``message`` the reason otherwise, ``iterations`` the score-sum updates."""
 
@@ -68,16 +68,6 @@ class Certificate(Status):
     def converged(self) -> bool:
         """True when the iteration settled on every score sum."""
         return not self.stuck_stages
-
-    @property
-    def proven(self) -> bool:
-        """True when the certificate proves the values and the policy (module docstring)."""
-        return not self.reason
-
-    @property
-    def message(self) -> str:
-        """Why the values or the policy are not proven ('' when they are)."""
-        return self.reason
 
     @property
     def iterations(self) -> int:

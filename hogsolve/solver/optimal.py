@@ -30,13 +30,13 @@ from .model import Model, model_for
 from ..util.plain import plain
 from ..hog.rules import Ruleset
 from .stages import stage_plan
-from ..util.status import Status
+from ..util.status import Certified
 
 TIE_BREAK = "fewest dice among the optimal dice counts"
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class Solution(Status):
+class Solution(Certified):
     """Optimal values and policy of a ruleset; ``ok``, ``message`` and ``iterations`` are its
     certificate's.
 
@@ -69,16 +69,6 @@ class Solution(Status):
     def converged(self) -> bool:
         """False when value iteration hit its cap on some score sum (see the certificate)."""
         return self.certificate.converged
-
-    @property
-    def message(self) -> str:
-        """Why the solution is not proven optimal ('' when it is)."""
-        return self.certificate.message
-
-    @property
-    def iterations(self) -> int:
-        """Score-sum updates of the solve."""
-        return self.certificate.iterations
 
     @property
     def first_player_win_probability(self) -> float:

@@ -16,14 +16,14 @@ from typing import Optional
 import numpy as np
 
 from ..util.plain import plain
-from ..util.status import Status
+from ..util.status import Certified
 from ..pig.rules import PigGame
 from .pig_stages import Rolls, _greedy, _hold_values, _pair_values, _settle, _stage_pairs, _turn_values
 from .pig_certificate import PigCertificate, certify_pig
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class PigSolution(Status):
+class PigSolution(Certified):
     """Optimal values and roll/hold policy of a roll-or-hold game; ``ok``, ``message`` and
     ``iterations`` are its certificate's.
 
@@ -38,16 +38,6 @@ class PigSolution(Status):
     roll: np.ndarray
     certificate: PigCertificate
     solve_seconds: float
-
-    @property
-    def message(self) -> str:
-        """Why the table is not proven optimal ('' when it is)."""
-        return self.certificate.message
-
-    @property
-    def iterations(self) -> int:
-        """The most policy passes one stage took."""
-        return self.certificate.iterations
 
     @property
     def first_player_win_probability(self) -> float:

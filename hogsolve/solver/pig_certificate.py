@@ -15,13 +15,13 @@ import numpy as np
 
 from ..solver.certificate import PROOF_TOLERANCE, gamma
 from ..util.plain import plain
-from ..util.status import Status
+from ..util.status import Proof
 from ..pig.rules import PigGame
 from .pig_stages import Rolls, _hold_values, _pair_values, _stage_pairs, _turn_values, action_values
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class PigCertificate(Status):
+class PigCertificate(Proof):
     """Evidence that a roll-or-hold table is optimal (see the module docstring); ``ok`` when
     proven, ``message`` the reason otherwise, ``iterations`` the most policy passes of a stage."""
 
@@ -31,16 +31,6 @@ class PigCertificate(Status):
     tie_states: int
     policy_passes: int
     reason: str = ""
-
-    @property
-    def proven(self) -> bool:
-        """True when the bound is at most PROOF_TOLERANCE and separates every decision outside the ties."""
-        return not self.reason
-
-    @property
-    def message(self) -> str:
-        """Why the table is not proven optimal ('' when it is)."""
-        return self.reason
 
     @property
     def iterations(self) -> int:

@@ -31,3 +31,31 @@ class Status:
     def status(self) -> Dict[str, object]:
         """``{"ok": ..., "message": ..., "iterations": ...}`` as plain values."""
         return {"ok": self.ok, "message": self.message, "iterations": int(self.iterations)}
+
+
+class Proof(Status):
+    """A certificate: ``message`` is its ``reason`` field, ``proven`` the same as ``ok``."""
+
+    @property
+    def message(self) -> str:
+        """Why it does not prove the result ('' when it does)."""
+        return self.reason
+
+    @property
+    def proven(self) -> bool:
+        """True when the certificate proves the values and the policy."""
+        return not self.reason
+
+
+class Certified(Status):
+    """A solution whose status is its ``certificate``'s."""
+
+    @property
+    def message(self) -> str:
+        """Why the solution is not proven optimal ('' when it is)."""
+        return self.certificate.message
+
+    @property
+    def iterations(self) -> int:
+        """The solve's iterations, in its certificate's unit."""
+        return self.certificate.iterations
