@@ -9,7 +9,7 @@ from hogsolve import best_response, compile_model, get_rules, solve
 from hogsolve.solver.certificate import PROOF_TOLERANCE
 from hogsolve.cli import main
 from hogsolve.solver.exact import ExactUnsupported
-from hogsolve.solver.iteration import ConvergenceError, sweep
+from hogsolve.solver.iteration import ConvergenceError, by_score_sum
 from hogsolve.hog.rules import (Ruleset, bacon_digit_difference, bacon_larger_digit, bacon_product_digit,
                             bacon_twice_tens_minus_ones, hog_wild, never_swap, six_sided, swap_double,
                             swap_equal_digit_gaps, swap_ones_equals_tens)
@@ -83,7 +83,7 @@ def test_one_stuck_stage_does_not_starve_the_others():
             return 1.0  # never settles
         return 0.5 ** counts[k]
 
-    result = sweep(model, update, stage_cap=100)
+    result = by_score_sum(model, update, stage_cap=100)
     assert result.stuck_stages == (3,) and not result.converged
     assert counts[3] == 100
     for k in (4, 2, 1, 0):
@@ -99,7 +99,7 @@ def test_rounding_plateau_ends_a_stage():
         calls.append(k)
         return 1.1e-15 if len(calls) % 2 else 1.2e-15
 
-    result = sweep(model, update, stage_cap=10_000)
+    result = by_score_sum(model, update, stage_cap=10_000)
     assert result.converged and result.updates < 5 * (iteration.PATIENCE + 2)
 
 

@@ -50,7 +50,7 @@ def test_negative_free_bacon_rejected():
 
 def test_the_model_kind_is_decided_once_and_routes_every_algorithm():
     """Feature flags from the compiled arrays; the kinds table sends each ruleset to the
-    backup, lean sweep, slot kernel and exact path its features allow."""
+    backup, lean pass, slot kernel and exact path its features allow."""
     from hogsolve.analysis.policy_values import slots_supported
     from hogsolve.solver.backup import HistoryTable, LandingTable, OutcomeTable, outcome_table
     from hogsolve.solver.exact import ExactUnsupported, check_exact_supported
@@ -66,7 +66,7 @@ def test_the_model_kind_is_decided_once_and_routes_every_algorithm():
         table = outcome_table(model)
         assert type(table) is {"history": HistoryTable, "landing": LandingTable,
                                "outcome": OutcomeTable}[backup_kind(model)]
-        assert (stage_plan(model) is not None) == covers(model, "lean sweep") == (name in ("su18", "fa20"))
+        assert (stage_plan(model) is not None) == covers(model, "lean pass") == (name in ("su18", "fa20"))
         assert slots_supported(model) == covers(model, "slot kernel") == (name in ("su18", "fa20", "hog"))
         exact = covers(model, "exact")
         assert exact == (name in ("su18", "fa20", "sp15", "fa15"))

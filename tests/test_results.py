@@ -7,7 +7,7 @@ import pytest
 
 from hogsolve import (best_response, get_rules, regret, simulate, solve, tournament,
                       win_rate)
-from hogsolve.solver.iteration import SweepResult
+from hogsolve.solver.iteration import IterationResult
 from hogsolve.sibala.odds import hand_odds, odds
 from hogsolve.sibala.rules import winner
 from hogsolve.sinbad.odds import deal_odds
@@ -56,7 +56,7 @@ def test_results_are_frozen_with_short_reprs(every_result):
 
 def test_iterative_results_say_whether_they_converged(every_result):
     assert every_result["solution"].converged and every_result["certificate"].updates == 2 * 40 - 1
-    assert SweepResult(10, (3,)).converged is False
+    assert IterationResult(10, (3,)).converged is False
 
 
 def test_no_silent_numpy_scalars():

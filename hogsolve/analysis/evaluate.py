@@ -2,7 +2,7 @@
 
 Strategies become validated policy tables ``policy[score,
 opponent_score] -> dice`` once (:func:`hogsolve.strategy.policy.as_policy`); win
-probabilities then come from one sweep in decreasing score-sum order.
+probabilities then come from one pass in decreasing score-sum order.
 
 * :func:`win_rate`: P(a wins) when a moves first, when b moves first, and
   their average, the CS 61A contest definition.
@@ -23,7 +23,7 @@ import numpy as np
 
 from ..solver.backup import outcome_table
 from ..solver.certificate import rounding_tie_threshold, tie_broken_policy
-from ..solver.iteration import sweep
+from ..solver.iteration import by_score_sum
 from ..solver.model import Model, model_for
 from .policy_values import best_response_values, occupancy, play_values, slot_values, slots_supported
 from ..solver.optimal import solve
@@ -115,7 +115,7 @@ def best_response(strategy, rules: Ruleset, *, model: Optional[Model] = None) ->
 
 
 def _best_response_pairwise(model: Model, opponent: np.ndarray):
-    """:func:`best_response`'s sweep on two outcome tables (any rules)."""
+    """:func:`best_response`'s pass on two outcome tables (any rules)."""
     mine, theirs = outcome_table(model), outcome_table(model)
     value_me, value_opp = np.zeros(model.value_shape), np.zeros(model.value_shape)
     action_values = np.zeros(model.value_shape + (model.num_actions,))
@@ -132,7 +132,7 @@ def _best_response_pairwise(model: Model, opponent: np.ndarray):
         theirs.fill(k, value_me, value_opp)
         return change
 
-    sweep(model, update).check("best response")
+    by_score_sum(model, update).check("best response")
     return value_me, value_opp, action_values
 
 

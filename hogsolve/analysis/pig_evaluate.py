@@ -20,11 +20,11 @@ from .results import WinRate
 def _policy_values(game: PigGame, mine: np.ndarray, theirs: np.ndarray):
     """Win probabilities at (i, j, 0) of two fixed roll/hold tables: ``(value_mine, value_theirs)``."""
     rolls = Rolls.of(game)
-    return _settle(rolls, lambda after: _policy_sweep(game, rolls, (mine, theirs), after),
+    return _settle(rolls, lambda after: _policy_pass(game, rolls, (mine, theirs), after),
                    lambda result: 1.0 - np.stack([result[1][:, 0, 0], result[0][:, 0, 0]]))
 
 
-def _policy_sweep(game: PigGame, rolls: Rolls, tables: tuple, after_wipe: Optional[np.ndarray]):
+def _policy_pass(game: PigGame, rolls: Rolls, tables: tuple, after_wipe: Optional[np.ndarray]):
     """One pass of :func:`_policy_values`; ``after_wipe[p]``: player p's values once the other
     moves at (j, 0, 0)."""
     g = game.goal
@@ -88,13 +88,13 @@ def pig_best_response(strategy, game: PigGame, *, max_passes: int = 50) -> PigBe
     :func:`solve_pig`, with the opponent's turns fixed linear maps of the value after a bust."""
     rolls = Rolls.of(game)
     theirs = policy_table(strategy, game)
-    mine_v, their_v, roll = _settle(rolls, lambda after: _best_response_sweep(game, rolls, theirs, after, max_passes),
+    mine_v, their_v, roll = _settle(rolls, lambda after: _best_response_pass(game, rolls, theirs, after, max_passes),
                                     lambda result: 1.0 - np.stack([result[1][:, 0, 0], result[0][:, 0, 0]]))
     name = getattr(strategy, "name", "strategy")
     return PigBestResponse(game, name, roll, float(mine_v[0, 0, 0]), float(1.0 - their_v[0, 0, 0]))
 
 
-def _best_response_sweep(game: PigGame, rolls: Rolls, theirs: np.ndarray, after_wipe: Optional[np.ndarray],
+def _best_response_pass(game: PigGame, rolls: Rolls, theirs: np.ndarray, after_wipe: Optional[np.ndarray],
                          max_passes: int):
     """One pass of :func:`pig_best_response`: ``(mine, theirs, roll)`` tables."""
     g = game.goal

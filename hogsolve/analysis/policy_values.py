@@ -14,7 +14,7 @@ from typing import Optional, Tuple
 import numpy as np
 
 from ..solver.backup import Arithmetic, OutcomeTable, backup_all, outcome_table
-from ..solver.iteration import STAGE_CAP, ConvergenceError, sweep
+from ..solver.iteration import STAGE_CAP, ConvergenceError, by_score_sum
 from ..solver.model import Model
 from ..solver.stages import StagePlan, stage_plan
 from ..solver.kinds import covers
@@ -57,7 +57,7 @@ def play_values(model: Model, policy_a: np.ndarray, policy_b: np.ndarray,
         moves_b.fill(k, value_a, value_b)
         return change
 
-    sweep(model, update).check("exact win rate")
+    by_score_sum(model, update).check("exact win rate")
     return value_a, value_b
 
 
@@ -73,7 +73,7 @@ def slot_values(model: Model, policies: np.ndarray, partner: np.ndarray) -> np.n
     move at (s, o) against the player in slot ``partner[i]``, who moves after it.
 
     Two slots that are each other's partner are one match; ``play_values(model, a, b)``
-    is slots ``[a, b]`` with partners ``[1, 0]``.  One sweep serves every slot, so a
+    is slots ``[a, b]`` with partners ``[1, 0]``.  One pass serves every slot, so a
     policy against a block of opponents costs little more than one match.
     """
     if not slots_supported(model):
@@ -95,17 +95,17 @@ def slot_values(model: Model, policies: np.ndarray, partner: np.ndarray) -> np.n
         table.fill(k, values, values, partner)
         return change
 
-    sweep(model, update).check("exact win rates")
+    by_score_sum(model, update).check("exact win rates")
     return values
 
 
-def _plain_sweep(model: Model, plan: StagePlan, values: np.ndarray, partner: np.ndarray):
-    """The lean sweep over a plain ``plan``'s score sums (see :mod:`hogsolve.solver.stages`),
+def _plain_pass(model: Model, plan: StagePlan, values: np.ndarray, partner: np.ndarray):
+    """The lean pass over a plain ``plan``'s score sums (see :mod:`hogsolve.solver.stages`),
     largest first, for ``values`` (g * g, S):
     yields each sum's ``(sums, states, m)``, ``sums[A, m, S]`` the weighted outcome values
     of every action (zero dice: Free Bacon's), in a buffer reused for the next sum; the
     caller writes the sum's ``values[states]`` (the mover's, ``1 - sums`` of its choice)
-    before asking for the next, and the sweep records them for slot ``partner[i]``."""
+    before asking for the next, and the pass records them for slot ``partner[i]``."""
     S = values.shape[1]
     table = OutcomeTable(model, slots=S)
     outcomes = table.table
@@ -130,7 +130,7 @@ def _plain_slot_values(model: Model, plan: StagePlan, policies: np.ndarray, part
     chosen = np.ascontiguousarray(policies.reshape(g * g, S))
     values = np.zeros((g * g, S))
     columns = np.arange(g * S)
-    for sums, states, m in _plain_sweep(model, plan, values, partner):
+    for sums, states, m in _plain_pass(model, plan, values, partner):
         q = sums.reshape(len(sums), m * S)[chosen[states].reshape(-1), columns[: m * S]]
         values[states] = np.subtract(1.0, q, out=q).reshape(m, S)
     return values.reshape(g, g, S)
@@ -143,7 +143,7 @@ def _plain_best_response(model: Model, plan: StagePlan, opponent: np.ndarray):
     kept = np.zeros((g * g, model.num_actions))
     theirs = opponent.reshape(g * g)
     states_of = np.arange(g)
-    for sums, states, m in _plain_sweep(model, plan, values, np.array([1, 0])):
+    for sums, states, m in _plain_pass(model, plan, values, np.array([1, 0])):
         every = np.subtract(1.0, sums, out=sums)
         mine = every[:, :, 0]
         kept[states] = mine.T
@@ -153,7 +153,7 @@ def _plain_best_response(model: Model, plan: StagePlan, opponent: np.ndarray):
 
 
 def best_response_values(model: Model, opponent: np.ndarray):
-    """The best response to the fixed table ``opponent`` in one two-slot sweep (rules that
+    """The best response to the fixed table ``opponent`` in one two-slot pass (rules that
     :func:`slots_supported` covers): ``(value_me, value_opponent, action_values_me)``."""
     g = model.goal
     opponent = np.asarray(opponent, dtype=np.intp)
@@ -178,7 +178,7 @@ def best_response_values(model: Model, opponent: np.ndarray):
         table.fill(k, values, values, partner)
         return change
 
-    sweep(model, update).check("best response")
+    by_score_sum(model, update).check("best response")
     return values[..., 0], values[..., 1], kept
 
 

@@ -2,7 +2,7 @@
 
 Each pair's win rate is exact (both seatings averaged, the CS 61A win rate).
 The work is split into blocks of rows: one strategy against a block of
-opponents in one batched sweep (:func:`hogsolve.analysis.policy_values.slot_values`).
+opponents in one batched pass (:func:`hogsolve.analysis.policy_values.slot_values`).
 Blocks run in this process, in joblib's local worker processes
 (``jobs``), or on a Dask cluster through joblib's Dask backend
 (``backend="dask"``).  Standings follow the CS 61A contest: a pair is won
@@ -25,7 +25,7 @@ from ..strategy.policy import as_policy
 from ..analysis.policy_values import play_values, slot_values, slots_supported
 from ..hog.rules import Ruleset
 
-#: Opponents per batched sweep: large enough to amortise the sweep, small enough to stay in cache.
+#: Opponents per batched pass: large enough to amortise the pass, small enough to stay in cache.
 BLOCK = 64
 #: A win rate this close to the threshold is settled exactly (float error is far below it).
 CLOSE = 1e-9
@@ -123,7 +123,7 @@ def table_digest(table: np.ndarray, rules: Ruleset) -> str:
 
 def evaluate_block(rules: Ruleset, i: int, js: Sequence[int], tables: List[np.ndarray]) -> List[Pair]:
     """Strategy ``i`` (table ``tables[0]``) against the opponents ``js`` (``tables[1:]``): one
-    batched sweep where the rules allow it, else pair by pair.  Runs in workers too; the
+    batched pass where the rules allow it, else pair by pair.  Runs in workers too; the
     tables travel in one list with the task (joblib's Dask backend would scatter a lone
     array to one worker, and the scheduler would then run every task there)."""
     from threadpoolctl import threadpool_limits

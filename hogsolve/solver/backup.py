@@ -224,7 +224,7 @@ _FLOAT_STARTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 def _final_outcomes(model: Model, one, dtype) -> np.ndarray:
-    """The outcome table before any sweep: where the mover ends on the goal or beyond, the
+    """The outcome table before any pass: where the mover ends on the goal or beyond, the
     outcome is final (``one`` where the mover has lost, else 0), and every other cell 0."""
     g, most = model.goal, model.max_points
     table = np.zeros((2 * g - 1 + most, g), dtype=dtype)

@@ -33,7 +33,7 @@ from typing import Tuple
 
 import numpy as np
 
-from .iteration import UNIT_ROUNDOFF, SweepResult
+from .iteration import UNIT_ROUNDOFF, IterationResult
 from ..util.plain import plain
 from .model import Model
 from ..util.status import Proof
@@ -53,7 +53,7 @@ class Certificate(Proof):
     proven, ``message`` the reason otherwise, ``iterations`` the score-sum updates."""
 
     method: str
-    updates: int  # score-sum updates: 2 goal - 1 for one sweep
+    updates: int  # score-sum updates: 2 goal - 1 for one pass
     max_bellman_residual: float
     backup_error: float
     stay_probability: float  # largest rho_k
@@ -71,7 +71,7 @@ class Certificate(Proof):
 
     @property
     def iterations(self) -> int:
-        """Score-sum updates (2 goal - 1 for one sweep)."""
+        """Score-sum updates (2 goal - 1 for one pass)."""
         return self.updates
 
     def to_dict(self) -> dict:
@@ -144,7 +144,7 @@ def value_error_bound(model: Model, residual_by_sum: np.ndarray, rho: np.ndarray
 
 
 def rounding_tie_threshold(model: Model) -> float:
-    """The tie threshold of a sweep whose only error is rounding (zero measured residual).
+    """The tie threshold of a pass whose only error is rounding (zero measured residual).
 
     Used by algorithms that break ties like the solver without a fresh
     residual of their own, e.g. the best response.
@@ -154,9 +154,9 @@ def rounding_tie_threshold(model: Model) -> float:
 
 
 def certify(model: Model, values: np.ndarray, action_values: np.ndarray,
-            sweep: SweepResult) -> Certificate:
+            iteration: IterationResult) -> Certificate:
     """Certificate of ``values[s, o, ...]`` given ``action_values[s, o, ..., n]``, a backup
-    of every state from the finished ``values``: a fresh one, or a one-pass sweep's own
+    of every state from the finished ``values``: a fresh one, or a one-pass solve's own
     (each sum computed once from larger sums already final: the same backup); see the
     module docstring.  The ``...`` is the model's context (players' memories), if any."""
     step = backup_error(model)
@@ -172,8 +172,8 @@ def certify(model: Model, values: np.ndarray, action_values: np.ndarray,
     decided = margin[~tied]
     min_margin = float(decided.min()) if decided.size else float("inf")
 
-    if not sweep.converged:
-        reason = sweep.describe_stuck()
+    if not iteration.converged:
+        reason = iteration.describe_stuck()
         endless = endless_passes(model, action_values)
         if endless:
             (s, o), (s2, o2) = endless[0]
@@ -194,7 +194,7 @@ def certify(model: Model, values: np.ndarray, action_values: np.ndarray,
     return Certificate(
         method="one sweep: every turn raises the score sum" if model.progressive
         else "iterated each score sum to convergence",
-        updates=sweep.updates,
+        updates=iteration.updates,
         max_bellman_residual=residual,
         backup_error=step,
         stay_probability=float(rho.max()),
@@ -202,7 +202,7 @@ def certify(model: Model, values: np.ndarray, action_values: np.ndarray,
         tie_threshold=threshold,
         min_decision_margin=min_margin,
         tie_states=np.argwhere(tied).astype(np.int32),
-        stuck_stages=sweep.stuck_stages,
+        stuck_stages=iteration.stuck_stages,
         reason=reason,
     )
 

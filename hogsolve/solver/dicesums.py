@@ -9,7 +9,7 @@ one more face from 2 to S.  So with ``T`` the exact outcome table of
 
 ``F_0 = T`` and ``F_n(j) = F_n(j + 1) + F_{n-1}(j + 2) - F_{n-1}(j + S + 1)``:
 two big-integer additions per row, opponent score and dice count, where the
-dot product of :mod:`hogsolve.solver.exact`'s general sweep takes one product and one
+dot product of :mod:`hogsolve.solver.exact`'s general pass takes one product and one
 addition per point an action can score.  Rolling ``n`` dice then weighs
 ``(S**n - (S - 1)**n) * T(j + pig_out, o) + F_n(j, o)`` by ``S**(max_dice - n)``.
 Only the best action's value is divided back to the table's scale; the others

@@ -7,7 +7,7 @@ within ``j`` turns is a multiple of ``1 / B**j``.  A game has at most
 value is an integer multiple of ``1 / B**L``: the whole table is computed in
 Python integers scaled by ``B**L`` and is exact: by the dice recurrence of
 :mod:`hogsolve.solver.dicesums` where rolls score their dice's sum (an algorithm of its
-own, independent of the float solver's products), else by the same sweep as
+own, independent of the float solver's products), else by the same pass as
 the float solver (:mod:`hogsolve.solver.backup`).
 
 Exact mode needs every turn to raise the score sum; with turns that can score

@@ -1,10 +1,10 @@
 """Value iteration in decreasing score-sum order, with honest stopping.
 
 A turn never lowers the score sum, so the states of one sum (a stage) depend
-only on themselves and on larger sums.  :func:`sweep` updates the stages from
+only on themselves and on larger sums.  :func:`by_score_sum` updates the stages from
 the largest sum down; a stage is updated once when every turn scores, and
 otherwise repeatedly until it settles or hits a per-stage cap, which is
-recorded in the :class:`SweepResult` rather than passed over.
+recorded in the :class:`IterationResult` rather than passed over.
 """
 from __future__ import annotations
 
@@ -37,8 +37,8 @@ class ConvergenceError(RuntimeError):
 
 
 @dataclasses.dataclass(frozen=True)
-class SweepResult:
-    """How a sweep went: updates made and the score sums that hit the cap."""
+class IterationResult:
+    """How a pass went: updates made and the score sums that hit the cap."""
 
     updates: int
     stuck_stages: Tuple[int, ...] = ()
@@ -57,15 +57,15 @@ class SweepResult:
         return (f"the iteration did not converge on score sum(s) {shown}{more} (the change stopped "
                 f"falling above rounding, or {STAGE_CAP} updates passed)")
 
-    def check(self, what: str) -> "SweepResult":
+    def check(self, what: str) -> "IterationResult":
         """Raise :class:`ConvergenceError` unless converged."""
         if not self.converged:
             raise ConvergenceError(f"{what}: {self.describe_stuck()}")
         return self
 
 
-def sweep(model: Model, update: Callable[[int], float], *, stage_cap: Optional[int] = None,
-          progress: Optional[Callable[[Iterable[int], int], Iterable[int]]] = None) -> SweepResult:
+def by_score_sum(model: Model, update: Callable[[int], float], *, stage_cap: Optional[int] = None,
+          progress: Optional[Callable[[Iterable[int], int], Iterable[int]]] = None) -> IterationResult:
     """Run ``update(k) -> change`` for every score sum k from the largest down.
 
     When every turn scores, each sum needs one update (its values depend
@@ -99,14 +99,14 @@ def sweep(model: Model, update: Callable[[int], float], *, stage_cap: Optional[i
                     break
         else:
             stuck.append(k)
-    return SweepResult(updates, tuple(stuck))
+    return IterationResult(updates, tuple(stuck))
 
 
 def optimal_values(model: Model, arithmetic: Optional[Arithmetic] = None, *,
                    keep_action_values: bool = False, progress=None):
-    """Value iteration in decreasing score-sum order (see :func:`sweep`).
+    """Value iteration in decreasing score-sum order (see :func:`by_score_sum`).
 
-    Returns ``(values, action_values or None, sweep result)``, shaped
+    Returns ``(values, action_values or None, pass result)``, shaped
     ``model.value_shape`` (plus the actions), in
     floats unless ``arithmetic`` says otherwise (:mod:`hogsolve.solver.exact` passes
     exact integers).  Where :func:`lean_optimal_values` does not apply, the float solver
@@ -129,16 +129,16 @@ def optimal_values(model: Model, arithmetic: Optional[Arithmetic] = None, *,
         table.fill(k, values)
         return change
 
-    result = sweep(model, update, progress=progress)
+    result = by_score_sum(model, update, progress=progress)
     return values, kept, result
 
 
 def lean_optimal_values(model: Model, plan: StagePlan,
-                        progress=None) -> Tuple[np.ndarray, np.ndarray, SweepResult]:
+                        progress=None) -> Tuple[np.ndarray, np.ndarray, IterationResult]:
     """:func:`optimal_values` in floats over ``plan`` (see :mod:`hogsolve.solver.stages`): one
-    pass, a few numpy calls per score sum (``progress`` as for :func:`sweep`).
+    pass, a few numpy calls per score sum (``progress`` as for :func:`by_score_sum`).
 
-    Returns ``(values, action_values, sweep result)``.  Each sum's action values are
+    Returns ``(values, action_values, pass result)``.  Each sum's action values are
     computed once, from larger sums already final, so they are exactly a backup of the
     finished table and the certificate needs no second one.  ``action_values`` is a view
     of an actions-first array, which the certificate and the tie-break read fastest."""
@@ -155,7 +155,7 @@ def lean_optimal_values(model: Model, plan: StagePlan,
     stages = plan.stages if progress is None else progress(plan.stages, len(plan.stages))
     weights = list(w)
     # ufuncs and array methods directly: np.take's and ndarray.min's Python wrappers cost
-    # about 1 us a call, a sixth of the sweep
+    # about 1 us a call, a sixth of the pass
     for k, o, m, kind, bacon, states, _, again, _, source in stages:
         block = sums[:, states]
         np.matmul(weights[kind], outcomes[k: k + P, o: o + m], out=block)
@@ -167,4 +167,4 @@ def lean_optimal_values(model: Model, plan: StagePlan,
             np.subtract(1.0, values[states], out=own_loss[states])
         known.take(source, out=outcomes[k, o: o + m])
     action_values = np.subtract(1.0, sums, out=sums).reshape(A, g, g)
-    return values.reshape(g, g).copy(), np.moveaxis(action_values, 0, -1), SweepResult(len(plan.stages))
+    return values.reshape(g, g).copy(), np.moveaxis(action_values, 0, -1), IterationResult(len(plan.stages))

@@ -17,8 +17,8 @@ POINTS_LANDING, PIGGY_BACK, ZERO_POINT_TURNS = Feature.POINTS_LANDING, Feature.P
 #: Each algorithm and the features it does not cover.
 UNCOVERED: Dict[str, Feature] = {
     # one pass over a per-model stage plan (stages.py, iteration.lean_optimal_values)
-    "lean sweep": MEMORIES | POINTS_LANDING | PIGGY_BACK | ZERO_POINT_TURNS,
-    # many policies in one batched sweep (policy_values.slot_values)
+    "lean pass": MEMORIES | POINTS_LANDING | PIGGY_BACK | ZERO_POINT_TURNS,
+    # many policies in one batched pass (policy_values.slot_values)
     "slot kernel": MEMORIES | POINTS_LANDING | PIGGY_BACK,
     # exact values by the dice recurrence (dicesums.py; it also needs rolls scoring their dice's sum)
     "dice recurrence": MEMORIES | POINTS_LANDING | PIGGY_BACK,

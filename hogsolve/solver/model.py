@@ -158,7 +158,7 @@ class Model:
 
     @property
     def progressive(self) -> bool:
-        """True when every turn raises the score sum, so one sweep is exact."""
+        """True when every turn raises the score sum, so one pass is exact."""
         return self.score_sum_gain >= 1
 
     @property

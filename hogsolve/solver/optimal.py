@@ -6,8 +6,8 @@ by both players, the value of every dice count, and the optimal dice count.
 
 Every turn scores at least 0 points and a swap keeps the score sum, so the
 sum never falls.  When every turn scores at least 1 (all built-in rulesets),
-a state depends only on states of larger sum, and one sweep in decreasing
-sum order is exact.  Otherwise the sweep repeats until the values settle.
+a state depends only on states of larger sum, and one pass in decreasing
+sum order is exact.  Otherwise the pass repeats until the values settle.
 
 Ties: when several dice counts are optimal, the fewest dice is chosen.  In
 floats, "optimal" means within the certificate's tie threshold of the best
@@ -119,7 +119,7 @@ def solve(rules: Ruleset, exact: bool = False, *, model: Optional[Model] = None,
     otherwise it raises :class:`hogsolve.solver.exact.ExactUnsupported` before solving.
     Then ``win_probability`` and ``action_values`` are the exact values
     correctly rounded to float64.  ``progress(stages, total)`` may wrap the
-    score sums of each sweep (e.g. a progress bar).
+    score sums of each pass (e.g. a progress bar).
     """
     start = time.perf_counter()
     model = model_for(rules, model)

@@ -73,7 +73,7 @@ class PigSolution(Certified):
                 f"at the start; {self.certificate!r})")
 
 
-def _sweep(game: PigGame, rolls: Rolls, after_wipe: Optional[np.ndarray], max_passes: int):
+def _stage_pass(game: PigGame, rolls: Rolls, after_wipe: Optional[np.ndarray], max_passes: int):
     """One pass over the stages, from the largest score sum down, with the value of a wipe
     taken from ``after_wipe`` (see :meth:`Rolls.exits`): ``(value, roll, most policy passes)``."""
     g = game.goal
@@ -110,7 +110,7 @@ def solve_pig(game: PigGame, *, max_passes: int = 50) -> PigSolution:
     wipes, passes over all stages repeat until the values after a wipe stop changing."""
     start = time.perf_counter()
     rolls = Rolls.of(game)
-    value, roll, passes_most = _settle(rolls, lambda after: _sweep(game, rolls, after, max_passes),
+    value, roll, passes_most = _settle(rolls, lambda after: _stage_pass(game, rolls, after, max_passes),
                                        lambda result: 1.0 - result[0][:, 0, 0])
     certificate = certify_pig(game, value, rolls, passes_most, roll)
     return PigSolution(game, value, roll, certificate, time.perf_counter() - start)

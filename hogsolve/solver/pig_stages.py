@@ -141,14 +141,14 @@ def _hold_values(value: np.ndarray, i: np.ndarray, j: np.ndarray, g: int, width:
     return out
 
 
-def _settle(rolls: Rolls, sweep: Callable, after_wipe: Callable, max_passes: int = 100):
-    """``sweep(None)``, then, in games with wipes, ``sweep(after_wipe(last result))`` until the
+def _settle(rolls: Rolls, one_pass: Callable, after_wipe: Callable, max_passes: int = 100):
+    """``one_pass(None)``, then, in games with wipes, ``one_pass(after_wipe(last result))`` until the
     values after a wipe stop changing (about 20-fold per pass at goal 100)."""
-    result = sweep(None)
+    result = one_pass(None)
     last_change = np.inf
     for _ in range(max_passes if rolls.wipe else 0):
         before = after_wipe(result)
-        result = sweep(before)
+        result = one_pass(before)
         change = float(np.abs(after_wipe(result) - before).max())
         if change == 0.0 or change >= last_change:
             break

@@ -1,11 +1,11 @@
-"""Each score sum's indexing, worked out once per model, for the lean sweeps.
+"""Each score sum's indexing, worked out once per model, for the lean passes.
 
 Where one kind of dice serves each score sum and every turn scores from an
 outcome that depends on the sum after the turn alone (no history, points
 bonus or Piggy Back), a sum's backup needs only: its block of the outcome
 table, its Free Bacon cells, its states (a strided slice of the flat states,
 ``s * goal + o`` with ``s + o = k``) and where a turn ending on each state
-leads.  :func:`stage_plan` lists these per sum, largest first, so a sweep
+leads.  :func:`stage_plan` lists these per sum, largest first, so a pass
 spends a few numpy calls per sum and no Python work per state.
 """
 from __future__ import annotations
@@ -21,7 +21,7 @@ from .kinds import covers
 
 
 class Stage(NamedTuple):
-    """One score sum ``k`` of a :func:`stage_plan` (a tuple, so a sweep unpacks it cheaply)."""
+    """One score sum ``k`` of a :func:`stage_plan` (a tuple, so a pass unpacks it cheaply)."""
 
     k: int
     first_opponent: int   # the sum's states have opponent scores first_opponent .. + size - 1
@@ -51,7 +51,7 @@ _PLANS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 def stage_plan(model: Model) -> Optional[StagePlan]:
-    """The model's :class:`StagePlan`, made once per model; None for rules the lean sweeps
+    """The model's :class:`StagePlan`, made once per model; None for rules the lean passes
     do not cover (history rules, a points bonus, Piggy Back, a zero-point turn, or mixed
     kinds of dice on one score sum)."""
     if model in _PLANS:
@@ -62,7 +62,7 @@ def stage_plan(model: Model) -> Optional[StagePlan]:
 
 
 def _make_plan(model: Model) -> Optional[StagePlan]:
-    if not covers(model, "lean sweep"):
+    if not covers(model, "lean pass"):
         return None
     g, n = model.goal, model.num_states
     stages = []
@@ -86,7 +86,7 @@ def landing_values(model: Model) -> np.ndarray:
     """The vector a :class:`Stage`'s ``source`` indexes: the next mover's value by flat
     state (first ``num_states`` cells), the mover's own chance of losing where an extra turn
     keeps the move (the next ``num_states``), then 0 (the mover has won) and 1 (lost).
-    The caller fills the first two parts as the sweep goes."""
+    The caller fills the first two parts as the pass goes."""
     n = model.num_states
     known = np.zeros(2 * n + 2)
     known[-1] = 1.0
