@@ -54,11 +54,13 @@ def setup_rules(p):
 
 def setup_solve(p):
     """``hogsolve solve``: solve rulesets, certify them, and write tables."""
-    from ..strategy.optimal import shipped_tables
+    from ..strategy.optimal import cache_root, shipped_tables
     add_rules_option(p, many=True)
     p.add_argument("--all", action="store_true",
-                   help=f"every built-in ruleset; without --out this rewrites the tables that ship "
-                        f"with hogsolve ({shipped_tables()}), and only at the built-in goals")
+                   help="every built-in ruleset, at the built-in goals. Without --out, the tables go to the user "
+                        f"cache ({cache_root()}), where the optimal player finds them; with --exact in a source "
+                        f"checkout they rewrite its solutions/ folder ({shipped_tables()}) with the same bytes. "
+                        "An installed package's own tables are never overwritten")
     p.add_argument("--out", type=Path, metavar="DIR",
                    help="write one table folder per ruleset under DIR (with --rules, nothing is "
                         "written without --out)")
@@ -75,7 +77,7 @@ def setup_solve(p):
 
 def solve_hog(args) -> int:
     """``hogsolve solve`` for Hog rulesets (--rules, --rules-file or --all)."""
-    from ..strategy.optimal import shipped_tables
+    from ..strategy.optimal import cache_root, shipped_tables, shipped_tables_are_a_checkout
     from ..solver.exact import ExactUnsupported, check_exact_supported, verify_ties
     from ..solver.model import compile_model
     from ..hog.rules import NO_VALUE, get_rules, rulesets
@@ -98,15 +100,16 @@ def solve_hog(args) -> int:
         raise UsageError("hogsolve solve: name --rules NAME ..., --rules-file FILE or --all")
     chosen = [load_rules(n, args.goal, max_memory_gb=args.max_memory, exact=args.exact,
                          rules_file=args.rules_file) for n in names]
-    out = args.out
+    out, cached = args.out, False
     if out is None and args.all:
-        out = shipped_tables()
         for rules in chosen:
             shipped_goal = get_rules(rules.name).goal
             if rules.goal != shipped_goal:
-                raise UsageError(
-                    f"refusing to overwrite the shipped {rules.name} table (goal {shipped_goal}) "
-                    f"with goal {rules.goal}; name --out DIR")
+                raise UsageError(f"hogsolve solve --all solves the built-in goals (the {rules.name} table is "
+                                 f"for goal {shipped_goal}); for goal {rules.goal} name --rules and --out DIR")
+        # only the exact tables of a source checkout replace the shipped ones (with the same bytes)
+        cached = not (args.exact and shipped_tables_are_a_checkout())
+        out = cache_root() if cached else shipped_tables()
     if out is not None:
         writable_dir(out)
     results, failed = [], False
@@ -132,7 +135,7 @@ def solve_hog(args) -> int:
             record["exact_ties"] = ties.to_dict()
         usable = solution.converged and (solution.certificate.proven or not float_only)
         if out is not None and usable:
-            target = out / rules.name
+            target = out / (f"{rules.name}-goal{rules.goal}" if cached else rules.name)
             write_or_fail(lambda: write_solution(solution, target, __version__, policy_only=float_only), target)
             record["written_to"] = str(target)
         results.append(record)

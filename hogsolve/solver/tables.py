@@ -38,6 +38,14 @@ class TableError(ValueError):
     """A solution directory that is missing, malformed or fails its checksums."""
 
 
+def probabilities(values: np.ndarray) -> np.ndarray:
+    """Float values clipped into [0, 1] (a float solve can end a rounding step outside, e.g.
+    -2.2e-16, which a reader rightly refuses; clipping only moves a value nearer the exact
+    one); -inf, the value of a move the rules forbid, stays."""
+    values = np.asarray(values, dtype=np.float64)
+    return np.where(np.isfinite(values), np.clip(values, 0.0, 1.0), values)
+
+
 def solution_files(solution, version: str, *, policy_only: bool = False) -> Dict[str, bytes]:
     """Every file of a solution directory, meta.json last.
 
@@ -55,10 +63,10 @@ def solution_files(solution, version: str, *, policy_only: bool = False) -> Dict
         {"policy.csv": grid_csv(solution.policy, str), "policy.npy": npy_bytes(solution.policy.astype(np.int8))} \
         if policy_only else {
         "policy.csv": grid_csv(solution.policy, str),
-        "win_probability.csv": grid_csv(solution.win_probability, lambda x: f"{x:.12g}"),
+        "win_probability.csv": grid_csv(probabilities(solution.win_probability), lambda x: f"{x:.12g}"),
         "policy.npy": npy_bytes(solution.policy.astype(np.int8)),
-        "win_probability.npy": npy_bytes(solution.win_probability.astype(np.float64)),
-        "action_values.npy": npy_bytes(solution.action_values.astype(np.float64)),
+        "win_probability.npy": npy_bytes(probabilities(solution.win_probability)),
+        "action_values.npy": npy_bytes(probabilities(solution.action_values)),
     }
     if solution.exact is not None:
         certificate = solution.exact.table_record()

@@ -17,7 +17,7 @@ from typing import Optional, Union
 from ..hog.rules import Ruleset, get_rules, rulesets
 from ..solver.tables import POLICY_ONLY_FILES, TableError, check_solution_arrays, load_arrays, read_meta
 
-__all__ = ["optimal_strategy", "OptimalStrategy", "PlayerWarning", "shipped_tables"]
+__all__ = ["optimal_strategy", "OptimalStrategy", "PlayerWarning", "shipped_tables", "cache_root"]
 
 
 class PlayerWarning(UserWarning):
@@ -28,6 +28,13 @@ def shipped_tables() -> Path:
     """The folder of solution tables that ships with the package."""
     from importlib.resources import files
     return Path(str(files("hogsolve.solutions")))
+
+
+def shipped_tables_are_a_checkout() -> bool:
+    """True when the shipped tables are the ``solutions/`` folder of a source checkout (a
+    git work tree), never an installed package's copy."""
+    folder = shipped_tables()
+    return folder.name == "solutions" and (folder.parent / ".git").exists() and "site-packages" not in folder.parts
 
 
 def cache_root() -> Path:
