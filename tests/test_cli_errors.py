@@ -42,9 +42,37 @@ def one_line_exit_2(capsys, args, message):
     (["sibala", "compare", "5①54", "2623"], "dice must be digits"),
     (["tournament", "optimal", "always_roll:4", "--jobs", "0"], "at least 1"),
     (["plot", "--out", ""], "must be named"),
+    (["solve", "--rules", "su18", "--max-memory", "inf"], "positive finite number of GB"),
+    (["solve", "--rules", "su18", "--max-memory", "1e308"], "positive finite number of GB"),
+    (["solve", "--rules", "su18", "--max-memory", "nan"], "positive finite number of GB"),
+    (["solve", "--rules", "piglet", "--goal", "100000"], "piglet at goal 100000 needs about"),
+    (["solve", "--rules", "pig", "--goal", "3000", "--max-memory", "1"], "more than the limit of 1 GB"),
+    (["compare", "optimal", "hold_at:20", "--rules", "two-dice-pig", "--goal", "3000"], "needs about"),
 ])
 def test_bad_arguments(capsys, args, message):
     one_line_exit_2(capsys, args, message)
+
+
+@pytest.mark.parametrize("args", [
+    ["solve", "--rules", "su18", "fa13", "fa20", "sp15", "fa15", "hog", "fa19", "--goal", "1"],
+    ["compare", "optimal", "always_roll:4", "--goal", "1"],
+    ["best-response", "always_roll:4", "--rules", "fa13", "--goal", "1"],
+    ["tournament", "optimal", "always_roll:4", "--rules", "fa20", "--goal", "1"],
+    ["regret", "always_roll:4", "--goal", "1"],
+])
+def test_goal_1_is_a_game_too(capsys, args):
+    """Goal 1 used to fail in the lean pass (a stride of 0); it is a short game, solved and proven."""
+    assert main(args + ["--json"]) == 0
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_solvers_check_memory_before_allocating():
+    from hogsolve import get_pig_game, get_rules, solve, solve_pig
+    from hogsolve.solver.memory import MemoryLimitError
+    with pytest.raises(MemoryLimitError, match="piglet at goal 100000 needs about"):
+        solve_pig(get_pig_game("piglet", goal=100000))
+    with pytest.raises(MemoryLimitError, match="goal 200000 needs about"):
+        solve(get_rules("su18", goal=200000))
 
 
 def test_out_that_is_a_folder(capsys, tmp_path):
@@ -64,7 +92,7 @@ def test_memory_estimate_matches_a_measured_solve():
 
 def test_shipped_tables_are_only_rewritten_at_their_goal(capsys):
     before = {p: p.read_bytes() for p in (shipped_tables() / "su18").iterdir()}
-    one_line_exit_2(capsys, ["solve", "--all", "--goal", "50"], "refusing to overwrite the shipped")
+    one_line_exit_2(capsys, ["solve", "--all", "--goal", "50"], "solves the built-in goals")
     assert {p: p.read_bytes() for p in (shipped_tables() / "su18").iterdir()} == before
 
 
@@ -72,7 +100,7 @@ def test_solve_help_says_where_files_go(capsys):
     with pytest.raises(SystemExit):
         main(["solve", "--help"])
     out = " ".join(capsys.readouterr().out.split())
-    assert "tables that ship with hogsolve" in out and "nothing is written without --out" in out
+    assert "user cache" in out and "never overwritten" in out and "nothing is written without --out" in out
     assert str(shipped_tables()) in out.replace(" ", "")
 
 

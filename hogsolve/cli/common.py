@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 from fractions import Fraction
@@ -110,8 +111,21 @@ def add_rules_option(p, *, many: bool = False) -> None:
                    help="a ruleset described as data instead of --rules (see `hogsolve rules --show fa22 --toml`)")
     p.add_argument("--goal", type=int_in_range(1, what="the goal"), default=None,
                    help="score that ends the game (default: the ruleset's)")
-    p.add_argument("--max-memory", type=float, default=None, metavar="GB",
-                   help="memory a solve may use (default: what the machine has available)")
+    p.add_argument("--max-memory", type=gigabytes, default=None, metavar="GB",
+                   help="memory a solve may use, a positive number of GB (default: what the machine has "
+                        "available)")
+
+
+def gigabytes(text: str) -> float:
+    """A positive, finite number of GB (``inf``, ``nan``, 0 and 1e308 are refused)."""
+    from ..solver.memory import GB
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of GB, got {text!r}") from None
+    if not (value > 0 and math.isfinite(value * GB)):
+        raise argparse.ArgumentTypeError(f"expected a positive finite number of GB, got {text!r}")
+    return value
 
 
 def load_rules(name: str, goal: Optional[int] = None, *, max_memory_gb: Optional[float] = None,

@@ -9,12 +9,16 @@ from .common import UsageError, emit_json, stderr_console
 STRATEGY_FORMS = "optimal, hold_at:N, hold_at_or_goal:N"
 
 
-def pig_game(name: str, goal):
-    """The named roll-or-hold game at ``goal``, or UsageError."""
+def pig_game(name: str, goal, max_memory_gb=None):
+    """The named roll-or-hold game at ``goal``, or UsageError (also when solving it would not
+    fit in memory: the machine's, or ``--max-memory``)."""
+    from ..solver.memory import check_pig_fits
     try:
-        return ROLL_OR_HOLD.game(name, goal)
+        game = ROLL_OR_HOLD.game(name, goal)
+        check_pig_fits(game, limit_gb=max_memory_gb)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    return game
 
 
 def describe(solution) -> str:
@@ -46,12 +50,12 @@ def solve_games(args) -> int:
         writable_dir(out)
     for name in names if exact else ():
         try:
-            check_exact_built(pig_game(name, goal))
+            check_exact_built(pig_game(name, goal, args.max_memory))
         except ValueError as exc:
             raise UsageError(str(exc)) from None
     records, failed = [], False
     for name in names:
-        solution = solve_pig(pig_game(name, goal))
+        solution = solve_pig(pig_game(name, goal, args.max_memory))
         record = solution.to_dict()
         lines = describe(solution)
         if exact:
@@ -95,7 +99,7 @@ def strategy(spec: str, game, solution=None):
 def compare_games(args) -> int:
     """``hogsolve compare A B --rules pig [--simulate N]``: the exact win rate over both seatings,
     and optionally a seeded Monte Carlo with its 95% Wilson interval."""
-    a, b, game, as_json = args.a, args.b, pig_game(args.rules, args.goal), args.json
+    a, b, game, as_json = args.a, args.b, pig_game(args.rules, args.goal, args.max_memory), args.json
     simulate, seed = args.simulate, args.seed
     from ..analysis.pig_evaluate import pig_win_rate
     from ..analysis.pig_montecarlo import simulate_pig
@@ -128,7 +132,8 @@ def compare_games(args) -> int:
 
 def play_game_cli(args) -> int:
     """``hogsolve play --rules pig``."""
-    game, you_first, seed, as_json = pig_game(args.rules, args.goal), args.first == "you", args.seed, args.json
+    game = pig_game(args.rules, args.goal, args.max_memory)
+    you_first, seed, as_json = args.first == "you", args.seed, args.json
     from ..sessions.pig_terminal import play_game
     if as_json:
         emit_json(play_game(game, you_first, seed, *stderr_console()))
@@ -144,7 +149,7 @@ def best_response_game(args) -> int:
     """``hogsolve best-response SPEC --rules pig``."""
     if args.out is not None:
         raise UsageError("hogsolve best-response: --out is for Hog rulesets")
-    spec, game, as_json = args.spec, pig_game(args.rules, args.goal), args.json
+    spec, game, as_json = args.spec, pig_game(args.rules, args.goal, args.max_memory), args.json
     from ..analysis.pig_evaluate import pig_best_response
     br = pig_best_response(strategy(spec, game), game)
     if as_json:
@@ -162,7 +167,7 @@ def tournament_game(args) -> int:
     """``hogsolve tournament SPEC... --rules pig``: every pair's exact win rate, ranked by the mean."""
     if len(args.specs) < 2:
         raise UsageError("hogsolve tournament: name at least two strategies")
-    specs, game, as_json = args.specs, pig_game(args.rules, args.goal), args.json
+    specs, game, as_json = args.specs, pig_game(args.rules, args.goal, args.max_memory), args.json
     from ..analysis.pig_evaluate import pig_win_rate
     from ..solver.pig import solve_pig
     solution = solve_pig(game) if "optimal" in specs else None
@@ -190,7 +195,7 @@ def tournament_game(args) -> int:
 
 def regret_game(args) -> int:
     """``hogsolve regret SPEC --rules pig``: where a roll/hold strategy loses against optimal play."""
-    spec, game, top, as_json = args.spec, pig_game(args.rules, args.goal), args.top, args.json
+    spec, game, top, as_json = args.spec, pig_game(args.rules, args.goal, args.max_memory), args.top, args.json
     from ..analysis.pig_evaluate import pig_regret
     try:
         report = pig_regret(strategy(spec, game), game)

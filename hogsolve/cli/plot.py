@@ -32,7 +32,7 @@ def plot_pig(args) -> int:
     from ..analysis.plot import plot_solution
     from ..solver.pig import solve_pig
     from .pig import pig_game
-    game = pig_game(args.rules, args.goal)
+    game = pig_game(args.rules, args.goal, args.max_memory)
     if not _matplotlib(args):
         return 1
     solution = solve_pig(game)

@@ -31,6 +31,7 @@ from ..util.plain import plain
 from ..hog.rules import Ruleset
 from .stages import stage_plan
 from ..util.status import Certified
+from .memory import check_fits
 
 TIE_BREAK = "fewest dice among the optimal dice counts"
 
@@ -119,9 +120,12 @@ def solve(rules: Ruleset, exact: bool = False, *, model: Optional[Model] = None,
     otherwise it raises :class:`hogsolve.solver.exact.ExactUnsupported` before solving.
     Then ``win_probability`` and ``action_values`` are the exact values
     correctly rounded to float64.  ``progress(stages, total)`` may wrap the
-    score sums of each pass (e.g. a progress bar).
+    score sums of each pass (e.g. a progress bar).  A solve that would not fit in the
+    memory available raises :class:`hogsolve.solver.memory.MemoryLimitError` first.
     """
     start = time.perf_counter()
+    if model is None:
+        check_fits(rules, exact=exact, physical=True)
     model = model_for(rules, model)
     if exact:
         check_exact_supported(model)

@@ -20,6 +20,7 @@ from ..util.status import Certified
 from ..pig.rules import PigGame
 from .pig_stages import Rolls, _greedy, _hold_values, _pair_values, _settle, _stage_pairs, _turn_values
 from .pig_certificate import PigCertificate, certify_pig
+from .memory import check_pig_fits
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -107,7 +108,10 @@ def _stage_pass(game: PigGame, rolls: Rolls, after_wipe: Optional[np.ndarray], m
 
 def solve_pig(game: PigGame, *, max_passes: int = 50) -> PigSolution:
     """Optimal values and policy of ``game`` by stages and per-stage policy iteration; with
-    wipes, passes over all stages repeat until the values after a wipe stop changing."""
+    wipes, passes over all stages repeat until the values after a wipe stop changing.  A game
+    that would not fit in the memory available raises
+    :class:`hogsolve.solver.memory.MemoryLimitError` first."""
+    check_pig_fits(game, physical=True)
     start = time.perf_counter()
     rolls = Rolls.of(game)
     value, roll, passes_most = _settle(rolls, lambda after: _stage_pass(game, rolls, after, max_passes),

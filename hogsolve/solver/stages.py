@@ -71,13 +71,14 @@ def _make_plan(model: Model) -> Optional[StagePlan]:
         if d.kind is None:
             return None
         start = int(d.flat[0])  # s * g + o with s + o = k: a stride of -(g - 1) as o rises
-        stop = start - (g - 1) * len(d.o)
+        stride = max(g - 1, 1)  # at goal 1 the one state needs a stride too
+        stop = start - stride * len(d.o)
         source = np.where(d.lands >= model.win, d.lands - model.win + 2 * n, d.lands)
         if d.again is not None:
             source = np.where(d.again, d.lands + n, source)
         stages.append(Stage(
             k=k, first_opponent=int(d.o[0]), size=len(d.o), kind=int(d.kind),
-            bacon=d.bacon_rows * g + d.o, states=slice(start, stop if stop >= 0 else None, -(g - 1)),
+            bacon=d.bacon_rows * g + d.o, states=slice(start, stop if stop >= 0 else None, -stride),
             lands=d.lands, again=d.again, plain=d.again is None and not d.final, source=source))
     return StagePlan(stages)
 
