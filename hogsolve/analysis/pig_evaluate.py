@@ -10,7 +10,8 @@ from typing import Optional
 import numpy as np
 
 from ..pig.rules import PigGame
-from ..solver.pig_stages import (Rolls, _greedy, _hold_values, _pair_values, _settle, _stage_pairs, _turn_values, action_values)
+from ..solver.pig_stages import (Rolls, _greedy, _hold_values, _pair_values, _settle, _stage_pairs, _turn_values,
+                                 action_values)
 from ..solver.pig import PigSolution, solve_pig
 from ..strategy.pig import policy_table
 from ..util.plain import plain

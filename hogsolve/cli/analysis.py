@@ -8,8 +8,8 @@ import numpy as np
 
 from . import pig
 from .common import (Failure, UsageError, add_jobs_option, add_spec_options, add_strategy_options, by_family,
-                     cap_jobs, respond, int_in_range, load_policy, output_file, positive, rules_and_policy, rules_of,
-                     seed_value, spec_help, write_or_fail)
+                    cap_jobs, int_in_range, load_policy, optimal_bot, output_file, positive, respond,
+                    rules_and_policy, rules_of, seed_value, spec_help, unproven, write_or_fail)
 
 
 def _converged(call, what: str):
@@ -49,7 +49,7 @@ def compare_hog(args) -> int:
         sim = simulate(ta, tb, rules, games=args.simulate, seed=args.seed,
                        progress=lambda it, n: progress(it, n, "simulating"), announce=_announce)
         record["simulated"] = {**sim.to_dict(), "a": args.a, "b": args.b}
-    return respond(args, record, lambda: show_compare(args, rules, exact, sim))
+    return respond(args, record, lambda: show_compare(args, rules, exact, sim), not_proven=unproven(ta, tb))
 
 
 def show_compare(args, rules, exact, sim) -> None:
@@ -99,7 +99,7 @@ def best_response_hog(args) -> int:
     record["win_rate"].update(b=args.spec)
     if args.out is not None:
         record["written_to"] = str(args.out)
-    return respond(args, record, lambda: show_best_response(args, rules, br))
+    return respond(args, record, lambda: show_best_response(args, rules, br), not_proven=unproven(table))
 
 
 def show_best_response(args, rules, br) -> None:
@@ -128,9 +128,10 @@ def regret_hog(args) -> int:
     """``hogsolve regret SPEC`` for Hog rulesets."""
     from ..analysis.evaluate import regret
     rules, table = rules_and_policy(args)
+    bot = optimal_bot(rules, args)  # regret is measured against it: refused when it is not proven
     report = _converged(lambda: regret(table, rules), "regret")
     record = {"rules": rules.name, **report.to_dict(args.top), "strategy": args.spec}
-    return respond(args, record, lambda: show_regret(args, rules, report))
+    return respond(args, record, lambda: show_regret(args, rules, report), not_proven=bot.reason)
 
 
 def show_regret(args, rules, report) -> None:
@@ -229,7 +230,7 @@ def contest(args) -> int:
         raise UsageError(str(exc)) from None
     if results is not None:
         write_or_fail(lambda: results.finish(result), args.out)
-    return respond(args, result.to_dict(), lambda: show_tournament(rules, result))
+    return respond(args, result.to_dict(), lambda: show_tournament(rules, result), not_proven=unproven(*policies))
 
 
 def show_tournament(rules, result) -> None:

@@ -43,10 +43,24 @@ def json_value(x):
     raise TypeError(f"cannot write {type(x).__name__} as JSON")
 
 
-def respond(args, data, show: Callable[[], None]) -> int:
-    """Print ``data`` as JSON with ``--json``, else call ``show()`` to print text; exit code 0."""
+def respond(args, data, show: Callable[[], None], not_proven: str = "") -> int:
+    """Print ``data`` as JSON with ``--json``, else call ``show()`` to print text; exit code 0.
+
+    With ``not_proven`` (why the figures rest on an unproven optimum) the JSON says so and
+    every text line holding a figure ends in "(not proven)"."""
     if getattr(args, "json", False):
-        emit_json(data)
+        emit_json({**data, "proven": False, "not_proven": not_proven} if not_proven and isinstance(data, dict)
+                  else data)
+    elif not_proven:
+        import contextlib
+        import io
+        import re
+        text = io.StringIO()
+        with contextlib.redirect_stdout(text):
+            show()
+        print(f"note: not proven: {not_proven}")
+        for line in text.getvalue().splitlines():
+            print(line + ("  (not proven)" if re.search(r"\d\.\d", line) else ""))
     else:
         show()
     return 0
@@ -203,6 +217,14 @@ def add_strategy_options(p) -> None:
                    help="time limit for tabulating each FILE.py:FUNCTION strategy (default 60)")
     p.add_argument("--show-output", action="store_true",
                    help="show what FILE.py strategies printed (on stderr; hidden by default)")
+    add_unproven_option(p)
+
+
+def add_unproven_option(p) -> None:
+    """Add --allow-unproven: figures of a ruleset whose optimum is not proven (sp22)."""
+    p.add_argument("--allow-unproven", action="store_true",
+                   help="show figures that rest on an optimal strategy the certificate does not prove (sp22 "
+                        "has no value: optimal play never ends); each is marked 'not proven'")
 
 
 def spec_help(what: str) -> str:
@@ -219,6 +241,7 @@ def add_spec_options(p, help: str) -> None:
 
 def load_policy(spec: str, rules, args):
     """The validated Policy of a spec; a user file's printing becomes a one-line note on stderr."""
+    from ..strategy.optimal import UnprovenStrategyError
     from ..strategy.policy import StrategyError
     from ..strategy.specs import StrategySpecError, load_strategy
 
@@ -227,9 +250,31 @@ def load_policy(spec: str, rules, args):
         if getattr(args, "show_output", False):
             print(captured.text, file=sys.stderr)
     try:
-        return load_strategy(spec, rules, timeout=getattr(args, "strategy_timeout", 60.0), on_output=report)
+        return load_strategy(spec, rules, timeout=getattr(args, "strategy_timeout", 60.0), on_output=report,
+                             allow_unproven=getattr(args, "allow_unproven", False))
+    except UnprovenStrategyError as exc:
+        raise Failure(str(exc)) from None
     except (StrategySpecError, StrategyError) as exc:
         raise UsageError(str(exc)) from None
+
+
+def optimal_bot(rules, args):
+    """The optimal strategy of ``rules``, or one line and exit 1 when it is not proven (unless
+    --allow-unproven)."""
+    from ..strategy.optimal import UnprovenStrategyError, optimal_strategy
+    try:
+        return optimal_strategy(rules, allow_unproven=getattr(args, "allow_unproven", False))
+    except UnprovenStrategyError as exc:
+        raise Failure(str(exc)) from None
+
+
+def unproven(*strategies) -> str:
+    """Why some of ``strategies`` (policies or bots) is not proven optimal, '' when none is flagged."""
+    for strategy in strategies:
+        source = getattr(strategy, "source", None) or {}
+        if source.get("proven") is False:
+            return str(source.get("reason", "not proven"))
+    return ""
 
 
 def stderr_console():

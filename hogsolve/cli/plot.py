@@ -4,12 +4,14 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .common import add_rules_option, by_family, respond, output_file, rules_of, write_or_fail
+from .common import (add_rules_option, add_unproven_option, by_family, optimal_bot, output_file, respond, rules_of,
+                    write_or_fail)
 
 
 def setup_plot(p):
     """``hogsolve plot``: draw a ruleset's policy and win probabilities to a PNG."""
     add_rules_option(p)
+    add_unproven_option(p)
     p.add_argument("--out", type=Path, required=True, metavar="FILE.png", help="the picture to write")
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
@@ -45,13 +47,14 @@ def plot_pig(args) -> int:
 def plot_hog(args) -> int:
     """The policy heatmap and win-probability surface of a Hog ruleset."""
     from ..analysis.plot import plot_solution
-    from ..strategy.optimal import optimal_strategy
     rules = rules_of(args)
+    bot = optimal_bot(rules, args)
     if not _matplotlib(args):
         return 1
-    bot = optimal_strategy(rules)
     start = (0,) * (bot.table.ndim - 2)  # Feral Hogs: the slice where both memories are 0
-    label = f"{rules.name} (goal {rules.goal}{', both memories 0' if start else ''})"
+    label = f"{rules.name} (goal {rules.goal}{', both memories 0' if start else ''}" \
+            f"{'; NOT PROVEN' if not bot.proven else ''})"
     write_or_fail(lambda: plot_solution(bot.table[(...,) + start], bot.win_probability[(...,) + start],
                                         label, args.out), args.out)
-    return respond(args, {"rules": rules.name, "written_to": str(args.out)}, lambda: print(f"wrote {args.out}"))
+    return respond(args, {"rules": rules.name, "written_to": str(args.out)}, lambda: print(f"wrote {args.out}"),
+                   not_proven=bot.reason)

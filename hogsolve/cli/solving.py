@@ -7,7 +7,8 @@ from typing import Optional
 
 from ..version import __version__
 from . import pig
-from .common import by_family, UsageError, add_rules_option, emit_json, respond, load_rules, solve_progress, write_or_fail, writable_dir
+from .common import (UsageError, add_rules_option, by_family, emit_json, load_rules, respond, solve_progress,
+                    writable_dir, write_or_fail)
 
 
 def setup_rules(p):

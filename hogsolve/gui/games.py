@@ -87,7 +87,7 @@ class GameStore:
         """The optimal bot of a ruleset, loaded once."""
         with self.lock:
             if name not in self.bots:
-                self.bots[name] = optimal_strategy(get_rules(name))
+                self.bots[name] = optimal_strategy(get_rules(name), allow_unproven=True)  # sp22 too, as before
             return self.bots[name]
 
     def _expire(self) -> None:

@@ -96,4 +96,5 @@ class PigState(WinnerTakesAll):
         if self.is_terminal():
             return f"{self.game.name}: {a}-{b}, player {self.match.winner} won"
         rolling = ", rolling" if self.rolling else ""
-        return f"{self.game.name}: {a}-{b}, player {self.match.mover} to move, turn total {self.match.turn_total}{rolling}"
+        total = self.match.turn_total
+        return f"{self.game.name}: {a}-{b}, player {self.match.mover} to move, turn total {total}{rolling}"

@@ -54,13 +54,14 @@ def hint_lines(hint: Dict[str, object]) -> list:
 
 
 def play_terminal(rules: Ruleset, *, you_first: bool = True, seed: Optional[int] = None,
-                  read: Callable[[str], str] = input, write: Callable[[str], None] = print) -> dict:
+                  read: Callable[[str], str] = input, write: Callable[[str], None] = print, bot=None) -> dict:
     """A person (player "You") against the optimal bot until someone wins or quits.
 
     Returns the game record of :meth:`Session.record`: scores, winner ("you",
-    "bot", or None if the person quit) and the turn log.
+    "bot", or None if the person quit) and the turn log.  ``bot`` defaults to the ruleset's
+    proven optimal strategy.
     """
-    session = Session(rules, optimal_strategy(rules), you_first, seed)
+    session = Session(rules, bot or optimal_strategy(rules), you_first, seed)
 
     def score_line():
         return f"You {session.scores['you']}, Bot {session.scores['bot']}"

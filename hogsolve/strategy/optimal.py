@@ -14,14 +14,19 @@ import warnings
 from pathlib import Path
 from typing import Optional, Union
 
-from ..hog.rules import Ruleset, get_rules, rulesets
+from ..hog.rules import NO_VALUE, Ruleset, get_rules, rulesets
 from ..solver.tables import POLICY_ONLY_FILES, TableError, check_solution_arrays, load_arrays, read_meta
 
-__all__ = ["optimal_strategy", "OptimalStrategy", "PlayerWarning", "shipped_tables", "cache_root"]
+__all__ = ["optimal_strategy", "OptimalStrategy", "PlayerWarning", "UnprovenStrategyError", "shipped_tables",
+           "cache_root"]
 
 
 class PlayerWarning(UserWarning):
     """A shipped table could not be used; the player solved instead."""
+
+
+class UnprovenStrategyError(ValueError):
+    """The ruleset's solution is not proven optimal (sp22 has no value at all)."""
 
 
 def shipped_tables() -> Path:
@@ -53,12 +58,14 @@ class OptimalStrategy:
     not ship, are solved on first use.
     """
 
-    def __init__(self, rules: Ruleset, directory: Optional[Path], arrays: dict):
+    def __init__(self, rules: Ruleset, directory: Optional[Path], arrays: dict, reason: str = ""):
         self.rules = rules
         self.name = "optimal"
         self.directory = directory
         self.table = arrays["policy.npy"]
-        self.source = {"kind": "solver", "directory": str(directory) if directory else None}
+        self.reason = reason  # why the table is not proven optimal ('' when it is)
+        self.source = {"kind": "solver", "directory": str(directory) if directory else None,
+                       "proven": not reason, **({"reason": reason} if reason else {})}
         self._values = (arrays["win_probability.npy"], arrays["action_values.npy"]) \
             if "action_values.npy" in arrays else None
 
@@ -93,6 +100,11 @@ class OptimalStrategy:
         context = self.rules.context_index(context) if self.rules is not None else ()
         return int(self.table[(score, opponent_score) + tuple(context)])
 
+    @property
+    def proven(self) -> bool:
+        """True when the table is proven optimal (its certificate, shipped or fresh)."""
+        return not self.reason
+
     def __repr__(self) -> str:
         return f"OptimalStrategy({self.rules.name}, goal={self.rules.goal})"
 
@@ -114,7 +126,9 @@ def _load(directory: Path, rules: Ruleset) -> Optional[OptimalStrategy]:
         raise TableError(f"{directory} holds {name} at goal {meta.get('goal')}, "
                          f"not {rules.name} at goal {rules.goal}")
     check_solution_arrays(arrays, rules.goal, rules.max_dice, Path(directory), rules.context_shape)
-    return OptimalStrategy(rules, directory, arrays)
+    certificate = meta.get("certificate") if isinstance(meta.get("certificate"), dict) else {}
+    reason = "" if certificate.get("proven") is True else str(certificate.get("reason") or "no proof recorded")
+    return OptimalStrategy(rules, directory, arrays, reason)
 
 
 def _is_builtin(rules: Ruleset) -> bool:
@@ -122,14 +136,28 @@ def _is_builtin(rules: Ruleset) -> bool:
     return known is not None and known.replace(goal=rules.goal) == rules
 
 
-def optimal_strategy(rules: Union[str, Ruleset] = "su18") -> OptimalStrategy:
-    """The optimal strategy of a ruleset (a name or a Ruleset)."""
+def optimal_strategy(rules: Union[str, Ruleset] = "su18", *, allow_unproven: bool = False) -> OptimalStrategy:
+    """The optimal strategy of a ruleset (a name or a Ruleset).
+
+    A ruleset whose solution is not proven optimal (sp22, where optimal play
+    never ends, or a rule file the certificate cannot prove) raises
+    :class:`UnprovenStrategyError`, unless ``allow_unproven``; then the
+    strategy's ``proven`` is False and ``reason`` says why.
+    """
     if isinstance(rules, str):
         rules = get_rules(rules)
+    bot = _find_or_solve(rules)
+    if not bot.proven and not allow_unproven:
+        raise UnprovenStrategyError(f"{rules.name} has no proven optimal strategy: {bot.reason}; its figures "
+                                    "would not be exact (ask for them anyway with --allow-unproven)")
+    return bot
+
+
+def _find_or_solve(rules: Ruleset) -> OptimalStrategy:
     builtin = _is_builtin(rules)
     cached = cache_root() / f"{rules.name}-goal{rules.goal}"
     candidates = []
-    if builtin and rules.goal == rulesets()[rules.name].goal:
+    if builtin and rules.goal == rulesets()[rules.name].goal and rules.name not in NO_VALUE:  # these never ship
         candidates.append(shipped_tables() / rules.name)
     if builtin:
         candidates.append(cached)
@@ -151,6 +179,8 @@ def _solve_and_cache(rules: Ruleset, directory: Optional[Path]) -> OptimalStrate
     solution = solve(rules)
     arrays = {"policy.npy": solution.policy, "win_probability.npy": solution.win_probability,
               "action_values.npy": solution.action_values}
+    if not solution.certificate.proven:  # never cached: an unproven table is only shown on request
+        return OptimalStrategy(rules, None, arrays, solution.certificate.reason)
     if directory is not None:
         try:
             write_solution(solution, directory, __version__)

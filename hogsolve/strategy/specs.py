@@ -53,16 +53,19 @@ def _ints(spec: str, parts, count):
 
 
 def load_strategy(spec: str, rules: Ruleset, *, timeout: float = DEFAULT_TIMEOUT,
-                  on_output: Optional[Callable[[str, object], None]] = None) -> Policy:
+                  on_output: Optional[Callable[[str, object], None]] = None,
+                  allow_unproven: bool = False) -> Policy:
     """The :class:`Policy` of a spec string (see the module docstring).
 
     A ``FILE.py:FUNCTION`` runs in its own interpreter for at most
     ``timeout`` seconds; ``on_output(label, captured)`` hears what it printed.
+    ``optimal`` of a ruleset without a proven solution raises
+    :class:`~hogsolve.strategy.optimal.UnprovenStrategyError` unless ``allow_unproven``.
     """
     head, _, rest = spec.partition(":")
     parts = rest.split(":") if rest else []
     if spec == "optimal":
-        return as_policy(optimal_strategy(rules), rules, "optimal")
+        return as_policy(optimal_strategy(rules, allow_unproven=allow_unproven), rules, "optimal")
     if head == "always_roll":
         (n,) = _ints(spec, parts, 1)
         if not 0 <= n <= rules.max_dice:

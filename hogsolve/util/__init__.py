@@ -1,1 +1,2 @@
-"""Foundations every layer may use: plain JSON values, Wilson intervals, progress, parallel tasks, atomic files, resumable CSVs."""
+"""Foundations every layer may use: plain JSON values, Wilson intervals, progress, parallel tasks, atomic files,
+resumable CSVs."""
