@@ -51,8 +51,8 @@ class Family:
     optimal: Callable[..., Any]
 
     def owns(self, name: Optional[str]) -> bool:
-        """True when ``name`` (a --rules name) is one of this family's games."""
-        return name in self.names()
+        """True when ``name`` (a --rules name, in any case) is one of this family's games."""
+        return isinstance(name, str) and name.lower() in self.names()
 
 
 def _hog_names() -> Tuple[str, ...]:

@@ -1,4 +1,5 @@
 """Bad input: one line on stderr, exit code 2, nothing written, no traceback."""
+import json
 import errno
 import os
 import subprocess
@@ -48,6 +49,8 @@ def one_line_exit_2(capsys, args, message):
     (["solve", "--rules", "piglet", "--goal", "100000"], "piglet at goal 100000 needs about"),
     (["solve", "--rules", "pig", "--goal", "3000", "--max-memory", "1"], "more than the limit of 1 GB"),
     (["compare", "optimal", "hold_at:20", "--rules", "two-dice-pig", "--goal", "3000"], "needs about"),
+    (["compare", "optimal", "swap:-8:4"], "the margin must be from 0 to 100 points"),
+    (["compare", "optimal", "bacon:101:4"], "the margin must be from 0 to 100 points"),
 ])
 def test_bad_arguments(capsys, args, message):
     one_line_exit_2(capsys, args, message)
@@ -195,3 +198,17 @@ def test_exact_tables_are_identical_whatever_the_blas_threads(tmp_path):
 def test_float_tables_state_their_run(tmp_path):
     write_solution(solve(get_rules("fa18", goal=20)), tmp_path, "test")
     assert "measured by the run" in (tmp_path / "meta.json").read_text()
+
+
+def test_names_are_case_insensitive(capsys):
+    """SU18 is su18 and PIG is pig, as semester names already were."""
+    assert main(["compare", "optimal", "always_roll:4", "--rules", "SU18", "--goal", "20", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["rules"] == "su18"
+    assert main(["compare", "optimal", "hold_at:10", "--rules", "Piglet", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["rules"] == "piglet"
+
+
+def test_sp22_says_why_once(capsys):
+    assert main(["solve", "--rules", "sp22"]) == 1
+    captured = capsys.readouterr()
+    assert (captured.out + captured.err).count("both players prefer passing forever") == 1

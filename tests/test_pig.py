@@ -394,3 +394,29 @@ def test_verbs_dispatch_by_family(capsys):
     record = json.loads(capsys.readouterr().out)
     assert record["rules"] == "piglet" and 0 < record["win_rate_vs_optimal"]["average"] < 0.5
     assert set(record) == {"rules", "goal", "strategy", "win_rate_vs_optimal", "total_expected_loss", "worst_states"}
+
+
+def test_play_ends_on_end_of_input_or_ctrl_c_with_the_score(capsys, monkeypatch):
+    """As Hog's game: the score so far and exit 0, never silence or 130."""
+    import io
+    from hogsolve.cli import main
+    from hogsolve.sessions.pig_terminal import play_game
+    monkeypatch.setattr("sys.stdin", io.StringIO("r\n"))
+    assert main(["play", "--rules", "pig", "--goal", "20", "--seed", "3"]) == 0
+    assert capsys.readouterr().out.rstrip().splitlines()[-1].startswith("Quit. Score so far: You ")
+
+    def interrupted(prompt):
+        raise KeyboardInterrupt
+    lines = []
+    record = play_game(get_pig_game("pig", goal=20), True, 1, read=interrupted, write=lines.append)
+    assert lines[-1] == "Quit. Score so far: You 0, Bot 0." and record["winner"] is None
+
+
+def test_the_simulation_line_reads_as_hogs(capsys):
+    from hogsolve.cli import main
+    assert main(["compare", "optimal", "hold_at:20", "--rules", "pig", "--goal", "30", "--simulate", "2000"]) == 0
+    pig_line = capsys.readouterr().out.splitlines()[-1]
+    assert main(["compare", "optimal", "always_roll:4", "--goal", "30", "--simulate", "2000"]) == 0
+    hog_line = capsys.readouterr().out.splitlines()[-1]
+    shape = r"  simulated, 2000 games \(seed 0\): 0\.\d{6} \(95% interval 0\.\d{6} to 0\.\d{6}\)"
+    assert re.fullmatch(shape, pig_line) and re.fullmatch(shape, hog_line)

@@ -328,3 +328,14 @@ def test_commands_before_the_deal_are_refused():
     room = Room(["ann", "bob"], seed=1)
     out = room.handle("ann", "/b 1")
     assert out[0].to == "ann" and "not started" in out[0].text
+
+
+def test_the_terminal_speaks_to_the_person_in_the_second_person():
+    from hogsolve.sessions.sinbad_terminal import play_room, second_person
+    assert second_person("you offers 1 card") == "you offer 1 card"
+    assert second_person("you is away") == "you are away" and second_person("bob offers 2 cards") == "bob offers 2 cards"
+    lines = []
+    answers = iter(["/b 1", "/quit"])
+    play_room(bots=2, seed=4, read=lambda prompt: next(answers), write=lines.append)
+    text = "\n".join(lines)
+    assert "you offer 1 card" in text and "you offers" not in text

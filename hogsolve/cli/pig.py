@@ -125,23 +125,20 @@ def compare_games(args) -> int:
     print(f"  {'average:':{width}} {average:.12f}")
     if simulated:
         low, high = simulated["ci95"]
-        print(f"  simulated ({simulate} games, seed {seed}): {simulated['average']:.6f}, "
-              f"95% interval [{low:.6f}, {high:.6f}]")
+        print(f"  simulated, {simulate} games (seed {seed}): {simulated['average']:.6f} "
+              f"(95% interval {low:.6f} to {high:.6f})")
     return 0
 
 
 def play_game_cli(args) -> int:
     """``hogsolve play --rules pig``."""
-    game = pig_game(args.rules, args.goal, args.max_memory)
-    you_first, seed, as_json = args.first == "you", args.seed, args.json
     from ..sessions.pig_terminal import play_game
-    if as_json:
+    game = pig_game(args.rules, args.goal, args.max_memory)
+    you_first, seed = args.first == "you", args.seed
+    if args.json:
         emit_json(play_game(game, you_first, seed, *stderr_console()))
     else:
-        try:
-            play_game(game, you_first, seed)
-        except EOFError:
-            print()
+        play_game(game, you_first, seed)
     return 0
 
 

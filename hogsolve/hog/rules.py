@@ -948,8 +948,10 @@ def semesters(name: str) -> Tuple[str, ...]:
 
 
 def get_rules(name: str, goal: int | None = None) -> Ruleset:
-    """A built-in ruleset by name or semester label, optionally with another goal."""
+    """A built-in ruleset by name or semester label (any case: ``SU18`` is ``su18``),
+    optionally with another goal."""
     known = rulesets()
+    name = name.lower() if isinstance(name, str) else name
     name = ALIASES.get(name, name)
     if name in NOT_BUILT_IN:
         raise UnknownRulesetError(f"{name} is not built in: {NOT_BUILT_IN[name]}")

@@ -113,7 +113,7 @@ PIG_GAMES: Dict[str, PigGame] = {g.name: g for g in (
 
 
 def get_pig_game(name: str, goal: int | None = None, sides: int | None = None) -> PigGame:
-    """A roll-or-hold game by name, optionally with another goal or die."""
-    game = PIG_GAMES[name]
+    """A roll-or-hold game by name (any case), optionally with another goal or die."""
+    game = PIG_GAMES[name.lower()]
     changes = {k: v for k, v in (("goal", goal), ("sides", sides)) if v is not None}
     return game.replace(**changes) if changes else game

@@ -22,8 +22,17 @@ def play_game(game, you_first: bool, seed, read: Callable[[str], str] = input,
     None when the person quit)."""
     from ..solver.pig import solve_pig
     session = PigSession(game, bot or solve_pig(game), you_first, seed)
-    names = {"you": "You", "bot": "Bot"}
     write(f"{game.description}. First to {game.goal}.")
+    try:
+        return _play(session, read, write)
+    except (EOFError, KeyboardInterrupt):  # end of input or Ctrl-C: the score so far, as Hog's game
+        write("")
+        write(f"Quit. Score so far: You {session.scores['you']}, Bot {session.scores['bot']}.")
+        return session.record()
+
+
+def _play(session: PigSession, read, write) -> dict:
+    names = {"you": "You", "bot": "Bot"}
     while session.winner is None:
         if session.to_move == "bot":
             write(describe(session.bot_step(), "Bot"))

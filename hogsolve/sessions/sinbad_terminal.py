@@ -15,6 +15,17 @@ from ..sinbad.room import Room
 from ..sinbad.seats import Seats
 
 YOU = "you"
+#: The room words every player in the third person; lines about the person read in the second.
+SECOND_PERSON = {"offers": "offer", "trades": "trade", "is": "are", "has": "have", "says": "say", "wins": "win",
+                 "takes": "take", "scores": "score"}
+
+
+def second_person(text: str) -> str:
+    """``you offers 1 card`` as ``you offer 1 card`` (a line of the room about the person)."""
+    words = text.split(" ", 2)
+    if len(words) >= 2 and words[0] == YOU and words[1] in SECOND_PERSON:
+        words[1] = SECOND_PERSON[words[1]]
+    return " ".join(words)
 
 
 def play_room(*, bots: int = 3, kinds=("tracker", "greedy"), seed: Optional[int] = None,
@@ -31,7 +42,7 @@ def play_room(*, bots: int = 3, kinds=("tracker", "greedy"), seed: Optional[int]
 
     def show(m):
         if m.to in (None, YOU):
-            write(("  " if m.to is None else "> ") + m.text)
+            write(("  " if m.to is None else "> ") + second_person(m.text))
 
     seats = Seats(room, players, patience=40, observer=show)
     seats.deliver(room.start())

@@ -73,6 +73,8 @@ def load_strategy(spec: str, rules: Ruleset, *, timeout: float = DEFAULT_TIMEOUT
         return Policy(np.full((rules.goal, rules.goal), n), rules, spec, {"kind": "spec", "spec": spec})
     if head in ("bacon", "swap"):
         margin, num_rolls = _ints(spec, parts, 2)
+        if not 0 <= margin <= rules.goal:  # a margin of points: a negative one compares with nothing
+            raise _bad(spec, f"the margin must be from 0 to {rules.goal} points")
         if not 0 <= num_rolls <= rules.max_dice:
             raise _bad(spec, f"dice count must be from 0 to {rules.max_dice}")
         make = bacon_strategy if head == "bacon" else swap_strategy
