@@ -126,7 +126,8 @@ def test_cli_exits_1_when_not_converged(capsys, monkeypatch, tmp_path):
     monkeypatch.setattr("hogsolve.cli.solving.load_rules", lambda name, goal=None, **kw: rules)
     assert main(["solve", "--rules", "x", "--out", str(tmp_path)]) == 1
     captured = capsys.readouterr()
-    assert "NOT proven" in captured.out and "did not converge" in captured.err
+    assert "NOT proven" in captured.out and "did not converge" in captured.out
+    assert "not proven optimal" in captured.err and "no table written" in captured.err
     assert not (tmp_path / "fa13-pig0").exists()  # no table from an unconverged solve
 
 

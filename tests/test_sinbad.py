@@ -292,7 +292,7 @@ def test_cli_play_scripted():
     result = run("play", "--seed", "2", "--bots", "2", stdin="/hand\n/b 1\n\n/b 99\nhog\n")
     assert result.returncode == 0
     out = result.stdout
-    assert "> your hand: 1 " in out and "you offers 1 card" in out
+    assert "> your hand: 1 " in out and "you offer 1 card" in out
     assert "> error: no hog" in out and "Final scores: you" in out
     for line in out.splitlines():  # only my own private lines
         if line.startswith("> your hand"):

@@ -149,7 +149,7 @@ def solve_hog(args) -> int:
                       "float certificate only", flush=True)
         if not usable:
             failed = True
-            print(f"error: {rules.name}: not proven optimal (the reason is above); no table written"
+            print(f"error: {rules.name}: not proven optimal (the certificate says why); no table written"
                   if not args.json else f"error: {rules.name}: {solution.certificate.reason}; no table written",
                   file=sys.stderr)
     if args.json:
