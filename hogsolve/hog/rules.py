@@ -559,6 +559,8 @@ def strategy_name(strategy) -> str:
 
 def valid_choice(choice, max_dice: int, min_dice: int = 0) -> bool:
     """True for an int (not bool) or numpy integer from ``min_dice`` to ``max_dice``."""
+    if type(choice) is int:  # the common case, checked first: a plain int (bool is its own type)
+        return min_dice <= choice <= max_dice
     return (not isinstance(choice, (bool, np.bool_)) and isinstance(choice, (int, np.integer))
             and min_dice <= choice <= max_dice)
 
@@ -566,17 +568,19 @@ def valid_choice(choice, max_dice: int, min_dice: int = 0) -> bool:
 def checked_choice(strategy, score: int, opponent_score: int, max_dice: int, context: Tuple[int, ...] = (),
                    min_dice: int = 0) -> int:
     """Ask ``strategy`` for its dice count at one state (``context``: extra state such as
-    both players' memories, passed on only when given), validating the answer."""
-    name = strategy_name(strategy)
+    both players' memories, passed on only when given), validating the answer.  The
+    strategy's name is only worked out for an error message (it costs more than the call)."""
     try:
         choice = strategy(score, opponent_score, *context)
+        if type(choice) is int and min_dice <= choice <= max_dice:  # the common case, without a call
+            return choice
     except Exception as exc:
         raise StrategyError(
-            f"strategy {name} raised {type(exc).__name__}: {exc} "
+            f"strategy {strategy_name(strategy)} raised {type(exc).__name__}: {exc} "
             f"at score {score}, opponent score {opponent_score}") from exc
     if not valid_choice(choice, max_dice, min_dice):
         raise StrategyError(
-            f"strategy {name} returned {choice!r} at score {score}, opponent score "
+            f"strategy {strategy_name(strategy)} returned {choice!r} at score {score}, opponent score "
             f"{opponent_score}; expected an int from {min_dice} to {max_dice}")
     return int(choice)
 
