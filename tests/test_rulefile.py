@@ -56,3 +56,16 @@ def test_rule_files_work_wherever_rules_do(tmp_path):
     shown = run_main("rules", "--show", "sp23", "--toml")
     assert 'name = "fa22"' in shown.stdout and 'bonus = "bonus_square_swine"' in shown.stdout
     assert run_main("solve", "--rules", "su18", "--rules-file", str(path)).returncode == 2
+
+
+def test_every_problem_is_reported_one_line_each(tmp_path, capsys):
+    """A file with a bad goal and a missing free_bacon names both, each on its own line."""
+    from hogsolve.cli import main
+    path = tmp_path / "bad.toml"
+    path.write_text('name = "x"\ngoal = "lots"\nswaps = "nope"\n')
+    with pytest.raises(RuleFileError) as caught:
+        load_rules_file(path)
+    assert [p.split(": ")[1] for p in caught.value.problems] == ["free_bacon", "goal", "swaps"]
+    assert main(["solve", "--rules-file", str(path)]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 3 and all(line.startswith(f"error: {path}: ") for line in lines)

@@ -67,7 +67,8 @@ def main(argv: Optional[List[str]] = None) -> int:
             return 2
         return int(args.run(args) or 0)
     except UsageError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        for line in str(exc).splitlines() or [""]:  # several problems (a rule file's): one line each
+            print(f"error: {line}", file=sys.stderr)
         return 2
     except Failure as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -58,49 +58,63 @@ KEYS = TEXT_FIELDS + INT_FIELDS + BOOL_FIELDS + tuple(COMPONENTS) + tuple(OPTION
 
 
 class RuleFileError(ValueError):
-    """A rule file that cannot be read; the message names the file, the key and the reason."""
+    """A rule file that cannot be read: one line per problem, each naming the file, the key
+    and the reason (``problems`` lists them)."""
+
+    def __init__(self, message: str, problems=None):
+        super().__init__(message)
+        self.problems = list(problems or [message])
 
 
 def from_dict(data: dict, source: str = "<rules>") -> Ruleset:
-    """A :class:`Ruleset` from the parsed contents of a rule file."""
-    def bad(key, why):
-        return RuleFileError(f"{source}: {key}: {why}")
-
+    """A :class:`Ruleset` from the parsed contents of a rule file; every problem is found
+    before any is reported, one line each (``RuleFileError.problems``)."""
     if not isinstance(data, dict):
         raise RuleFileError(f"{source}: expected a table of keys")
-    unknown = [k for k in data if k not in KEYS]
-    if unknown:
-        raise bad(unknown[0], f"unknown key; expected {', '.join(KEYS)}")
+    problems = []
+
+    def bad(key, why):
+        problems.append(f"{source}: {key}: {why}")
+
+    for key in data:
+        if key not in KEYS:
+            bad(key, f"unknown key; expected {', '.join(KEYS)}")
     for key in ("name", "free_bacon"):
         if key not in data:
-            raise bad(key, "missing (required)")
+            bad(key, "missing (required)")
     fields = {}
     for key in TEXT_FIELDS:
         if key in data:
             if not isinstance(data[key], str) or not data[key].strip():
-                raise bad(key, f"expected a non-empty string, got {data[key]!r}")
-            fields[key] = data[key]
-    fields.setdefault("description", f"{fields['name']} (from a rule file)")
+                bad(key, f"expected a non-empty string, got {data[key]!r}")
+            else:
+                fields[key] = data[key]
     for key in INT_FIELDS:
         if key in data:
             if isinstance(data[key], bool) or not isinstance(data[key], int):
-                raise bad(key, f"expected a whole number, got {data[key]!r}")
-            fields[key] = data[key]
+                bad(key, f"expected a whole number, got {data[key]!r}")
+            else:
+                fields[key] = data[key]
     for key in BOOL_FIELDS:
         if key in data:
             if not isinstance(data[key], bool):
-                raise bad(key, f"expected true or false, got {data[key]!r}")
-            fields[key] = data[key]
+                bad(key, f"expected true or false, got {data[key]!r}")
+            else:
+                fields[key] = data[key]
     for key, choices in {**COMPONENTS, **OPTIONAL}.items():
         if key in data:
             if not isinstance(data[key], str) or data[key] not in choices:
-                raise bad(key, f"unknown component {data[key]!r}; choose from {', '.join(choices)}")
-            fields[key] = choices[data[key]]
+                bad(key, f"unknown component {data[key]!r}; choose from {', '.join(choices)}")
+            else:
+                fields[key] = choices[data[key]]
+    if problems:
+        raise RuleFileError("\n".join(problems), problems)
+    fields.setdefault("description", f"{fields['name']} (from a rule file)")
     try:
         return Ruleset(**fields)
     except (TypeError, ValueError) as exc:
         field = next((k for k in INT_FIELDS if k in str(exc)), "ruleset")
-        raise bad(field, str(exc)) from None
+        raise RuleFileError(f"{source}: {field}: {exc}") from None
 
 
 def load_rules_file(path) -> Ruleset:
