@@ -1,4 +1,5 @@
 """hogsolve gui and hogsolve plot as commands."""
+import numpy as np
 import json
 import re
 import subprocess
@@ -41,3 +42,31 @@ def test_plot_writes_png(tmp_path, capsys):
     assert main(["plot", "--rules", "fa13", "--out", str(out)]) == 0
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 20_000
     assert not list(tmp_path.glob(".*tmp*"))
+
+
+def test_a_busy_port_is_one_line_that_mentions_port_0(capsys):
+    import socket
+    from hogsolve.cli import main
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["gui", "--port", str(port), "--no-browser"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"cannot listen on 127.0.0.1:{port}" in err and "--port 0" in err
+
+
+def test_the_plot_names_the_ruleset_once_above_both_panels(tmp_path, monkeypatch):
+    """The long per-panel titles overlapped the colour bar (fa19); the label is a suptitle now."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from hogsolve.analysis import plot
+    seen = {}
+    real_close = plt.close
+    monkeypatch.setattr(plt, "close", lambda fig: seen.setdefault("fig", fig) and real_close(fig))
+    policy = np.zeros((10, 10), dtype=int)
+    plot.plot_solution(policy, np.full((10, 10), 0.5), "fa19 (goal 100, both memories 0)", tmp_path / "p.png")
+    fig = seen["fig"]
+    assert fig._suptitle.get_text() == "fa19 (goal 100, both memories 0)"
+    assert [ax.get_title() for ax in fig.axes[:1]] == ["optimal number of dice"]

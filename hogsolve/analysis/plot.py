@@ -31,13 +31,14 @@ def plot_solution(policy: np.ndarray, win_probability: np.ndarray, title: str, o
         image = left.imshow(policy, origin="lower", cmap="viridis", interpolation="nearest")
         bar = fig.colorbar(image, ax=left)
     bar.set_label(policy_label)
-    left.set_title(f"{title}: {policy_label}")
+    fig.suptitle(title)  # the ruleset once, above both panels: long labels never reach a colour bar
+    left.set_title(policy_label)
 
     surface = right.imshow(win_probability, origin="lower", cmap="RdBu", vmin=0, vmax=1,
                            interpolation="nearest")
     bar = fig.colorbar(surface, ax=right)
     bar.set_label("P(player to move wins)")
-    right.set_title(f"{title}: win probability under optimal play")
+    right.set_title("win probability under optimal play")
     for ax in (left, right):
         ax.set_xlabel("opponent's score")
         ax.set_ylabel("score of the player to move")

@@ -20,6 +20,7 @@ def setup_gui(p):
             serve(args.rules, args.port, open_browser=not args.no_browser,
                   announce=lambda line: print(line, flush=True))
         except OSError as exc:
-            raise UsageError(f"cannot listen on 127.0.0.1:{args.port}: {exc.strerror or exc}") from None
+            raise UsageError(f"cannot listen on 127.0.0.1:{args.port}: {exc.strerror or exc}; choose another "
+                             "--port, or --port 0 for any free one") from None
         return 0
     return run
