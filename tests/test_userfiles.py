@@ -312,3 +312,17 @@ def test_python_callables_stay_in_process():
         return 4
     assert win_rate(mine, lambda s, o: 4, su18).average == pytest.approx(0.5, abs=1e-12)
     assert set(seen) == {os.getpid()}
+
+
+@pytest.mark.parametrize("source, message", [
+    ("raise MemoryError\n", "MemoryError while being imported"),
+    ("def final_strategy(score, opponent_score):\n    raise ValueError()\n",
+     "raised ValueError at score 0, opponent score 0"),
+])
+def test_messages_without_a_reason_read_well(tmp_path, capsys, source, message):
+    """An exception with no message is named alone (no dangling ': '); states read 'opponent score'."""
+    path = tmp_path / "hog.py"
+    path.write_text(source)
+    code, out, err = cli(capsys, "compare", f"{path}:final_strategy", "optimal", "--goal", "20")
+    assert code == 2 and message in err and err.count("\n") == 1
+    assert ": ;" not in err and not err.rstrip().endswith(":") and "opponent_score" not in err

@@ -123,7 +123,7 @@ def _read_output(paths: List[Path]) -> CapturedOutput:
 def _where(progress: Path) -> str:
     phase, s, o = struct.unpack("<iii", progress.read_bytes()[:12])
     if phase == 2:
-        return f"at score {s}, opponent_score {o}"
+        return f"at score {s}, opponent score {o}"
     if phase == 1:
         return "while being imported"
     return "before it started"

@@ -23,6 +23,12 @@ import sysconfig
 IMPORTING, CALLING, DONE = 1, 2, 3
 
 
+
+def described(exc: BaseException) -> str:
+    """``ValueError: bad`` or, for an exception without a message (MemoryError()), its name alone."""
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
 def main(request_path: str) -> None:
     """Tabulate the request's function and write the result file (see the module docstring)."""
     with open(request_path) as f:
@@ -67,7 +73,7 @@ def main(request_path: str) -> None:
         fail("import", f"ModuleNotFoundError: {exc} (a course's support files, such as dice.py or "
                        f"ucb.py, must sit beside {os.path.basename(path)})")
     except BaseException as exc:  # noqa: B902 - user code may raise anything
-        fail("import", f"{type(exc).__name__} while being imported: {exc}")
+        fail("import", f"{described(exc)} while being imported")
 
     strategy = getattr(module, function, None)
     if not callable(strategy):
@@ -85,7 +91,7 @@ def main(request_path: str) -> None:
                 except SystemExit as exc:
                     fail("exit", f"called sys.exit({exc.code!r})", s, o)
                 except BaseException as exc:  # noqa: B902
-                    fail("raised", f"raised {type(exc).__name__}: {exc}", s, o)
+                    fail("raised", f"raised {described(exc)}", s, o)
                 if (isinstance(choice, bool) or type(choice).__name__ == "bool_"
                         or not isinstance(choice, numbers.Integral) or not 0 <= choice <= most):
                     fail("value", f"returned {short_repr(choice)}", s, o, f"; expected an int from 0 to {most}")
