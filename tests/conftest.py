@@ -17,3 +17,12 @@ if os.environ.get("CI") == "true":
 from threadpoolctl import threadpool_limits  # noqa: E402
 
 threadpool_limits(1)
+
+# Every test process keeps its own cache (tables, student files, failures): never the user's.
+import atexit  # noqa: E402
+import shutil  # noqa: E402
+import tempfile  # noqa: E402
+
+_CACHE = tempfile.mkdtemp(prefix="hogsolve-test-cache-")
+os.environ["HOGSOLVE_CACHE"] = _CACHE
+atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)

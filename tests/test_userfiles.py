@@ -70,7 +70,7 @@ def test_a_loop_stops_within_the_limit(tmp_path, capsys):
     assert time.monotonic() - start < 2 + 10
     assert code == 2 and out == ""
     assert err.count("\n") == 1
-    assert "did not finish within 2 s (stopped at score 3, opponent_score 4)" in err
+    assert "did not finish within 2 s (stopped at score 3, opponent score 4)" in err
 
 
 def test_sleep_at_import_stops(tmp_path, capsys):
@@ -103,7 +103,7 @@ HOSTILE = {
     "input": ("name = input('name? ')\n", "EOFError while being imported"),
     "generator exit": ("raise GeneratorExit('odd')\n", "GeneratorExit while being imported: odd"),
     "keyboard interrupt": ("def final_strategy(s, o):\n    raise KeyboardInterrupt\n",
-                           "raised KeyboardInterrupt:  at score 0, opponent score 0"),
+                           "raised KeyboardInterrupt at score 0, opponent score 0"),
     "exit in call": ("def final_strategy(s, o):\n    import sys\n    sys.exit('bye')\n",
                      "called sys.exit('bye') at score 0, opponent score 0"),
     "random": ("import random\ndef final_strategy(s, o):\n    return random.randrange(11)\n",
@@ -326,3 +326,36 @@ def test_messages_without_a_reason_read_well(tmp_path, capsys, source, message):
     code, out, err = cli(capsys, "compare", f"{path}:final_strategy", "optimal", "--goal", "20")
     assert code == 2 and message in err and err.count("\n") == 1
     assert ": ;" not in err and not err.rstrip().endswith(":") and "opponent_score" not in err
+
+
+def test_a_failure_is_cached_by_content_like_a_table(tmp_path, capsys):
+    """A looping file's time limit is paid once; an unchanged rerun fails at once from the
+    cache; --retry-failed, a longer limit or a changed file (or helper) runs it again."""
+    f = write(tmp_path / "loop.py", "def final_strategy(score, opponent_score):\n    while True:\n        pass\n")
+    args = ["compare", f"{f}:final_strategy", "always_roll:4", "--strategy-timeout", "1"]
+    start = time.monotonic()
+    code, _, err = cli(capsys, *args)
+    assert code == 2 and "did not finish within 1 s" in err and time.monotonic() - start >= 1
+    start = time.monotonic()
+    code, _, err = cli(capsys, *args)
+    assert code == 2 and "did not finish within 1 s" in err and "(cached" in err and "--retry-failed" in err
+    assert time.monotonic() - start < 1 and err.count("\n") == 1
+    start = time.monotonic()
+    code, _, err = cli(capsys, *args, "--retry-failed")
+    assert code == 2 and "(cached" not in err and time.monotonic() - start >= 1
+    code, _, err = cli(capsys, *args[:-1], "2")  # a longer limit than the one it hit: run again
+    assert code == 2 and "within 2 s" in err and "(cached" not in err
+    write(tmp_path / "helper.py", "X = 1\n")  # anything changed beside it: run again
+    code, _, err = cli(capsys, *args)
+    assert code == 2 and "(cached" not in err
+
+
+def test_captured_output_is_kept_with_the_cached_table(tmp_path, capsys):
+    f = write(tmp_path / "talk.py", "def final_strategy(score, opponent_score):\n    print('thinking')\n"
+                                    "    return 4\n")
+    code, _, err = cli(capsys, "compare", f"{f}:final_strategy", "always_roll:4", "--goal", "10", "--show-output")
+    assert code == 0 and "printed 200 lines (below)" in err and "thinking" in err and "hidden" not in err
+    code, _, err = cli(capsys, "compare", f"{f}:final_strategy", "always_roll:4", "--goal", "10", "--show-output")
+    assert code == 0 and "printed 200 lines (below)" in err and "thinking" in err  # from the cache
+    code, _, err = cli(capsys, "compare", f"{f}:final_strategy", "always_roll:4", "--goal", "10")
+    assert "printed 200 lines (hidden; --show-output shows them)" in err and "thinking" not in err

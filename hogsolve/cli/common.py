@@ -216,7 +216,11 @@ def add_strategy_options(p) -> None:
     p.add_argument("--strategy-timeout", type=positive_seconds, default=60.0, metavar="SECONDS",
                    help="time limit for tabulating each FILE.py:FUNCTION strategy (default 60)")
     p.add_argument("--show-output", action="store_true",
-                   help="show what FILE.py strategies printed (on stderr; hidden by default)")
+                   help="show what FILE.py strategies printed (on stderr; hidden by default; kept with a "
+                        "cached table too)")
+    p.add_argument("--retry-failed", action="store_true",
+                   help="run again FILE.py strategies that failed before (a failure is cached by content, "
+                        "like a table, so an unchanged looping file does not cost its time limit twice)")
     add_unproven_option(p)
 
 
@@ -246,12 +250,14 @@ def load_policy(spec: str, rules, args):
     from ..strategy.specs import StrategySpecError, load_strategy
 
     def report(label, captured):
-        print(captured.note(label), file=sys.stderr)
-        if getattr(args, "show_output", False):
+        shown = getattr(args, "show_output", False)
+        print(captured.note(label, shown), file=sys.stderr)
+        if shown:
             print(captured.text, file=sys.stderr)
     try:
         return load_strategy(spec, rules, timeout=getattr(args, "strategy_timeout", 60.0), on_output=report,
-                             allow_unproven=getattr(args, "allow_unproven", False))
+                             allow_unproven=getattr(args, "allow_unproven", False),
+                             retry_failed=getattr(args, "retry_failed", False))
     except UnprovenStrategyError as exc:
         raise Failure(str(exc)) from None
     except (StrategySpecError, StrategyError) as exc:

@@ -54,12 +54,13 @@ def _ints(spec: str, parts, count):
 
 def load_strategy(spec: str, rules: Ruleset, *, timeout: float = DEFAULT_TIMEOUT,
                   on_output: Optional[Callable[[str, object], None]] = None,
-                  allow_unproven: bool = False) -> Policy:
+                  allow_unproven: bool = False, retry_failed: bool = False) -> Policy:
     """The :class:`Policy` of a spec string (see the module docstring).
 
     A ``FILE.py:FUNCTION`` runs in its own interpreter for at most
     ``timeout`` seconds; ``on_output(label, captured)`` hears what it printed.
-    ``optimal`` of a ruleset without a proven solution raises
+    A file that failed before, unchanged, fails again from the cache unless
+    ``retry_failed``.  ``optimal`` of a ruleset without a proven solution raises
     :class:`~hogsolve.strategy.optimal.UnprovenStrategyError` unless ``allow_unproven``.
     """
     head, _, rest = spec.partition(":")
@@ -95,7 +96,7 @@ def load_strategy(spec: str, rules: Ruleset, *, timeout: float = DEFAULT_TIMEOUT
         if not function.isidentifier():
             raise _bad(spec, f"{function!r} is not a function name")
         try:
-            policy, captured = tabulate_file(path, function, rules, timeout=timeout)
+            policy, captured = tabulate_file(path, function, rules, timeout=timeout, retry_failed=retry_failed)
         except UserFileError as exc:
             raise StrategySpecError(str(exc)) from None
         if captured is not None and captured.lines and on_output is not None:

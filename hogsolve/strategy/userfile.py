@@ -52,10 +52,10 @@ class CapturedOutput:
     lines: int
     text: str  # the first KEPT_LINES lines of stdout then stderr
 
-    def note(self, label: str) -> str:
+    def note(self, label: str, shown: bool = False) -> str:
         """The one-line note shown when a file printed while it was tabulated."""
         return (f"note: {label} printed {self.lines} line{'s' if self.lines != 1 else ''} "
-                f"(hidden; --show-output shows them)")
+                + ("(below)" if shown else "(hidden; --show-output shows them)"))
 
 
 def _sha256(path: Path) -> str:
@@ -73,21 +73,29 @@ def _cache_path(file: Path, function: str, rules: Ruleset) -> Path:
     return cache_dir() / (sha256(key.encode()) + ".json")
 
 
-def _cached(file: Path, function: str, rules: Ruleset) -> Optional[Tuple[np.ndarray, Dict[str, str]]]:
+def _cached(file: Path, function: str, rules: Ruleset) -> Optional[dict]:
+    """The cache record whose files are all unchanged: ``{"table": [...]}`` of a success, or
+    ``{"failed": message, "timeout": seconds or None}`` of a failure; plus ``files`` and
+    what the file printed (``lines``, ``text``)."""
     try:
         records = json.loads(_cache_path(file, function, rules).read_text())["records"]
         folder = file.parent
-        for record in records:
+        for record in reversed(records):
             files = record["files"]
             if all((folder / rel).is_file() and _sha256(folder / rel) == digest for rel, digest in files.items()):
-                table = np.array(record["table"], dtype=np.int64).reshape(rules.goal, rules.goal)
-                return table, files
-    except (OSError, ValueError, KeyError, TypeError, RecursionError):
+                return record
+    except (OSError, ValueError, KeyError, TypeError, RecursionError, AttributeError):
         return None
     return None
 
 
-def _store(file: Path, function: str, rules: Ruleset, table: np.ndarray, files: Dict[str, str]) -> None:
+def _folder_files(file: Path) -> Dict[str, str]:
+    """Every ``*.py`` beside ``file`` with its digest: what a failure is cached against (a failed
+    run does not report the helpers it imported, so any change beside it runs it again)."""
+    return {p.name: _sha256(p) for p in sorted(file.parent.glob("*.py")) if p.is_file()}
+
+
+def _store(file: Path, function: str, rules: Ruleset, record: dict) -> None:
     path = _cache_path(file, function, rules)
     try:
         records = json.loads(path.read_text())["records"] if path.exists() else []
@@ -95,8 +103,8 @@ def _store(file: Path, function: str, rules: Ruleset, table: np.ndarray, files: 
             records = []
     except (OSError, ValueError, KeyError, TypeError, RecursionError):
         records = []
-    records = [r for r in records if isinstance(r, dict) and r.get("files") != files][-15:]
-    records.append({"files": files, "table": table.reshape(-1).tolist()})
+    records = [r for r in records if isinstance(r, dict) and r.get("files") != record["files"]][-15:]
+    records.append(record)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, json.dumps({"records": records}).encode())
@@ -130,12 +138,15 @@ def _where(progress: Path) -> str:
 
 
 def tabulate_file(path: str, function: str, rules: Ruleset, *, timeout: float = DEFAULT_TIMEOUT,
-                  use_cache: bool = True) -> Tuple[Policy, Optional[CapturedOutput]]:
+                  use_cache: bool = True, retry_failed: bool = False) -> Tuple[Policy, Optional[CapturedOutput]]:
     """``function`` of the Python file ``path`` as a :class:`Policy`, run isolated.
 
-    Returns the policy and what the file printed (``None`` when the table
-    came from the cache, so nothing ran).  Raises :class:`UserFileError`
-    with a one-line message when the file cannot be tabulated.
+    Returns the policy and what the file printed (also when the table came
+    from the cache, which keeps it).  Raises :class:`UserFileError` with a
+    one-line message when the file cannot be tabulated.  A failure is cached
+    by content like a success, so a rerun does not pay a looping file's time
+    limit again (a time-out only for limits up to the one it hit);
+    ``retry_failed`` runs such a file again.
     """
     label = f"{path}:{function}"
     file = Path(path).resolve()
@@ -144,8 +155,38 @@ def tabulate_file(path: str, function: str, rules: Ruleset, *, timeout: float = 
     source = {"kind": "file", "file": str(file), "function": function, "sha256": _sha256(file)}
     if use_cache:
         hit = _cached(file, function, rules)
-        if hit is not None:
-            return Policy(hit[0], rules, label, {**source, "files": hit[1], "cached": True}), None
+        if hit is not None and "failed" in hit and hit["files"] != _folder_files(file):
+            hit = None  # a file added beside it (a helper that was missing) may mend it
+        captured = CapturedOutput(int(hit.get("lines", 0)), str(hit.get("text", ""))) if hit else None
+        if hit is not None and "table" in hit:
+            table = np.array(hit["table"], dtype=np.int64).reshape(rules.goal, rules.goal)
+            return Policy(table, rules, label, {**source, "files": hit["files"], "cached": True}), captured
+        limit = hit.get("timeout") if hit else None
+        if hit is not None and not retry_failed and (limit is None or timeout <= limit):
+            raise UserFileError(f"{hit['failed']} (cached: the file is unchanged; --retry-failed runs it again)")
+    try:
+        policy, captured = _run(file, label, function, rules, timeout, source)
+    except _Failed as failure:
+        if use_cache:
+            _store(file, function, rules, {"files": _folder_files(file), "failed": failure.message,
+                                           "timeout": failure.timeout})
+        raise UserFileError(failure.message) from None
+    if use_cache:
+        _store(file, function, rules, {"files": policy.source["files"], "table": policy.table.reshape(-1).tolist(),
+                                       "lines": captured.lines, "text": captured.text})
+    return policy, captured
+
+
+class _Failed(Exception):
+    """A run that failed: its one-line message, and the time limit it hit (None: not a time-out)."""
+
+    def __init__(self, message: str, timeout: Optional[float] = None):
+        super().__init__(message)
+        self.message, self.timeout = message, timeout
+
+
+def _run(file: Path, label: str, function: str, rules: Ruleset, timeout: float, source: dict):
+    """Tabulate ``function`` of ``file`` in a fresh interpreter; raises :class:`_Failed`."""
     with tempfile.TemporaryDirectory(prefix="hogsolve-") as work:
         work = Path(work)
         progress, result = work / "progress", work / "result.json"
@@ -166,8 +207,8 @@ def tabulate_file(path: str, function: str, rules: Ruleset, *, timeout: float = 
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
-                raise UserFileError(f"{label} did not finish within {timeout:g} s "
-                                    f"(stopped {_where(progress)})") from None
+                raise _Failed(f"{label} did not finish within {timeout:g} s (stopped {_where(progress)})",
+                              timeout) from None
             finally:
                 if proc.poll() is None:
                     os.killpg(proc.pid, signal.SIGKILL)
@@ -187,12 +228,10 @@ def tabulate_file(path: str, function: str, rules: Ruleset, *, timeout: float = 
             why = f"crashed the interpreter ({signal.Signals(-code).name})"
         else:
             why = f"exited with code {code} (os._exit?)"
-        raise UserFileError(f"{label} {why} {where}")
+        raise _Failed(f"{label} {why} {where}")
     if not report["ok"]:
         where = (f" at score {report['score']}, opponent score {report['opponent_score']}"
                  if report["score"] >= 0 else "")
-        raise UserFileError(f"{label} {report['message']}{where}{report.get('hint', '')}")
+        raise _Failed(f"{label} {report['message']}{where}{report.get('hint', '')}")
     table = np.array(report["table"], dtype=np.int64).reshape(rules.goal, rules.goal)
-    if use_cache:
-        _store(file, function, rules, table, report["files"])
     return Policy(table, rules, label, {**source, "files": report["files"]}), captured

@@ -73,7 +73,7 @@ def main(request_path: str) -> None:
         fail("import", f"ModuleNotFoundError: {exc} (a course's support files, such as dice.py or "
                        f"ucb.py, must sit beside {os.path.basename(path)})")
     except BaseException as exc:  # noqa: B902 - user code may raise anything
-        fail("import", f"{described(exc)} while being imported")
+        fail("import", f"{type(exc).__name__} while being imported" + (f": {exc}" if str(exc) else ""))
 
     strategy = getattr(module, function, None)
     if not callable(strategy):
