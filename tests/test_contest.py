@@ -5,6 +5,8 @@ import json
 from fractions import Fraction
 
 import numpy as np
+from pathlib import Path
+
 import pytest
 
 from hogsolve import get_rules, solve
@@ -111,7 +113,10 @@ def test_contest_folder_results_file_and_resume(tmp_path, capsys, monkeypatch):
     real = rr.evaluate_block
     monkeypatch.setattr(rr, "evaluate_block", lambda *a: calls.append(a) or real(*a))
     assert main(args + ["--json"]) == 0
-    assert calls == [] and json.loads(capsys.readouterr().out) == record
+    again = json.loads(capsys.readouterr().out)
+    assert calls == [] and {k: v for k, v in again.items() if k != "skipped"} == \
+        {k: v for k, v in record.items() if k != "skipped"}
+    assert [s["entry"] for s in again["skipped"]] == [s["entry"] for s in record["skipped"]]
     # a line cut short by a crash: only its pair runs again
     out.write_text(out.read_text()[:-30])
     assert main(args) == 0
@@ -151,3 +156,52 @@ def test_dask_cluster_gives_the_local_numbers_exactly():
     assert local.ranking() == far.ranking()
     with pytest.raises(ValueError, match="cannot reach the Dask scheduler"):
         tournament(strategies[:2], rules, backend="dask", scheduler="tcp://127.0.0.1:9")
+
+
+def ta_layout(root):
+    """One folder per student, with the helper modules a CS 61A project ships."""
+    final = "def final_strategy(score, opponent_score):\n    return {}\n"
+    files = {
+        "alice/hog.py": "from helpers import N\n" + final.format("N"), "alice/helpers.py": "N = 5\n",
+        "alice/dice.py": "def six_sided():\n    return 3\n", "alice/ucb.py": "def main(fn):\n    return fn\n",
+        "bob/hog.py": "import dice\n" + final.format("4"), "bob/dice.py": "X = 1\n",
+        "carol/strategy.py": final.format("6"), "carol/util.py": "Y = 2\n",
+        "dave/util.py": "Z = 3\n",
+        "eve/hog.py": "def final_strategy(score, opponent_score):\n    while True:\n        pass\n",
+    }
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return root
+
+
+def test_the_ta_layout_one_folder_per_student(tmp_path, capsys):
+    """students/NAME/hog.py beside its helpers: each student is one entry, helpers are left
+    alone, and the results (text and --json) list everyone left out with the reason."""
+    students = ta_layout(tmp_path / "students")
+    args = ["tournament", str(students), "always_roll:5", "--goal", "20", "--strategy-timeout", "1"]
+    assert main(args + ["--json"]) == 0
+    captured = capsys.readouterr()
+    record = json.loads(captured.out)
+    names = sorted(row["strategy"] for row in record["ranking"])
+    assert names == sorted([str(students / "alice/hog.py"), str(students / "bob/hog.py"),
+                            str(students / "carol/strategy.py"), "always_roll:5"])
+    reasons = {Path(s["entry"]).parts[-2 if s["entry"].endswith(".py") else -1]: s["reason"]
+               for s in record["skipped"]}
+    assert set(reasons) == {"dave", "eve"}
+    assert "no .py file here defines final_strategy" in reasons["dave"]
+    assert "did not finish within 1 s" in reasons["eve"]
+    assert "helpers.py" not in captured.err and "ucb.py" not in captured.err and "dice.py" not in captured.err
+    assert main(args) == 0  # the text says who was left out too (eve's failure now from the cache)
+    out = capsys.readouterr().out
+    assert f"skipped {students / 'dave'}: no .py file" in out and "eve/hog.py" in out
+    # the same students named one folder each (a shell's students/*/)
+    assert main(["tournament", *sorted(str(p) for p in students.iterdir()), "always_roll:5", "--goal", "20",
+                 "--strategy-timeout", "1", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert len(json.loads(captured.out)["ranking"]) == 4 and "helpers.py" not in captured.err
+
+
+def test_a_missing_folder_says_so(capsys):
+    assert main(["tournament", "nosuchdir/", "optimal"]) == 2
+    assert capsys.readouterr().err == "error: nosuchdir/: no such file or folder\n"

@@ -176,7 +176,7 @@ def contest(args) -> int:
     with the results file, print the standings."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from ..contest.entries import ContestError, ResultsFile, contest_entries
+    from ..contest.entries import ContestError, ResultsFile, find_entries
     from ..util.progress import progress
     from ..contest.roundrobin import table_digest, tournament
     if not 0 <= args.threshold < 1:
@@ -184,9 +184,11 @@ def contest(args) -> int:
     if args.backend == "dask" and not args.scheduler:
         raise UsageError("--backend dask needs --scheduler tcp://HOST:PORT")
     try:
-        entries = contest_entries(args.specs)
+        entries, skipped = find_entries(args.specs)
     except ContestError as exc:
         raise UsageError(str(exc)) from None
+    for name, why in skipped:
+        print(f"skipped {name}: {why}", file=sys.stderr)
     rules = rules_of(args)
     if args.out is not None:
         output_file(args.out)
@@ -195,10 +197,11 @@ def contest(args) -> int:
         name, spec, is_file = entry
         try:
             return load_policy(spec, rules, args)
-        except UsageError as exc:
+        except (UsageError, Failure) as exc:
             if not is_file:
                 raise
             print(f"skipped {name}: {exc}", file=sys.stderr)
+            skipped.append((name, str(exc)))
             return None
     jobs = cap_jobs(args.jobs)
     with ThreadPoolExecutor(max_workers=jobs) as pool:  # each file runs in its own interpreter
@@ -230,7 +233,14 @@ def contest(args) -> int:
         raise UsageError(str(exc)) from None
     if results is not None:
         write_or_fail(lambda: results.finish(result), args.out)
-    return respond(args, result.to_dict(), lambda: show_tournament(rules, result), not_proven=unproven(*policies))
+    skipped.sort()
+    record = {**result.to_dict(), "skipped": [{"entry": name, "reason": why} for name, why in skipped]}
+
+    def show():
+        show_tournament(rules, result)
+        for name, why in skipped:
+            print(f"skipped {name}: {why}")
+    return respond(args, record, show, not_proven=unproven(*policies))
 
 
 def show_tournament(rules, result) -> None:

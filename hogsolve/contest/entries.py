@@ -1,7 +1,9 @@
 """The Hog contest around a round robin: entries from folders, and a resumable results file.
 
-A folder stands for every ``*.py`` file in it (each with ``final_strategy``,
-run isolated and time-limited like any user file); a ``.py`` file for its
+A folder stands for every ``*.py`` file in it that defines ``final_strategy``
+(found by reading, not running, them; helpers are left alone), or for each
+student folder in it (``students/alice/hog.py`` beside its helpers); each runs
+isolated and time-limited like any user file.  A ``.py`` file stands for its
 ``final_strategy``; anything else is a strategy spec.  The results file holds
 one row per pair, appended as pairs finish (a run stopped half way loses
 nothing) and rewritten in order at the end; every strategy is identified by
@@ -10,6 +12,8 @@ both tables are unchanged.
 """
 from __future__ import annotations
 
+import ast
+import os
 from pathlib import Path
 from typing import Dict, List, Sequence, Tuple
 
@@ -24,28 +28,89 @@ class ContestError(ValueError):
     """A contest input that cannot be used; the message is one line."""
 
 
-def contest_entries(items: Sequence[str], function: str = "final_strategy") -> List[Tuple[str, str, bool]]:
-    """``(name, spec, is_file)`` for every entry: a folder's ``*.py`` files in name order,
-    a ``.py`` file's ``function``, or a spec as it is."""
-    out: List[Tuple[str, str, bool]] = []
+Entry = Tuple[str, str, bool]  # (name, spec, is_file)
+
+
+def defines(path: Path, function: str) -> bool:
+    """True when ``path``'s top level defines ``function`` (read with :mod:`ast`, never run);
+    a file that does not parse counts, so that loading it reports the student's error."""
+    try:
+        tree = ast.parse(path.read_bytes())
+    except (SyntaxError, ValueError, OSError, RecursionError):
+        return True
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == function:
+            return True
+        if isinstance(node, ast.Assign) and any(isinstance(x, ast.Name) and x.id == function for x in node.targets):
+            return True
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and any((a.asname or a.name) == function
+                                                                  for a in node.names):
+            return True
+    return False
+
+
+def _entries_in(folder: Path, function: str) -> Tuple[List[Path], List[Path]]:
+    """The files of ``folder`` that define ``function``, and its student subfolders."""
+    files = sorted(p for p in folder.glob("*.py") if p.is_file())
+    subfolders = sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith((".", "__")))
+    return [p for p in files if defines(p, function)], subfolders
+
+
+def find_entries(items: Sequence[str], function: str = "final_strategy") -> Tuple[List[Entry], List[Tuple[str, str]]]:
+    """Every contest entry, and every student left out with the reason.
+
+    A folder's ``*.py`` files that define ``function`` are entries, the
+    helpers beside them left alone; a folder of student folders (one each,
+    ``students/alice/hog.py`` with its helpers) gives each student's one file
+    that defines it (``hog.py`` when several do).  A ``.py`` file is its own
+    entry; anything else is a strategy spec.
+    """
+    out: List[Entry] = []
+    skipped: List[Tuple[str, str]] = []
     for item in items:
         path = Path(item)
         if path.is_dir():
-            files = sorted(p for p in path.glob("*.py") if p.is_file())
-            if not files:
-                raise ContestError(f"{item}: no *.py files in this folder")
-            out.extend((str(p), f"{p}:{function}", True) for p in files)
+            defining, subfolders = _entries_in(path, function)
+            if defining:
+                out.extend((str(p), f"{p}:{function}", True) for p in defining)
+                continue
+            if not subfolders and any(path.glob("*.py")):  # one student's folder (students/*/): helpers only
+                skipped.append((str(path), f"no .py file here defines {function}"))
+                continue
+            found = False
+            for student in subfolders:
+                candidates, _ = _entries_in(student, function)
+                preferred = [p for p in candidates if p.name == "hog.py"]
+                if len(candidates) == 1 or preferred:
+                    chosen = (preferred or candidates)[0]
+                    out.append((str(chosen), f"{chosen}:{function}", True))
+                    found = True
+                elif candidates:
+                    skipped.append((str(student), f"several files define {function} "
+                                                  f"({', '.join(p.name for p in candidates)}) and none is hog.py"))
+                elif any(student.glob("*.py")):
+                    skipped.append((str(student), f"no .py file here defines {function}"))
+            if not found and not skipped:
+                raise ContestError(f"{item}: no .py file here or in a student folder defines {function}")
         elif item.endswith(".py"):
             if not path.is_file():
                 raise ContestError(f"{item}: no such file")
             out.append((item, f"{item}:{function}", True))
+        elif ":" not in item and ("/" in item or os.sep in item):  # a path, not a spec
+            raise ContestError(f"{item}: no such file or folder")
         else:
             out.append((item, item, False))
     names = [name for name, _, _ in out]
     repeated = sorted({n for n in names if names.count(n) > 1})
     if repeated:
         raise ContestError(f"{repeated[0]} is named twice")
-    return out
+    return out, skipped
+
+
+def contest_entries(items: Sequence[str], function: str = "final_strategy") -> List[Entry]:
+    """``(name, spec, is_file)`` for every entry (see :func:`find_entries`, which also says
+    who was left out and why)."""
+    return find_entries(items, function)[0]
 
 
 class ResultsFile:
