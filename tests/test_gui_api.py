@@ -161,6 +161,7 @@ def test_games_do_not_interfere(port):
     assert {t["num_dice"] for t in results[b["id"]]["turns"] if t["player"] == "you"} == {7}
 
 
+@pytest.mark.slow
 def test_feral_hogs_game_in_the_browser_api(port):
     """sp20 over HTTP: the bot's moves follow both players' memories (the points each scored
     on their previous turn), hints are the bot's action values there, and the policy view is

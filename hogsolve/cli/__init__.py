@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import importlib
 import sys
+import threading
 from typing import Dict, List, Optional, Tuple
 
+from ..util import interrupts
 from ..version import __version__
 from .common import Failure, Parser, UsageError
 
@@ -59,6 +61,7 @@ def chosen_verb(argv: List[str]) -> Optional[str]:
 def main(argv: Optional[List[str]] = None) -> int:
     """Run the command line; returns the exit code."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    previous = interrupts.install() if threading.current_thread() is threading.main_thread() else None
     try:
         parser = build_parser(chosen_verb(argv))
         args = parser.parse_args(argv)
@@ -73,8 +76,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     except Failure as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
+        interrupts.kill_children()
         print("interrupted", file=sys.stderr)
-        return 130
+        return interrupts.exit_code(exc)
     except BrokenPipeError:
         return 0
+    finally:
+        if previous is not None:
+            interrupts.restore(previous)

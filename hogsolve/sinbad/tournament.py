@@ -17,6 +17,7 @@ from ..util.stats import wilson_interval
 from .bots import BOTS
 from .room import Room
 from .seats import Seats
+from ..util.interrupts import InWorker, quiet_worker_starts
 
 
 @dataclasses.dataclass(frozen=True)
@@ -96,7 +97,10 @@ def run_tournament(lineup: Sequence[str], players: int, games: int, seed: int, j
                    progress=None) -> List[GameRecord]:
     """Play ``games`` seeded games (in parallel with joblib when jobs > 1)."""
     from joblib import Parallel, delayed
-    tasks = (delayed(play_game)(lineup_for(g, lineup, players, seed), seed * 1_000_003 + g)
+    if jobs > 1:
+        quiet_worker_starts()
+    play = InWorker(play_game) if jobs > 1 else play_game  # workers leave a terminal's Ctrl-C to us
+    tasks = (delayed(play)(lineup_for(g, lineup, players, seed), seed * 1_000_003 + g)
              for g in range(games))
     results = Parallel(n_jobs=jobs, return_as="generator", batch_size=8)(tasks)
     if progress is not None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import shutil
 import signal
 import struct
 import subprocess
@@ -28,6 +29,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 import numpy as np
+import psutil
 
 from .policy import Policy, rules_key
 from ..hog.rules import Ruleset
@@ -112,9 +114,29 @@ def _store(file: Path, function: str, rules: Ruleset, record: dict) -> None:
         pass  # an unwritable cache only costs time
 
 
-def _limit_output() -> None:
+def _in_child() -> None:
+    """Runs in the student's process before it starts: cap its output, and have the kernel
+    kill it when hogsolve dies, however it dies (a parent-death signal, Linux)."""
     import resource
     resource.setrlimit(resource.RLIMIT_FSIZE, (OUTPUT_LIMIT, OUTPUT_LIMIT))
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass  # not Linux: the clean-up on Ctrl-C and SIGTERM still kills it
+
+
+WORK_PREFIX = "hogsolve-"
+
+
+def _work_folder() -> tempfile.TemporaryDirectory:
+    """A temporary folder for one run, named with this process's PID, after deleting those a
+    killed hogsolve left (their PID is gone): a SIGKILL cannot clean up after itself."""
+    for stale in Path(tempfile.gettempdir()).glob(f"{WORK_PREFIX}[0-9]*-*"):
+        pid = stale.name[len(WORK_PREFIX):].split("-", 1)[0]
+        if pid.isdecimal() and int(pid) != os.getpid() and not psutil.pid_exists(int(pid)):
+            shutil.rmtree(stale, ignore_errors=True)
+    return tempfile.TemporaryDirectory(prefix=f"{WORK_PREFIX}{os.getpid()}-")
 
 
 def _read_output(paths: List[Path]) -> CapturedOutput:
@@ -187,7 +209,7 @@ class _Failed(Exception):
 
 def _run(file: Path, label: str, function: str, rules: Ruleset, timeout: float, source: dict):
     """Tabulate ``function`` of ``file`` in a fresh interpreter; raises :class:`_Failed`."""
-    with tempfile.TemporaryDirectory(prefix="hogsolve-") as work:
+    with _work_folder() as work:
         work = Path(work)
         progress, result = work / "progress", work / "result.json"
         progress.write_bytes(bytes(12))
@@ -201,7 +223,7 @@ def _run(file: Path, label: str, function: str, rules: Ruleset, timeout: float, 
         with open(outputs[0], "wb") as out, open(outputs[1], "wb") as err:
             proc = subprocess.Popen([sys.executable, str(CHILD), str(request)], cwd=file.parent,
                                     stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env,
-                                    start_new_session=True, preexec_fn=_limit_output)
+                                    start_new_session=True, preexec_fn=_in_child)
             try:
                 proc.wait(timeout=timeout)
             except subprocess.TimeoutExpired:

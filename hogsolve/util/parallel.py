@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, Iterator, Optional
 
+from .interrupts import InWorker, quiet_worker_starts
+
 BACKENDS = ("local", "dask")
 
 
@@ -23,7 +25,9 @@ def run_tasks(function: Callable, calls: Iterable[tuple], *, jobs: int = 1, back
         return
     from joblib import Parallel, delayed, parallel_config
     if backend == "local":
-        yield from Parallel(n_jobs=jobs, return_as="generator_unordered")(delayed(function)(*c) for c in calls)
+        quiet_worker_starts()
+        work = InWorker(function)  # a terminal's Ctrl-C reaches the workers too: they leave it to us
+        yield from Parallel(n_jobs=jobs, return_as="generator_unordered")(delayed(work)(*c) for c in calls)
         return
     client = dask_client(scheduler)
     try:

@@ -1,0 +1,121 @@
+"""Ctrl-C and SIGTERM end a run at once and leave nothing behind.
+
+:func:`install` makes both signals kill every process this one started (joblib's
+workers, student files' interpreters in their own sessions, their children)
+and then raise :class:`Interrupted` in the main thread, so ``finally`` blocks
+and temporary folders are cleaned up on the way out.  Killing first matters:
+threads that wait on a student's process, or a worker pool shutting down,
+would otherwise hold the exit until a time limit ran out.
+"""
+from __future__ import annotations
+
+import signal
+from typing import Optional
+
+import psutil
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C (SIGINT) or SIGTERM; ``signum`` says which (exit code 128 + signum)."""
+
+    def __init__(self, signum: int = signal.SIGINT):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def _is_resource_tracker(process: psutil.Process) -> bool:
+    """joblib's resource tracker: it frees shared memory once this process has exited, and
+    killing it first makes it print a traceback (so it is left to end by itself)."""
+    try:
+        return any("resource_tracker" in part for part in process.cmdline())
+    except psutil.Error:
+        return False
+
+
+def kill_children(grace: float = 0.5) -> int:
+    """Terminate every descendant of this process (but joblib's resource tracker, which ends
+    when this process does), then kill those still alive after ``grace`` seconds; returns
+    how many there were."""
+    try:
+        children = [c for c in psutil.Process().children(recursive=True) if not _is_resource_tracker(c)]
+    except psutil.Error:
+        return 0
+    for child in children:
+        try:
+            child.terminate()
+        except psutil.Error:
+            pass
+    _, alive = psutil.wait_procs(children, timeout=grace)
+    for child in alive:
+        try:
+            child.kill()
+        except psutil.Error:
+            pass
+    psutil.wait_procs(alive, timeout=grace)
+    return len(children)
+
+
+def _handler(signum, frame) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not break the clean-up
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    kill_children()
+    raise Interrupted(signum)
+
+
+def install() -> tuple:
+    """Handle SIGINT and SIGTERM as the module docstring says (main thread only); returns the
+    handlers they had, for :func:`restore`."""
+    return signal.signal(signal.SIGINT, _handler), signal.signal(signal.SIGTERM, _handler)
+
+
+def restore(previous: tuple) -> None:
+    """Put back the handlers :func:`install` returned."""
+    signal.signal(signal.SIGINT, previous[0])
+    signal.signal(signal.SIGTERM, previous[1])
+
+
+def quiet_worker_starts() -> None:
+    """Start joblib's worker processes with Ctrl-C blocked (a blocked signal stays blocked across
+    fork and exec), so a terminal's Ctrl-C, which reaches the whole process group, cannot
+    interrupt a worker while it imports and make it print a traceback; the main process
+    stops the workers itself.  It wraps loky's process launcher, a private name: where a
+    joblib release renames it, workers fall back to :class:`InWorker` alone."""
+    try:  # loky's launcher imports this module's fork_exec each time it starts a worker
+        from joblib.externals.loky.backend import fork_exec as launcher
+    except ImportError:
+        return
+    original = getattr(launcher, "fork_exec", None)
+    if original is None or getattr(original, "blocks_ctrl_c", False):
+        return
+
+    def fork_exec(*args, **kwargs):
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            return original(*args, **kwargs)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, before)
+    fork_exec.blocks_ctrl_c = True
+    launcher.fork_exec = fork_exec
+
+
+class InWorker:
+    """``function`` run in a worker process, which leaves Ctrl-C to the main process (picklable)."""
+
+    def __init__(self, function):
+        self.function = function
+
+    def __call__(self, *args, **kwargs):
+        ignore_in_worker()
+        return self.function(*args, **kwargs)
+
+
+def exit_code(exc: Optional[BaseException]) -> int:
+    """130 for Ctrl-C, 143 for SIGTERM (128 + the signal's number)."""
+    return 128 + getattr(exc, "signum", signal.SIGINT)
+
+
+def ignore_in_worker() -> None:
+    """In a worker process: leave Ctrl-C to the main process (which stops the workers), so a
+    terminal's Ctrl-C does not print a traceback from every worker."""
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
