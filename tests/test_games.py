@@ -260,3 +260,20 @@ def test_sample_outcome_is_exact():
     assert 900 <= draws.count(0) <= 1100
     with pytest.raises(ValueError, match="do not sum to 1"):
         sample_outcome([(0, Fraction(1, 3))], random.Random(0))
+
+
+def test_the_sibala_terminal_plays_through_the_state():
+    """Every roll's index names the same dice, and a seeded game at the terminal settles as the
+    state says (the house's terminal rolls through SibalaState)."""
+    from itertools import product
+    from hogsolve.sessions.sibala_terminal import play_house
+    from hogsolve.sibala.odds import ROLLS
+    from hogsolve.sibala.state import roll_index
+    assert all(ROLLS[roll_index(dice)] == dice for dice in product(range(1, 7), repeat=4))
+    lines = []
+    answers = iter([""] * 40 + ["q"])
+    result = play_house(seed=11, read=lambda prompt: next(answers), write=lines.append)
+    outcomes = [line for line in lines if line in ("You win the round.", "The banker wins the round.", "Push.")]
+    assert len(outcomes) == result["rounds"] == 40
+    gains = {"You win the round.": 1, "The banker wins the round.": -1, "Push.": 0}
+    assert sum(gains[o] for o in outcomes) == result["balance"]

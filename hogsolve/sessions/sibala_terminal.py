@@ -9,18 +9,8 @@ from __future__ import annotations
 import random
 from typing import Callable, Optional
 
-from ..sibala.rules import KATA, NO_POINT, Hand, Variant, evaluate
-from ..sibala.odds import banker_instant
-from ..sibala.state import settle
-
-
-def roll_scoring(rng: random.Random, variant: Variant, write: Callable[[str], None], who: str) -> Hand:
-    """Roll four dice until the hand scores, reporting each roll."""
-    while True:
-        hand = evaluate([rng.randint(1, 6) for _ in range(4)], variant)
-        write(f"{who} {'roll' if who == 'You' else 'rolls'} {hand.describe()}")
-        if hand.category != NO_POINT:
-            return hand
+from ..sibala.rules import KATA, Variant, evaluate
+from ..sibala.state import BANKER, SibalaState, roll_index
 
 
 def play_house(*, seed: Optional[int] = None, variant: Variant = KATA,
@@ -34,13 +24,15 @@ def play_house(*, seed: Optional[int] = None, variant: Variant = KATA,
             if read(f"[balance {balance:+d}] roll? ").strip().lower() in ("q", "quit"):
                 break
             rounds += 1
-            banker = roll_scoring(rng, variant, write, "Banker")
-            player = None
-            if banker_instant(banker.strength(variant)):
-                write("The banker's roll decides at once.")
-            else:
-                player = roll_scoring(rng, variant, write, "You")
-            result = settle(banker, player, variant)
+            state = SibalaState(variant)
+            while not state.is_terminal():
+                dice = [rng.randint(1, 6) for _ in range(4)]
+                banker = state.rolling == BANKER
+                state.apply_action(roll_index(dice))
+                write(f"{'Banker rolls' if banker else 'You roll'} {evaluate(dice, variant).describe()}")
+                if banker and state.is_terminal():
+                    write("The banker's roll decides at once.")
+            result = state.result
             balance += result
             write({1: "You win the round.", -1: "The banker wins the round.", 0: "Push."}[result])
     except (EOFError, KeyboardInterrupt):

@@ -29,6 +29,14 @@ def settle(banker: Hand, player: Optional[Hand], variant: Variant) -> int:
     return (a > b) - (a < b)
 
 
+def roll_index(dice) -> int:
+    """The index in :data:`hogsolve.sibala.odds.ROLLS` of four dice in the order rolled."""
+    index = 0
+    for die in dice:
+        index = index * 6 + int(die) - 1
+    return index
+
+
 class SibalaState:
     """A round in progress: the scoring hands so far, every roll, and the result once settled."""
 
