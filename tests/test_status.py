@@ -35,3 +35,20 @@ def test_pig_win_rate_is_the_hog_result_type():
     assert isinstance(rate, WinRate) and rate.a == "optimal" and rate.b == "hold_at:10"
     assert rate.average == (rate.first + rate.second) / 2 > 0.5
     assert rate.to_dict()["average"] == rate.average
+
+
+def test_the_exact_checks_share_the_vocabulary():
+    from hogsolve.solver.exact import verify_ties
+    from hogsolve.solver.model import compile_model
+    from hogsolve.solver.pig_exact import verify_pig
+    rules = get_rules("su18", goal=20)
+    exact = solve(rules, exact=True).exact
+    ties = verify_ties(compile_model(rules), solve(rules))
+    checked = verify_pig(solve_pig(get_pig_game("pig", goal=15)))
+    for result in (exact, ties, checked):
+        assert result.ok and result.message == "" and result.iterations in (39, 29)
+        assert {"ok", "message", "iterations"} <= set(result.to_dict())
+    wrong = solve_pig(get_pig_game("pig", goal=15))
+    wrong.roll[3, 5, 1] = False  # hold at 1: strictly worse than rolling
+    bad = verify_pig(wrong)
+    assert not bad.ok and bad.message == "the policy's action is worse than the other in 1 states"

@@ -29,11 +29,13 @@ from .iteration import optimal_values
 from .model import Model
 from .kinds import UNCOVERED
 from .model import Feature
+from ..util.status import Status
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class ExactResult:
-    """Outcome of the exact recomputation of a solution.
+class ExactResult(Status):
+    """Outcome of the exact recomputation of a solution (always ``ok``: the exact optimal
+    policy replaces the float one where they differ; ``iterations`` counts the score sums).
 
     ``policy[s, o]`` is the exact optimal dice count (fewest dice on exact
     ties); ``float_policy_mismatches`` lists the states [s, o] where the
@@ -69,9 +71,20 @@ class ExactResult:
             "proven": True,
         }
 
+    @property
+    def message(self) -> str:
+        """Always '': every value and decision is exact."""
+        return ""
+
+    @property
+    def iterations(self) -> int:
+        """Score sums recomputed exactly."""
+        return 2 * int(self.policy.shape[0]) - 1
+
     def to_dict(self) -> dict:
         """The table record plus this run's comparison with the float solution."""
         return {
+            **self.status(),
             **self.table_record(),
             "float_policy_mismatches": self.float_policy_mismatches.tolist(),
             "max_value_error": self.max_value_error,
@@ -174,9 +187,10 @@ def verify(model: Model, solution, progress=None) -> ExactResult:
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class TieCheck:
+class TieCheck(Status):
     """What :func:`verify_ties` proved: every state's exact optimal value, and exactly optimal
-    decisions at the certificate's ties (``policy``, fewest dice on exact ties)."""
+    decisions at the certificate's ties (``policy``, fewest dice on exact ties); always
+    ``ok``, ``iterations`` the score sums computed exactly."""
 
     win_probability_start: Fraction
     policy: np.ndarray
@@ -186,10 +200,20 @@ class TieCheck:
     max_value_error: float       # largest |float value - exact value|
     seconds: float
 
+    @property
+    def message(self) -> str:
+        """Always '': the ties are settled exactly."""
+        return ""
+
+    @property
+    def iterations(self) -> int:
+        """Score sums computed exactly."""
+        return 2 * int(self.policy.shape[0]) - 1
+
     def to_dict(self) -> dict:
         """The check as plain JSON values (the start value as an exact fraction)."""
         p = self.win_probability_start
-        return {"method": "exact values from the certified decisions; ties settled exactly",
+        return {**self.status(), "method": "exact values from the certified decisions; ties settled exactly",
                 "win_probability_start": f"{p.numerator}/{p.denominator}",
                 "win_probability_start_decimal": decimal_digits(p, 30), "tie_states": self.tie_states,
                 "exact_tie_states": self.exact_tie_states, "float_choice_changed": self.float_choice_changed,

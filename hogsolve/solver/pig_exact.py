@@ -15,26 +15,39 @@ import time
 from fractions import Fraction
 
 from ..util.plain import plain
+from ..util.status import Status
 
 
 @dataclasses.dataclass(frozen=True)
-class PigExactResult:
-    """What the exact check found."""
+class PigExactResult(Status):
+    """What the exact check found; ``ok`` when the policy is optimal in every state exactly,
+    ``iterations`` the score sums checked."""
 
     win_probability_start: Fraction
     suboptimal_states: int       # states where the policy's action is worse than the other
     exact_ties: int              # states where rolling and holding are worth exactly the same
     max_float_error: float       # largest |float value - exact value|
     seconds: float
+    stages: int = 0              # score sums checked
 
     @property
     def proven(self) -> bool:
         """True when the policy is optimal in every state, exactly."""
         return self.suboptimal_states == 0
 
+    @property
+    def message(self) -> str:
+        """Why the policy is not optimal ('' when it is)."""
+        return "" if self.proven else f"the policy's action is worse than the other in {self.suboptimal_states} states"
+
+    @property
+    def iterations(self) -> int:
+        """Score sums checked (stages)."""
+        return self.stages
+
     def to_dict(self) -> dict:
         """The result as plain JSON values (the fraction exact)."""
-        return plain({**dataclasses.asdict(self), "proven": self.proven})
+        return plain({**self.status(), **dataclasses.asdict(self), "proven": self.proven})
 
 
 def check_exact_built(game) -> None:
@@ -87,4 +100,4 @@ def verify_pig(solution) -> PigExactResult:
                 chosen, other = (rolled, held) if roll[i, j, k] else (held, rolled)
                 bad += chosen < other
                 ties += chosen == other
-    return PigExactResult(start_values[0, 0], bad, ties, worst, time.perf_counter() - start)
+    return PigExactResult(start_values[0, 0], bad, ties, worst, time.perf_counter() - start, 2 * g - 1)
