@@ -187,3 +187,35 @@ def test_feral_hogs_game_in_the_browser_api(port):
     status, data = request(port, "GET", f"/api/policy/{rules_name}")
     assert status == 200 and data["memories"] == "both 0"
     assert np.array_equal(np.array(data["policy"]), bot.table[:, :, 0, 0])
+
+
+def test_nellers_hog_hints_and_dice_in_the_api(port):
+    """Neller's Hog has no zero-dice move: its hint said -inf, which JSON cannot carry (a 500);
+    now the forbidden move is null and the game says its least dice count."""
+    state = new_game(port, rules="hog", first="you", seed=4)
+    assert state["min_dice"] == 1 and state["max_dice"] == 10
+    status, hint = request(port, "GET", f"/api/games/{state['id']}/hint")
+    assert status == 200 and hint["values"][0] is None
+    assert all(0 <= v <= 1 for v in hint["values"][1:]) and hint["best"] >= 1
+    status, answer = request(port, "POST", f"/api/games/{state['id']}/roll", {"dice": 0})
+    assert 400 <= status < 500
+
+
+def test_a_feral_bots_values_are_solved_once_however_many_ask(monkeypatch):
+    """Feral Hogs' values do not ship: many requests at once used to solve them once each."""
+    import threading
+    import hogsolve.solver.optimal as optimal_solver
+    from hogsolve.strategy.optimal import OptimalStrategy
+    from hogsolve import get_rules
+    rules = get_rules("fa19", goal=20)
+    calls = []
+    real = optimal_solver.solve
+    monkeypatch.setattr(optimal_solver, "solve", lambda r, *a, **k: calls.append(r) or real(r, *a, **k))
+    table = real(rules).policy
+    bot = OptimalStrategy(rules, None, {"policy.npy": table})
+    threads = [threading.Thread(target=lambda: bot.win_probability) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(calls) == 1 and bot.action_values.shape == (20, 20) + rules.context_shape + (11,)

@@ -245,3 +245,23 @@ attack();
             evil.shutdown()
             evil.server_close()
         assert len(server.RequestHandlerClass.store.games) == 0
+
+
+def test_nellers_hog_in_the_page(browser):
+    """No 0 button for a ruleset without a zero-dice move, and its hints draw (they used to
+    answer 500 and leave every dice button dead)."""
+    with running_server() as (_, port):
+        context, page, problems = open_page(browser, port, DESKTOP)
+        page.select_option("#rules", "hog")
+        page.check("#hint-toggle")
+        page.select_option("#first", "you")
+        start_game(page)
+        page.wait_for_function("() => !document.querySelector('.dice-button[data-dice=\"5\"]').disabled")
+        assert page.is_disabled('.dice-button[data-dice="0"]')
+        page.wait_for_function("() => document.querySelector('#hint-text').textContent.startsWith('Optimal: roll')")
+        assert "roll 0 dice" not in page.text_content("#hint-text")
+        assert "0: not allowed" in page.get_attribute("#hint-chart", "aria-label")
+        page.click('.dice-button[data-dice="5"]')
+        page.wait_for_function("() => Number(document.body.dataset.turns) >= 1")
+        assert problems == []
+        context.close()

@@ -5,6 +5,7 @@ HTTP.  Every game has its own seeded dice, so games never interfere.
 """
 from __future__ import annotations
 
+import math
 import random
 import secrets
 import threading
@@ -52,7 +53,8 @@ class WebGame:
             if hint is None:
                 return {"best": None, "values": [], "to_move": self.session.to_move,
                         "winner": self.session.winner}
-            return {**hint, "values": [round(v, 6) for v in hint["values"]]}
+            # a move the rules forbid (Neller's Hog's 0 dice) is worth -inf: null in JSON, never a 500
+            return {**hint, "values": [round(v, 6) if math.isfinite(v) else None for v in hint["values"]]}
 
     def state(self) -> dict:
         """Everything the page needs to draw the game, as JSON-ready values."""
@@ -61,7 +63,7 @@ class WebGame:
             you, bot = session.match.scores
             sides = int(self.rules.dice_sides(you, bot)) if session.to_move == "you" else None
             return {"id": self.id, "rules": self.rules.name, "goal": self.rules.goal,
-                    "max_dice": self.rules.max_dice, "scores": session.scores,
+                    "max_dice": self.rules.max_dice, "min_dice": int(self.rules.min_dice), "scores": session.scores,
                     "to_move": session.to_move, "winner": session.winner, "dice_sides": sides,
                     "turns": session.log, "win_probability": session.history, "seed": self.seed}
 

@@ -10,6 +10,7 @@ solves the ruleset, and caches the result in ``$HOGSOLVE_CACHE`` (default
 from __future__ import annotations
 
 import os
+import threading
 import warnings
 from pathlib import Path
 from typing import Optional, Union
@@ -68,13 +69,15 @@ class OptimalStrategy:
                        "proven": not reason, **({"reason": reason} if reason else {})}
         self._values = (arrays["win_probability.npy"], arrays["action_values.npy"]) \
             if "action_values.npy" in arrays else None
+        self._solving = threading.Lock()  # many callers at once (a server's requests) solve once
 
     def _solved_values(self):
-        if self._values is None:
-            from ..solver.optimal import solve  # only a history ruleset's values, which do not ship
-            solution = solve(self.rules)
-            self._values = (solution.win_probability, solution.action_values)
-        return self._values
+        with self._solving:
+            if self._values is None:
+                from ..solver.optimal import solve  # only a history ruleset's values, which do not ship
+                solution = solve(self.rules)
+                self._values = (solution.win_probability, solution.action_values)
+            return self._values
 
     @property
     def win_probability(self):

@@ -158,7 +158,10 @@ function render(previousTurns = 0) {
   }
 
   const canRoll = !!game && game.to_move === "you" && !busy && $("error").hidden;
-  document.querySelectorAll(".dice-button").forEach((b) => { b.disabled = !canRoll; });
+  // a dice count below the ruleset's least (Neller's Hog has no zero-dice move) is never offered
+  document.querySelectorAll(".dice-button").forEach((b) => {
+    b.disabled = !canRoll || Number(b.dataset.dice) < (game ? game.min_dice : 0);
+  });
 
   const log = $("log");
   log.replaceChildren();
@@ -263,6 +266,7 @@ function drawHintChart(hint) {
                               v.toFixed(2)));
   }
   hint.values.forEach((v, n) => {
+    if (v === null) return;  // not a legal move here
     const h = height * Math.max(0, Math.min(1, v));
     const x = left + 3 + n * step;
     const bar = svgEl("rect", {x, y: top + height - h, width: step - 6, height: Math.max(h, 1),
@@ -278,7 +282,7 @@ function drawHintChart(hint) {
                              "text-anchor": "middle", "font-size": 10, fill: "#6b7280"},
                             "dice rolled (bar: win probability)"));
   chart.setAttribute("aria-label", "win probability of each dice count: " +
-    hint.values.map((v, n) => `${n}: ${v.toFixed(3)}`).join(", "));
+    hint.values.map((v, n) => `${n}: ${v === null ? "not allowed" : v.toFixed(3)}`).join(", "));
 }
 
 // ----------------------------------------------------------------- trend --
