@@ -219,3 +219,20 @@ def test_a_feral_bots_values_are_solved_once_however_many_ask(monkeypatch):
     for thread in threads:
         thread.join()
     assert len(calls) == 1 and bot.action_values.shape == (20, 20) + rules.context_shape + (11,)
+
+
+def test_semester_names_reach_the_page():
+    """`hogsolve gui --rules sp23` came up blank: the page lists base names only, and
+    /api/policy/sp23 was 404. A semester (in any case) is the ruleset it names."""
+    from gui_helpers import running_server
+    from hogsolve.gui.server import make_server
+    server = make_server(0, "sp23")
+    assert server.RequestHandlerClass.store.default_rules == "fa22"
+    server.server_close()
+    with running_server() as (_, port):
+        status, policy = request(port, "GET", "/api/policy/sp23")
+        assert status == 200 and policy["rules"] == "fa22"
+        state = new_game(port, rules="SP23", first="you", seed=1)
+        assert state["rules"] == "fa22"
+        status, error = request(port, "GET", "/api/policy/sp99")
+        assert status == 404 and "sp99" in error["error"]

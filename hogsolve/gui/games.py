@@ -14,7 +14,7 @@ from collections import OrderedDict
 from typing import Optional
 
 from ..strategy.optimal import optimal_strategy
-from ..hog.rules import Ruleset, get_rules
+from ..hog.rules import Ruleset, UnknownRulesetError, get_rules
 from ..sessions.hog import Session, SessionError
 
 
@@ -68,6 +68,17 @@ class WebGame:
                     "turns": session.log, "win_probability": session.history, "seed": self.seed}
 
 
+def canonical(name) -> Optional[str]:
+    """The built-in ruleset a name or semester stands for, in any case (``SP23`` -> ``fa22``);
+    None for anything else."""
+    if not isinstance(name, str):
+        return None
+    try:
+        return get_rules(name).name
+    except (UnknownRulesetError, ValueError):
+        return None
+
+
 class GameStore:
     """The server's games by id, thread-safe and bounded.
 
@@ -78,7 +89,7 @@ class GameStore:
 
     def __init__(self, default_rules: str = "su18", max_games: int = 1000, idle_seconds: float = 6 * 3600,
                  clock=time.monotonic):
-        self.default_rules = default_rules
+        self.default_rules = canonical(default_rules) or default_rules  # sp23 is fa22 in the page
         self.max_games, self.idle_seconds, self.clock = max_games, idle_seconds, clock
         self.games: "OrderedDict[str, WebGame]" = OrderedDict()
         self.used: dict = {}

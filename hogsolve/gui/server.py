@@ -34,7 +34,7 @@ from typing import Optional, Tuple
 from urllib.parse import unquote, urlsplit
 
 from ..hog.rules import UnknownRulesetError, rulesets
-from .games import GameError, GameStore
+from .games import GameError, GameStore, canonical
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 64 * 1024
@@ -280,8 +280,10 @@ class Handler(BaseHTTPRequestHandler):
             self.send_json(200, {"default": store.default_rules, "rulesets": [
                 {"name": r.name, "description": r.description} for r in rulesets().values()]})
         elif route == "policy":
-            if arg not in rulesets():
+            name = canonical(arg)
+            if name is None:
                 raise GameError(404, f"unknown ruleset {arg!r}")
+            arg = name
             if arg not in self.policy_cache:
                 self.policy_cache[arg] = policy_payload(store, arg)
             self.send_json(200, self.policy_cache[arg])
@@ -304,8 +306,9 @@ class Handler(BaseHTTPRequestHandler):
         name = body.get("rules", self.store.default_rules)
         first = body.get("first", "you")
         seed = body.get("seed")
-        if not isinstance(name, str) or name not in rulesets():
+        if canonical(name) is None:
             raise GameError(400, f"unknown ruleset {name!r}; choose from {', '.join(rulesets())}")
+        name = canonical(name)
         if first not in ("you", "bot"):
             raise GameError(400, f"first must be 'you' or 'bot', got {first!r}")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 63):
