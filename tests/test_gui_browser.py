@@ -265,3 +265,17 @@ def test_nellers_hog_in_the_page(browser):
         page.wait_for_function("() => Number(document.body.dataset.turns) >= 1")
         assert problems == []
         context.close()
+
+
+def test_sp22_says_it_has_no_value(browser):
+    """sp22 was offered with no word that optimal play never ends; the page now says so."""
+    with running_server() as (_, port):
+        context, page, problems = open_page(browser, port, DESKTOP)
+        page.select_option("#rules", "sp22")
+        assert page.is_visible("#caveat")
+        text = page.text_content("#caveat")
+        assert text.startswith("sp22 has no optimal value") and "(72, 75)" in text
+        page.select_option("#rules", "su18")
+        assert page.is_hidden("#caveat")
+        assert problems == []
+        context.close()

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Optional, Tuple
 from urllib.parse import unquote, urlsplit
 
-from ..hog.rules import UnknownRulesetError, rulesets
+from ..hog.rules import NO_VALUE, UnknownRulesetError, rulesets
 from .games import GameError, GameStore, canonical
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -278,7 +278,8 @@ class Handler(BaseHTTPRequestHandler):
         store = self.store
         if route == "rulesets":
             self.send_json(200, {"default": store.default_rules, "rulesets": [
-                {"name": r.name, "description": r.description} for r in rulesets().values()]})
+                {"name": r.name, "description": r.description, "caveat": NO_VALUE.get(r.name, "")}
+                for r in rulesets().values()]})
         elif route == "policy":
             name = canonical(arg)
             if name is None:

@@ -469,11 +469,21 @@ async function start() {
     showError(`The hogsolve server cannot be reached: ${err.message}`);
     return;
   }
+  const caveats = {};
   for (const r of info.rulesets) {
     $("rules").appendChild(el("option", {value: r.name, title: r.description}, r.name));
+    caveats[r.name] = r.caveat;
   }
+  // a ruleset without a proven optimum (sp22) says so wherever it is chosen
+  const showCaveat = () => {
+    const caveat = caveats[$("rules").value];
+    $("caveat").hidden = !caveat;
+    $("caveat").textContent = caveat ? `${$("rules").value} has no optimal value, so the bot is not proven ` +
+      `optimal: ${caveat}` : "";
+  };
   $("rules").value = localStorage.getItem("hogsolve-rules") || info.default;
   if (!$("rules").value) $("rules").value = info.default;
+  showCaveat();
   $("first").value = localStorage.getItem("hogsolve-first") === "bot" ? "bot" : "you";
   $("hint-toggle").checked = localStorage.getItem("hogsolve-hint") === "1";
   $("setup").addEventListener("submit", newGame);
@@ -486,6 +496,7 @@ async function start() {
   $("first").addEventListener("change", () => { localStorage.setItem("hogsolve-first", $("first").value); drawTrend(); });
   $("rules").addEventListener("change", async () => {
     localStorage.setItem("hogsolve-rules", $("rules").value);
+    showCaveat();
     if (!game) {
       try { await loadPolicy($("rules").value); } catch (err) { showError(err.message); }
       render(0);
