@@ -13,7 +13,7 @@ settings.register_profile("ci", derandomize=True)
 if os.environ.get("CI") == "true":
     settings.load_profile("ci")
 
-# The default tier runs two workers on two cores: one BLAS thread each, or they fight over the cores.
+# The default tier runs three workers on two cores: one BLAS thread each, or they fight over the cores.
 from threadpoolctl import threadpool_limits  # noqa: E402
 
 threadpool_limits(1)

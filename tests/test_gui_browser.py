@@ -163,6 +163,7 @@ def test_play_whole_game_by_tapping_on_a_phone(browser, tmp_path):
         context.close()
 
 
+@pytest.mark.slow
 def test_errors_are_shown_and_offer_a_new_game(browser):
     with running_server() as (server, port):
         context, page, problems = open_page(browser, port, DESKTOP)
@@ -179,6 +180,7 @@ def test_errors_are_shown_and_offer_a_new_game(browser):
         context.close()
 
 
+@pytest.mark.slow
 def test_keys_roll_but_never_with_ctrl_alt_meta(browser):
     with running_server() as (_, port):
         context, page, _ = open_page(browser, port, DESKTOP)

@@ -20,7 +20,7 @@ def check(report, signum):
         return
     assert report["code"] == 128 + signum, report
     assert report["stderr"].endswith("interrupted\n") and "Traceback" not in report["stderr"], report["stderr"]
-    assert report["seconds"] < 3.0, report  # measured 0.04-0.5 s on this 2-core machine
+    assert report["seconds"] < 5.0, report  # measured 0.04-0.5 s on an idle 2-core machine
 
 
 @pytest.mark.parametrize("name, signum", [("contest", signal.SIGINT), pytest.param("sinbad", signal.SIGTERM,

@@ -288,7 +288,7 @@ def test_two_dice_pig_wipes(capsys):
     optimal = solve_pig(small)
     rate = pig_win_rate(optimal, hold_at(20), small)
     first, second, average = rate.first, rate.second, rate.average
-    n, wins = 1500, 0
+    n, wins = 800, 0
     for seed in range(n):
         optimal_first = seed % 2 == 0
         players = (optimal, hold_at(20)) if optimal_first else (hold_at(20), optimal)

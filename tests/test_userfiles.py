@@ -333,16 +333,13 @@ def test_a_failure_is_cached_by_content_like_a_table(tmp_path, capsys):
     cache; --retry-failed, a longer limit or a changed file (or helper) runs it again."""
     f = write(tmp_path / "loop.py", "def final_strategy(score, opponent_score):\n    while True:\n        pass\n")
     args = ["compare", f"{f}:final_strategy", "always_roll:4", "--strategy-timeout", "0.5"]
-    start = time.monotonic()
     code, _, err = cli(capsys, *args)
-    assert code == 2 and "did not finish within 0.5 s" in err and time.monotonic() - start >= 0.5
-    start = time.monotonic()
+    assert code == 2 and "did not finish within 0.5 s" in err and "(cached" not in err
     code, _, err = cli(capsys, *args)
     assert code == 2 and "did not finish within 0.5 s" in err and "(cached" in err and "--retry-failed" in err
-    assert time.monotonic() - start < 0.5 and err.count("\n") == 1
-    start = time.monotonic()
+    assert err.count("\n") == 1
     code, _, err = cli(capsys, *args, "--retry-failed")
-    assert code == 2 and "(cached" not in err and time.monotonic() - start >= 0.5
+    assert code == 2 and "did not finish within 0.5 s" in err and "(cached" not in err
     code, _, err = cli(capsys, *args[:-1], "1")  # a longer limit than the one it hit: run again
     assert code == 2 and "within 1 s" in err and "(cached" not in err
     write(tmp_path / "helper.py", "X = 1\n")  # anything changed beside it: run again
