@@ -32,8 +32,23 @@ from .model import Feature
 from ..util.status import Status
 
 
+class ExactStatus(Status):
+    """The status of an exact computation: always ``ok`` (every value it states is exact);
+    ``iterations`` counts the score sums of its ``policy`` table."""
+
+    @property
+    def message(self) -> str:
+        """Always '': exact values and decisions."""
+        return ""
+
+    @property
+    def iterations(self) -> int:
+        """Score sums computed exactly."""
+        return 2 * int(self.policy.shape[0]) - 1
+
+
 @dataclasses.dataclass(frozen=True, repr=False)
-class ExactResult(Status):
+class ExactResult(ExactStatus):
     """Outcome of the exact recomputation of a solution (always ``ok``: the exact optimal
     policy replaces the float one where they differ; ``iterations`` counts the score sums).
 
@@ -70,16 +85,6 @@ class ExactResult(Status):
             "win_probability_start_decimal": decimal_digits(p, 30),
             "proven": True,
         }
-
-    @property
-    def message(self) -> str:
-        """Always '': every value and decision is exact."""
-        return ""
-
-    @property
-    def iterations(self) -> int:
-        """Score sums recomputed exactly."""
-        return 2 * int(self.policy.shape[0]) - 1
 
     def to_dict(self) -> dict:
         """The table record plus this run's comparison with the float solution."""
@@ -187,7 +192,7 @@ def verify(model: Model, solution, progress=None) -> ExactResult:
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class TieCheck(Status):
+class TieCheck(ExactStatus):
     """What :func:`verify_ties` proved: every state's exact optimal value, and exactly optimal
     decisions at the certificate's ties (``policy``, fewest dice on exact ties); always
     ``ok``, ``iterations`` the score sums computed exactly."""
@@ -199,16 +204,6 @@ class TieCheck(Status):
     float_choice_changed: int    # ties where the float policy's choice was not exactly optimal
     max_value_error: float       # largest |float value - exact value|
     seconds: float
-
-    @property
-    def message(self) -> str:
-        """Always '': the ties are settled exactly."""
-        return ""
-
-    @property
-    def iterations(self) -> int:
-        """Score sums computed exactly."""
-        return 2 * int(self.policy.shape[0]) - 1
 
     def to_dict(self) -> dict:
         """The check as plain JSON values (the start value as an exact fraction)."""
