@@ -1,4 +1,5 @@
 """Run a hogsolve command, signal it at a chosen moment, and report what it left behind."""
+import json
 import os
 import signal
 import subprocess
@@ -75,6 +76,10 @@ def interrupt(name: str, signum: int, delay: float, work: Path) -> dict:
             p.kill()
         except psutil.Error:
             pass
+    failures = 0  # failures cached for students the clean-up killed: none may be
+    for record_file in (cache / "strategies").glob("*.json"):
+        failures += sum("failed" in record for record in json.loads(record_file.read_text())["records"])
     return {"code": proc.returncode, "seconds": took, "stderr": err.decode(errors="replace"),
+            "cached_failures": failures,
             "processes": [" ".join(p.info["cmdline"] or [])[:100] for p in left],
             "tmp": sorted(p.name for p in tmp.iterdir())}

@@ -34,6 +34,7 @@ import psutil
 from .policy import Policy, rules_key
 from ..hog.rules import Ruleset
 from ..util.files import atomic_write, sha256
+from ..util.interrupts import Interrupted, stopping
 
 CHILD = Path(__file__).with_name("userfile_child.py")
 DEFAULT_TIMEOUT = 60.0
@@ -186,9 +187,13 @@ def tabulate_file(path: str, function: str, rules: Ruleset, *, timeout: float = 
         limit = hit.get("timeout") if hit else None
         if hit is not None and not retry_failed and (limit is None or timeout <= limit):
             raise UserFileError(f"{hit['failed']} (cached: the file is unchanged; --retry-failed runs it again)")
+    if stopping():  # Ctrl-C came while this thread waited its turn: start nothing new
+        raise Interrupted()
     try:
         policy, captured = _run(file, label, function, rules, timeout, source)
     except _Failed as failure:
+        if stopping():  # killed by the clean-up, not by its own doing: neither cached nor reported
+            raise Interrupted() from None
         if use_cache:
             _store(file, function, rules, {"files": _folder_files(file), "failed": failure.message,
                                            "timeout": failure.timeout})
@@ -224,6 +229,8 @@ def _run(file: Path, label: str, function: str, rules: Ruleset, timeout: float, 
             proc = subprocess.Popen([sys.executable, str(CHILD), str(request)], cwd=file.parent,
                                     stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env,
                                     start_new_session=True, preexec_fn=_in_child)
+            if stopping():  # Ctrl-C came while it started: the clean-up may have missed it
+                os.killpg(proc.pid, signal.SIGKILL)
             try:
                 proc.wait(timeout=timeout)
             except subprocess.TimeoutExpired:

@@ -10,6 +10,7 @@ would otherwise hold the exit until a time limit ran out.
 from __future__ import annotations
 
 import signal
+import threading
 from typing import Optional
 
 import psutil
@@ -55,9 +56,19 @@ def kill_children(grace: float = 0.5) -> int:
     return len(children)
 
 
+_STOPPING = threading.Event()
+
+
+def stopping() -> bool:
+    """True once Ctrl-C or SIGTERM came: threads still at work start nothing new, and a
+    process that died in the clean-up is no failure of its own (nothing is cached)."""
+    return _STOPPING.is_set()
+
+
 def _handler(signum, frame) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not break the clean-up
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    _STOPPING.set()
     kill_children()
     raise Interrupted(signum)
 
@@ -65,11 +76,13 @@ def _handler(signum, frame) -> None:
 def install() -> tuple:
     """Handle SIGINT and SIGTERM as the module docstring says (main thread only); returns the
     handlers they had, for :func:`restore`."""
+    _STOPPING.clear()
     return signal.signal(signal.SIGINT, _handler), signal.signal(signal.SIGTERM, _handler)
 
 
 def restore(previous: tuple) -> None:
-    """Put back the handlers :func:`install` returned."""
+    """Put back the handlers :func:`install` returned (an interrupt stays known until the
+    next :func:`install`: threads may still be finishing while the process exits)."""
     signal.signal(signal.SIGINT, previous[0])
     signal.signal(signal.SIGTERM, previous[1])
 
