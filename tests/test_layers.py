@@ -125,7 +125,7 @@ def test_every_family_function_resolves_and_points_down():
     from hogsolve.families import FAMILIES, family_of
     for family in FAMILIES.values():
         for field in ("game", "solve", "win_rate", "best_response", "regret", "state", "session", "optimal"):
-            module, name = getattr(family, field).__doc__.rsplit(".", 1)
+            module, name = getattr(family, field).target
             assert callable(getattr(importlib.import_module(module), name)), (family.name, field)
             assert layer_of(place(module)) < layer_of("families")
         assert all(family_of(n) is family for n in family.names())

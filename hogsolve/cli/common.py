@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import sys
 from fractions import Fraction
@@ -132,12 +131,12 @@ def add_rules_option(p, *, many: bool = False) -> None:
 
 def gigabytes(text: str) -> float:
     """A positive, finite number of GB (``inf``, ``nan``, 0 and 1e308 are refused)."""
-    from ..solver.memory import GB
+    from ..solver.memory import is_limit
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number of GB, got {text!r}") from None
-    if not (value > 0 and math.isfinite(value * GB)):
+    if not is_limit(value):
         raise argparse.ArgumentTypeError(f"expected a positive finite number of GB, got {text!r}")
     return value
 

@@ -84,13 +84,18 @@ def check_pig_fits(game, *, limit_gb: Optional[float] = None, physical: bool = F
     _refuse_beyond(estimate_pig_bytes(int(game.goal)), limit_gb, f"{game.name} at goal {game.goal}", physical)
 
 
+def is_limit(limit_gb: float) -> bool:
+    """True for a usable memory limit: a positive number of GB whose bytes are finite."""
+    return limit_gb > 0 and math.isfinite(limit_gb * GB)
+
+
 def _refuse_beyond(need: int, limit_gb: Optional[float], what: str, physical: bool = False) -> None:
     """The limit is ``limit_gb`` if given (a positive finite number of GB), else the memory
     available now, or with ``physical`` the machine's memory."""
     if physical:
         limit, source = physical_bytes(), f"this machine's {physical_bytes() / GB:.1f} GB"
     elif limit_gb is not None:
-        if not (limit_gb > 0 and math.isfinite(limit_gb * GB)):
+        if not is_limit(limit_gb):
             raise MemoryLimitError(f"--max-memory takes a positive finite number of GB, got {limit_gb:g}")
         limit, source = int(limit_gb * GB), f"the limit of {limit_gb:g} GB (--max-memory)"
     else:
