@@ -8,7 +8,7 @@ import pytest
 from hogsolve import __version__, get_rules, rulesets, solve
 from hogsolve.solver.model import compile_model
 from hogsolve.hog.rules import NO_VALUE
-from hogsolve.solver.tables import load_arrays, solution_files
+from hogsolve.solver.tables import FLOAT32_ERROR, load_arrays, solution_files
 from hogsolve.util.files import read_grid_csv, sha256
 
 SOLUTIONS = Path(__file__).resolve().parent.parent / "solutions"
@@ -83,7 +83,9 @@ def test_float_only_tables_reproduce_byte_for_byte(name):
     assert meta["certificate"]["proven"] is True and meta["opening_move"] == fresh.opening_move
     if rules.history is not None:
         assert meta["layout"].startswith("policy[score, opponent_score, mover's memory")
-        assert sorted(meta["sha256"]) == ["policy.npy"]
+        assert sorted(meta["sha256"]) == ["policy.npy", "win_probability.npy"]
+        _, values = load_arrays(directory, ("win_probability.npy",))
+        assert np.abs(values["win_probability.npy"] - fresh.win_probability).max() <= FLOAT32_ERROR
     else:
         assert sorted(meta["sha256"]) == ["policy.csv", "policy.npy"]
         assert np.array_equal(read_grid_csv(directory / "policy.csv", int), arrays["policy.npy"])

@@ -102,7 +102,7 @@ class Session(Seats):
             return None
         state = self.where()
         return {"score": state[0], "opponent_score": state[1], "best": int(self.bot.table[state]),
-                "values": [float(v) for v in self.bot.action_values[state]]}
+                "values": [float(v) for v in self.bot.values_at(state)]}
 
     def where(self) -> tuple:
         """The bot's tables' index of the current state: the scores (mover first), then both
@@ -115,7 +115,7 @@ class Session(Seats):
 
     def bot_win_probability(self, num_dice: int) -> float:
         """The bot's chance of winning when it rolls ``num_dice`` now."""
-        return float(self.bot.action_values[self.where()][num_dice])
+        return float(self.bot.values_at(self.where())[num_dice])
 
     def record(self) -> Dict[str, object]:
         """The game so far: rules, scores, winner (None while playing), turns."""

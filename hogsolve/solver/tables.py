@@ -25,11 +25,16 @@ from ..util.files import atomic_write, grid_csv, npy_bytes, sha256
 
 FORMAT = "hogsolve-solution/1"
 LAYOUT = "W[score, opponent_score] with the player to move first"
-#: Under a history rule (Feral Hogs) only the policy ships: its values (goal^2 x memories^2 x
-#: dice floats, 100-170 MB) are recomputed in seconds when a program needs them.
+#: Under a history rule (Feral Hogs) the policy ships with the state values as float32 (each
+#: within :data:`FLOAT32_ERROR` of the solved value, and the same bytes on every machine); the
+#: action values (goal^2 x memories^2 x dice floats, 100-170 MB) do not: one turn of lookahead
+#: (:func:`hogsolve.hog.lookahead.action_values_at`) gives one state's from the state values.
 HISTORY_LAYOUT = ("policy[score, opponent_score, mover's memory, opponent's memory] with the player to move "
                   "first; a memory is the dice rolled (or points scored, capped) on that player's previous turn")
 POLICY_ONLY_FILES = ("policy.npy",)
+HISTORY_FILES = ("policy.npy", "win_probability.npy")
+#: Half a float32 ulp below 1: how far a shipped float32 value may be from the float64 one.
+FLOAT32_ERROR = 2.0 ** -25
 DATA_FILES = ("policy.csv", "win_probability.csv", "policy.npy",
               "win_probability.npy", "action_values.npy")
 
@@ -59,7 +64,9 @@ def solution_files(solution, version: str, *, policy_only: bool = False) -> Dict
     """
     history = solution.policy.ndim > 2
     policy_only = policy_only or history
-    files = {"policy.npy": npy_bytes(solution.policy.astype(np.int8))} if history else \
+    files = {"policy.npy": npy_bytes(solution.policy.astype(np.int8)),
+             "win_probability.npy": npy_bytes(probabilities(solution.win_probability).astype(np.float32))} \
+        if history else \
         {"policy.csv": grid_csv(solution.policy, str), "policy.npy": npy_bytes(solution.policy.astype(np.int8))} \
         if policy_only else {
         "policy.csv": grid_csv(solution.policy, str),
@@ -87,6 +94,8 @@ def solution_files(solution, version: str, *, policy_only: bool = False) -> Dict
         "certificate": certificate,
         "goal": int(solution.rules.goal),
         "max_dice": int(solution.rules.max_dice),
+        **({"values": f"win_probability.npy is float32: each value within {FLOAT32_ERROR:.1e} of the "
+                      "solved one, plus the certificate's error bound"} if history else {}),
         "sha256": {name: sha256(data) for name, data in files.items()},
     }
     files["meta.json"] = (json.dumps(meta, indent=2) + "\n").encode()

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Optional, Union
 
 from ..hog.rules import NO_VALUE, Ruleset, get_rules, rulesets
-from ..solver.tables import POLICY_ONLY_FILES, TableError, check_solution_arrays, load_arrays, read_meta
+from ..hog.lookahead import action_values_at
+from ..solver.tables import HISTORY_FILES, POLICY_ONLY_FILES, TableError, check_solution_arrays, load_arrays, read_meta
 
 __all__ = ["optimal_strategy", "OptimalStrategy", "PlayerWarning", "UnprovenStrategyError", "shipped_tables",
            "cache_root"]
@@ -55,8 +56,10 @@ class OptimalStrategy:
     the table is loaded) are indexed ``[score, opponent_score]`` with the player
     to move first.  Under a history rule (Feral Hogs) they are also indexed by
     both players' memories, the strategy takes them as ``strategy(score,
-    opponent_score, my_memory, opponent_memory)``, and the values, which do
-    not ship, are solved on first use.
+    opponent_score, my_memory, opponent_memory)``; the state values ship (as
+    float32) and one state's action values come from them by one turn of
+    lookahead (:meth:`values_at`); the whole ``action_values`` array is solved
+    on first use.
     """
 
     def __init__(self, rules: Ruleset, directory: Optional[Path], arrays: dict, reason: str = ""):
@@ -69,6 +72,7 @@ class OptimalStrategy:
                        "proven": not reason, **({"reason": reason} if reason else {})}
         self._values = (arrays["win_probability.npy"], arrays["action_values.npy"]) \
             if "action_values.npy" in arrays else None
+        self._state_values = arrays.get("win_probability.npy")  # without action values: Feral Hogs
         self._solving = threading.Lock()  # many callers at once (a server's requests) solve once
 
     def _solved_values(self):
@@ -82,12 +86,24 @@ class OptimalStrategy:
     @property
     def win_probability(self):
         """P(the mover wins) by state."""
+        if self._values is None and self._state_values is not None:
+            return self._state_values
         return self._solved_values()[0]
+
+    def values_at(self, index: tuple):
+        """P(the mover wins) for each dice count at one state (a table index), without
+        solving anything when only the state values are at hand."""
+        if self._values is None and self._state_values is not None:
+            return action_values_at(self.rules, self._state_values, index[0], index[1], index[2:])
+        return self.action_values[index]
 
     @win_probability.setter
     def win_probability(self, table) -> None:
         """Replace the win probabilities (tests use it to plant bad values)."""
-        self._values = (table, self.action_values)
+        if self._values is None and self._state_values is not None:
+            self._state_values = table
+        else:
+            self._values = (table, self.action_values)
 
     @property
     def action_values(self):
@@ -121,7 +137,8 @@ def _matches(meta: dict, rules: Ruleset) -> bool:
 def _load(directory: Path, rules: Ruleset) -> Optional[OptimalStrategy]:
     meta = read_meta(directory)
     full = ("policy.npy", "win_probability.npy", "action_values.npy")
-    names = full if all(name in meta["sha256"] for name in full) else POLICY_ONLY_FILES  # values solved on use
+    names = next(files for files in (full, HISTORY_FILES, POLICY_ONLY_FILES)
+                 if all(name in meta["sha256"] for name in files))  # what is missing is solved on use
     meta, arrays = load_arrays(directory, names)
     if not _matches(meta, rules):
         held = meta.get("rules")
