@@ -112,6 +112,18 @@ def test_pig_tables_reproduce_byte_for_byte(name):
     roll = np.load(SOLUTIONS / name / "roll.npy", allow_pickle=False)
     assert roll.shape == (fresh.game.goal,) * 3 and np.array_equal(roll, fresh.roll)
     assert np.array_equal(read_grid_csv(SOLUTIONS / name / "hold_threshold.csv", int), fresh.hold_threshold)
+    from hogsolve.strategy.pig import PigBot, pig_bot
+    bot = pig_bot(name)
+    assert isinstance(bot, PigBot) and np.array_equal(bot.roll, fresh.roll)
+    assert np.abs(bot.value - fresh.value).max() <= FLOAT32_ERROR
+
+
+def test_pig_bots_load_without_solving(monkeypatch):
+    from hogsolve.strategy import pig as strategy_pig
+    monkeypatch.setattr(strategy_pig, "solve_pig", lambda game: pytest.fail("solved a shipped game"))
+    for name in ("pig", "two-dice-pig"):
+        bot = strategy_pig.pig_bot(name)
+        assert bot.value.shape == (100, 100, 100) and bot(0, 0, 0) and not bot(0, 0, 30)
 
 
 def test_solutions_readme_exists():

@@ -11,7 +11,7 @@ from typing import Dict, List, Optional
 
 from ..pig.engine import PigMatch, roll_faces
 from ..pig.rules import PigGame
-from ..solver.pig_stages import action_values
+from ..solver.pig_stages import Rolls, values_at
 from .hog import PLAYERS, Seats, SessionError
 
 
@@ -21,8 +21,9 @@ class PigSession(Seats):
     Parameters
     ----------
     game : PigGame
-    bot : PigSolution
-        The solved game (``value``, ``roll``; see :func:`hogsolve.solve_pig`).
+    bot : PigSolution or PigBot
+        The solved game (``game``, ``value``, ``roll``; see :func:`hogsolve.solve_pig`
+        and :func:`hogsolve.strategy.pig.pig_bot`).
     you_first : bool
         Whether the person moves first.
     seed : int or None
@@ -35,7 +36,7 @@ class PigSession(Seats):
         self.game, self.bot, self.seed = game, bot, seed
         self.rng = random.Random(seed)
         self.match = PigMatch(game, first=0 if you_first else 1)
-        self.roll_value, self.hold_value, _ = action_values(game, bot.value)
+        self.rolls = Rolls.of(game)
 
     @property
     def turn_total(self) -> int:
@@ -52,7 +53,8 @@ class PigSession(Seats):
         i, j, k = self.match.state()
         if i + k >= self.game.goal:
             return {"roll": 0.0, "hold": 1.0}  # holding wins at once (rolling risks it for nothing)
-        return {"roll": float(self.roll_value[i, j, k]), "hold": float(self.hold_value[i, j, k]) if k > 0 else None}
+        roll, hold = values_at(self.game, self.bot.value, i, j, k, self.rolls)
+        return {"roll": roll, "hold": hold if k > 0 else None}
 
     def hint(self) -> Optional[Dict[str, object]]:
         """On the person's turn: both choices' win probabilities and the better one."""

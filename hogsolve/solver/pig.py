@@ -23,22 +23,10 @@ from .pig_certificate import PigCertificate, certify_pig
 from .memory import check_pig_fits
 
 
-@dataclasses.dataclass(frozen=True, repr=False)
-class PigSolution(Certified):
-    """Optimal values and roll/hold policy of a roll-or-hold game; ``ok``, ``message`` and
-    ``iterations`` are its certificate's.
-
-    ``value[i, j, k]`` and ``roll[i, j, k]`` (True: roll) for the mover's banked
-    score i, the opponent's j and the turn total k (entries with i + k >= goal
-    hold and win).  ``hold_threshold[i, j]`` is the smallest turn total at
-    which holding is optimal.
-    """
-
-    game: PigGame
-    value: np.ndarray
-    roll: np.ndarray
-    certificate: PigCertificate
-    solve_seconds: float
+class RollTable:
+    """What playing from a solved roll-or-hold game needs: ``game``, ``value[i, j, k]`` and
+    ``roll[i, j, k]`` (a :class:`PigSolution`, or the shipped tables of
+    :func:`hogsolve.strategy.pig.pig_bot`)."""
 
     @property
     def first_player_win_probability(self) -> float:
@@ -61,6 +49,24 @@ class PigSolution(Certified):
         return bool(self.roll[score, opponent_score, turn_total])
 
     name = "optimal"
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class PigSolution(RollTable, Certified):
+    """Optimal values and roll/hold policy of a roll-or-hold game; ``ok``, ``message`` and
+    ``iterations`` are its certificate's.
+
+    ``value[i, j, k]`` and ``roll[i, j, k]`` (True: roll) for the mover's banked
+    score i, the opponent's j and the turn total k (entries with i + k >= goal
+    hold and win).  ``hold_threshold[i, j]`` is the smallest turn total at
+    which holding is optimal.
+    """
+
+    game: PigGame
+    value: np.ndarray
+    roll: np.ndarray
+    certificate: PigCertificate
+    solve_seconds: float
 
     def to_dict(self) -> dict:
         """Summary for --json output."""

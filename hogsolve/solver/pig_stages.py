@@ -156,6 +156,19 @@ def _settle(rolls: Rolls, one_pass: Callable, after_wipe: Callable, max_passes: 
     return result
 
 
+def values_at(game: PigGame, value: np.ndarray, i: int, j: int, k: int, rolls: Optional[Rolls] = None):
+    """``(roll, hold)``: the mover's value of rolling and of holding at one state (i + k below
+    the goal; hold is -inf at k = 0), as :func:`action_values` gives them for every state."""
+    rolls = rolls or Rolls.of(game)
+    g = game.goal
+    ahead = k + rolls.adds
+    landed = np.where(i + ahead < g, value[i, j, np.minimum(ahead, g - 1)], 1.0)
+    roll = float((landed * rolls.probs).sum()) + rolls.bust * (1.0 - float(value[j, i, 0])) \
+        + rolls.wipe * (1.0 - float(value[j, 0, 0]))
+    hold = -np.inf if k == 0 else 1.0 - float(value[j, min(i + k, g - 1), 0]) if i + k < g else 1.0
+    return roll, hold
+
+
 def action_values(game: PigGame, value: np.ndarray, rolls: Optional[Rolls] = None, width: Optional[int] = None):
     """Fresh (roll, hold) values at every (i, j, k), k below ``width`` (the goal by default),
     from a finished ``value`` table, and where i + k is below the goal (beyond, holding wins)."""

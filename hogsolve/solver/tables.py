@@ -127,7 +127,7 @@ def write_solution(solution, directory: Path, version: str, *, policy_only: bool
 META_LIMIT = 1_000_000
 
 
-def read_meta(directory: Path) -> dict:
+def read_meta(directory: Path, format: str = FORMAT) -> dict:
     """meta.json of a solution folder, checked to be ours (else :class:`TableError`)."""
     path = Path(directory) / "meta.json"
     try:
@@ -140,7 +140,7 @@ def read_meta(directory: Path) -> dict:
         raise TableError(f"unreadable {path}: {type(exc).__name__}") from None
     if not isinstance(meta, dict):
         raise TableError(f"{path} holds {type(meta).__name__}, not a table description")
-    if meta.get("format") != FORMAT:
+    if meta.get("format") != format:
         raise TableError(f"{path}: unknown format {str(meta.get('format'))[:40]!r}")
     digests = meta.get("sha256")
     if not isinstance(digests, dict) or not all(isinstance(v, str) for v in digests.values()):
@@ -148,10 +148,11 @@ def read_meta(directory: Path) -> dict:
     return meta
 
 
-def load_arrays(directory: Path, names: Tuple[str, ...] = ("policy.npy",)) -> Tuple[dict, Dict[str, np.ndarray]]:
+def load_arrays(directory: Path, names: Tuple[str, ...] = ("policy.npy",),
+                format: str = FORMAT) -> Tuple[dict, Dict[str, np.ndarray]]:
     """``(meta, {name: array})`` for the named .npy files, each checksum-verified."""
     directory = Path(directory)
-    meta = read_meta(directory)
+    meta = read_meta(directory, format)
     arrays = {}
     for name in names:
         try:

@@ -1,10 +1,56 @@
 """Roll-or-hold strategies: hold at a turn total, and any strategy as a validated roll table."""
 from __future__ import annotations
 
-from typing import Callable
+import dataclasses
+from pathlib import Path
+from typing import Callable, Union
+
 import numpy as np
 
-from ..pig.rules import PigGame
+from ..pig.rules import PIG_GAMES, PigGame, get_pig_game
+from ..solver.pig import RollTable, solve_pig
+from ..solver.pig_tables import PIG_FORMAT
+from ..solver.tables import TableError, load_arrays
+from .optimal import PlayerWarning, shipped_tables
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class PigBot(RollTable):
+    """The optimal roll-or-hold player from the shipped tables: ``value`` (float32 on disk, each
+    within 2^-25 of the solved value) and ``roll``, checksum-verified."""
+
+    game: PigGame
+    value: np.ndarray
+    roll: np.ndarray
+
+    def __repr__(self) -> str:
+        return f"PigBot({self.game.name}, goal={self.game.goal})"
+
+
+def _load_pig(directory: Path, game: PigGame) -> PigBot:
+    meta, arrays = load_arrays(directory, ("roll.npy", "value.npy"), PIG_FORMAT)
+    g = game.goal
+    if meta.get("rules") != game.summary():
+        raise TableError(f"{directory} holds another game than {game.name} at goal {g}")
+    roll, value = arrays["roll.npy"], arrays["value.npy"]
+    if roll.shape != (g, g, g) or roll.dtype != bool or value.shape != (g, g, g) or value.dtype.kind != "f" \
+            or not (np.isfinite(value).all() and value.min() >= 0 and value.max() <= 1):
+        raise TableError(f"{directory} holds arrays of the wrong shape or kind")
+    return PigBot(game, value.astype(np.float64), roll)
+
+
+def pig_bot(game: Union[str, PigGame]) -> RollTable:
+    """The optimal player of a roll-or-hold game: its shipped tables when it is a built-in game
+    at its built-in goal (a fraction of a second), else a fresh :func:`~hogsolve.solve_pig`."""
+    import warnings
+    game = get_pig_game(game) if isinstance(game, str) else game
+    if game.name in PIG_GAMES and get_pig_game(game.name) == game:
+        try:
+            return _load_pig(shipped_tables() / game.name, game)
+        except TableError as exc:
+            warnings.warn(f"cannot use the shipped {game.name} table: {exc}; solving instead", PlayerWarning,
+                          stacklevel=2)
+    return solve_pig(game)
 
 
 def hold_at(threshold: int) -> Callable[[int, int, int], bool]:
