@@ -79,7 +79,7 @@ ROLL_OR_HOLD = Family(
     win_rate=_lazy("analysis.pig_evaluate:pig_win_rate"),
     best_response=_lazy("analysis.pig_evaluate:pig_best_response"),
     regret=_lazy("analysis.pig_evaluate:pig_regret"), state=_lazy("pig.state:PigState"),
-    session=_lazy("sessions.pig:PigSession"), optimal=_lazy("solver.pig:solve_pig"))
+    session=_lazy("sessions.pig:PigSession"), optimal=_lazy("strategy.pig:pig_bot"))
 
 #: Every family, by name; Hog is the default for names no family owns (rule files, typos: its
 #: own lookup then explains the name).

@@ -1,17 +1,11 @@
-"""A GUI server on an ephemeral port, in a thread, for the tests."""
-import threading
+"""The web app on an ephemeral port, in a thread, for the tests."""
 from contextlib import contextmanager
 
-from hogsolve.gui.server import make_server
+from hogsolve.gui.server import Running
 
 
 @contextmanager
-def running_server():
-    server = make_server(0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield server, server.server_address[1]
-    finally:
-        server.shutdown()
-        server.server_close()
+def running_server(**options):
+    """``(server, port)`` of a running app on 127.0.0.1 (``lan=True``: with an access token)."""
+    with Running(**options) as server:
+        yield server, server.port

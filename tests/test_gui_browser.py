@@ -74,6 +74,7 @@ def assert_controls_usable(page):
 
 
 def play_to_the_end(page, act, dice="5", check_midgame=None):
+    """Roll ``dice`` until the game is over (the first roll by keyboard focus: a click)."""
     moves = 0
     while page.is_hidden("#game-over"):
         page.wait_for_function(f"!document.querySelector(\".dice-button[data-dice='{dice}']\").disabled"
@@ -110,7 +111,13 @@ def test_play_whole_game_on_the_desktop(browser, tmp_path):
             assert page.is_visible("#tooltip") and "roll" in page.inner_text("#tooltip")
             tip, window = page.locator("#tooltip").bounding_box(), page.evaluate("window.innerWidth")
             assert tip["x"] + tip["width"] <= window
-            assert "rolled" in page.get_attribute("#tray", "aria-label")
+            assert "rolled" in page.inner_text("#tray .tray-row .sr-only") or "no dice" in page.inner_text("#tray")
+            # the tray holds your turn and then every turn of the bot's since, extra turns included
+            state = server_state(port, page.evaluate("document.body.dataset.gameId"))
+            mine = max(i for i, t in enumerate(state["turns"]) if t["player"] == "you")
+            assert page.locator("#tray .tray-row").count() == len(state["turns"]) - mine
+            assert page.locator("#tray .tray-row").first.get_attribute("data-player") == "you"
+            assert page.evaluate("document.activeElement.dataset.dice") == "5"  # focus stayed on the dice
             page.evaluate("window.scrollTo(0, 0)")
             page.screenshot(path=str(shots / "gui-midgame.png"), full_page=True)
         play_to_the_end(page, page.click, check_midgame=midgame)
@@ -168,7 +175,7 @@ def test_errors_are_shown_and_offer_a_new_game(browser):
     with running_server() as (server, port):
         context, page, problems = open_page(browser, port, DESKTOP)
         start_game(page)
-        server.RequestHandlerClass.store.games.clear()  # as if the server restarted
+        server.api.store.games.clear()  # as if the server restarted
         page.click(".dice-button[data-dice='3']")
         page.wait_for_selector("#error:not([hidden])")
         assert "expired" in page.inner_text("#error-text")
@@ -246,7 +253,7 @@ attack();
         finally:
             evil.shutdown()
             evil.server_close()
-        assert len(server.RequestHandlerClass.store.games) == 0
+        assert len(server.api.store.games) == 0
 
 
 def test_nellers_hog_in_the_page(browser):
@@ -259,7 +266,7 @@ def test_nellers_hog_in_the_page(browser):
         page.select_option("#first", "you")
         start_game(page)
         page.wait_for_function("() => !document.querySelector('.dice-button[data-dice=\"5\"]').disabled")
-        assert page.is_disabled('.dice-button[data-dice="0"]')
+        assert page.is_hidden('.dice-button[data-dice="0"]')
         page.wait_for_function("() => document.querySelector('#hint-text').textContent.startsWith('Optimal: roll')")
         assert "roll 0 dice" not in page.text_content("#hint-text")
         assert "0: not allowed" in page.get_attribute("#hint-chart", "aria-label")
@@ -281,3 +288,205 @@ def test_sp22_says_it_has_no_value(browser):
         assert page.is_hidden("#caveat")
         assert problems == []
         context.close()
+
+
+# ------------------------------------------------------- defects of issue 24 --
+
+def test_semester_default_selects_its_ruleset(browser):
+    """`hogsolve gui --rules sp23` came up blank: the select listed base names only."""
+    with running_server(default_rules="sp23") as (_, port):
+        context, page, problems = open_page(browser, port, DESKTOP)
+        assert page.input_value("#rules") == "fa22"
+        assert "sp23" in page.inner_text("#rules option[value='fa22']")
+        assert page.get_attribute("#policy-canvas", "data-rules") == "fa22"
+        start_game(page)
+        assert problems == []
+        context.close()
+
+
+@pytest.mark.slow
+def test_a_slower_earlier_map_never_covers_the_chosen_one(browser):
+    """su20 then fa18 before a game: su20's map arrived last and covered fa18's."""
+    with running_server() as (_, port):
+        context, page, problems = open_page(browser, port, DESKTOP)
+        page.select_option("#rules", "su20")
+        page.select_option("#rules", "fa18")
+        page.wait_for_timeout(1500)
+        assert page.input_value("#rules") == "fa18"
+        assert page.get_attribute("#policy-canvas", "data-rules") == "fa18"
+        assert page.is_hidden("#memory-choice")
+        assert problems == []
+        context.close()
+
+
+def test_feral_map_follows_the_game_and_agrees_with_the_hint(browser):
+    with running_server() as (_, port):
+        context, page, problems = open_page(browser, port, DESKTOP)
+        page.select_option("#rules", "fa19")
+        page.check("#hint-toggle")
+        start_game(page)
+        for dice in ("4", "6", "2", "8"):
+            page.wait_for_function("() => !document.querySelector('.dice-button[data-dice=\"3\"]').disabled"
+                                   " || !document.getElementById('game-over').hidden")
+            if not page.is_hidden("#game-over"):
+                break
+            state = server_state(port, page.evaluate("document.body.dataset.gameId"))
+            memory = ",".join(map(str, state["memories"]))
+            page.wait_for_function(f"() => document.getElementById('policy-canvas').dataset.memory === '{memory}'")
+            assert page.is_visible("#memory-choice") and "following the game" in page.inner_text("#memory-note")
+            page.wait_for_function("() => document.querySelector('.dice-button.best') !== null")
+            best = int(page.get_attribute(".dice-button.best", "data-dice"))
+            you, bot = state["scores"]["you"], state["scores"]["bot"]
+            assert page.evaluate(f"policy.policy[{you}][{bot}]") == best  # the map says what the hint says
+            turns = len(state["turns"])
+            page.click(f".dice-button[data-dice='{dice}']")
+            page.wait_for_function(f"Number(document.body.dataset.turns) > {turns}")
+        # every turn's gain in the log includes Feral Hogs' bonus ("+1" when it added 4, before)
+        state = server_state(port, page.evaluate("document.body.dataset.gameId"))
+        for line, turn in zip(page.locator("#log li").all_inner_texts(), state["turns"]):
+            assert f"+{turn['points'] + turn['feral_bonus']}" in line
+        assert problems == []
+        context.close()
+
+
+def test_new_game_waits_for_a_bot_being_prepared(browser, monkeypatch):
+    """sp20 took 35 s with no sign and New game stayed enabled (each click another solve)."""
+    import time
+    from hogsolve.gui import games
+    real = games.Bots._load
+    loads = []
+    monkeypatch.setattr(games.Bots, "_load",
+                        lambda self, name: loads.append(name) or time.sleep(2.5) or real(self, name))
+    with running_server() as (_, port):
+        context, page, problems = open_page(browser, port, DESKTOP)  # the map's su18 is loaded first
+        page.select_option("#rules", "fa18")
+        page.wait_for_selector("#progress:not([hidden])")
+        assert "Preparing the optimal bot for fa18" in page.inner_text("#progress")
+        page.wait_for_selector("#progress", state="hidden", timeout=20_000)
+        page.select_option("#rules", "fa17")
+        page.click("#new-game")
+        page.wait_for_selector("#progress:not([hidden])")
+        assert page.is_disabled("#new-game")
+        page.wait_for_selector("body[data-game-id]", timeout=20_000)
+        assert not page.is_disabled("#new-game") and loads.count("fa17") == 1
+        assert problems == []
+        context.close()
+
+
+# ------------------------------------------------------------ other families --
+
+def open_at(browser, port, path, options):
+    context = browser.new_context(**options)
+    page = context.new_page()
+    problems = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.goto(f"http://127.0.0.1:{port}{path}")
+    page.wait_for_selector("body[data-ready='1']")
+    return context, page, problems
+
+
+def play_pig(page, port, act, game="piglet", hold_at=3):
+    page.select_option("#rules", game)
+    act("#new-game")
+    page.wait_for_selector("body[data-game-id]")
+    page.check("#hint-toggle")
+    for _ in range(400):
+        page.wait_for_function("() => !document.getElementById('roll').disabled"
+                               " || !document.getElementById('game-over').hidden")
+        if not page.is_hidden("#game-over"):
+            break
+        moves = int(page.evaluate("document.body.dataset.moves"))
+        page.wait_for_function("() => document.getElementById('hint-text').textContent.startsWith('Optimal')")
+        total = int(page.inner_text("#turn-total"))
+        act("#hold" if total >= hold_at else "#roll")
+        page.wait_for_function(f"Number(document.body.dataset.moves) > {moves}")
+    state = server_state(port, page.evaluate("document.body.dataset.gameId"))
+    assert state["winner"] is not None
+    assert int(page.inner_text("#score-you")) == state["scores"]["you"]
+    assert page.locator("#log li").count() == len(state["log"])
+    assert page.is_visible("#game-over")
+
+
+@pytest.mark.parametrize("options", [DESKTOP, pytest.param(PHONE, marks=pytest.mark.slow)], ids=["desktop", "phone"])
+def test_a_whole_roll_or_hold_game(browser, options):
+    with running_server() as (_, port):
+        context, page, problems = open_at(browser, port, "/pig", options)
+        act = page.tap if options.get("has_touch") else page.click
+        play_pig(page, port, act)
+        assert page.get_attribute("#policy-canvas", "data-rules") == "piglet"
+        assert no_horizontal_scroll(page) and problems == []
+        context.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("options", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_pig_at_goal_100_with_its_hold_map(browser, options):
+    with running_server() as (_, port):
+        context, page, problems = open_at(browser, port, "/pig", options)
+        act = page.tap if options.get("has_touch") else page.click
+        play_pig(page, port, act, game="pig", hold_at=25)
+        assert no_horizontal_scroll(page) and problems == []
+        context.close()
+
+
+@pytest.mark.parametrize("options", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_sibala_rounds_with_their_odds(browser, options):
+    with running_server() as (_, port):
+        context, page, problems = open_at(browser, port, "/sibala", options)
+        act = page.tap if options.get("has_touch") else page.click
+        for step in range(8):
+            before = page.evaluate("document.body.dataset.phase")
+            rounds = int(page.evaluate("document.body.dataset.rounds"))
+            act("#roll")
+            page.wait_for_function(f"() => document.body.dataset.phase !== '{before}'"
+                                   f" || Number(document.body.dataset.rounds) > {rounds}")
+            state = server_state(port, page.evaluate("document.body.dataset.gameId"))
+            if state["phase"] == "player":
+                assert page.inner_text("#odds-win-exact") == state["odds"]["win"]["exact"]
+                assert "%" in page.inner_text("#odds-win")
+            assert page.inner_text("#rounds") == str(state["rounds"])
+        assert "/" in page.inner_text("#edge") and no_horizontal_scroll(page) and problems == []
+        context.close()
+
+
+# ------------------------------------------------------------- two people --
+
+def test_two_browsers_play_each_other_over_the_network_mode(browser):
+    """Two devices (a desktop and a phone) at one table through the join link and its token."""
+    with running_server(lan=True) as (server, port):
+        host = browser.new_context(**DESKTOP)
+        guest = browser.new_context(**PHONE)
+        problems = []
+        a, b = host.new_page(), guest.new_page()
+        assert a.goto(f"http://127.0.0.1:{port}/friend").status == 403  # no token, no page
+        for page in (a, b):
+            page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+        a.goto(server.url.replace("/?", "/friend?"))
+        a.wait_for_selector("body[data-ready='1']")
+        a.select_option("#rules", "piglet")
+        a.click("#new-game")
+        a.wait_for_function("() => document.getElementById('share').textContent.includes('#table=')")
+        link = a.inner_text("#share")
+        assert f"access={server.token}" in link
+        b.goto(link)
+        b.wait_for_function("() => document.body.dataset.seat === '1'")
+        a.wait_for_function("() => document.getElementById('connection').textContent === 'Your friend is here.'")
+        pages = {"0": a, "1": b}
+        for _ in range(300):
+            if "won" in a.inner_text("#status") or "won" in b.inner_text("#status"):
+                break
+            for seat, page in pages.items():
+                if page.inner_text("#status") == "Your turn":
+                    moves = int(page.evaluate("document.body.dataset.moves"))
+                    page.click("#hold" if int(page.inner_text("#turn-total")) >= 2 else "#roll")
+                    other = pages["1" if seat == "0" else "0"]
+                    other.wait_for_function(f"Number(document.body.dataset.moves) > {moves}")
+        assert {a.inner_text("#status"), b.inner_text("#status")} == {"You won!", "Your friend won"}
+        assert a.inner_text("#score-you") == b.inner_text("#score-bot")
+        b.reload()  # the seat survives a reload: same seat, same game
+        b.wait_for_function("() => document.body.dataset.seat === '1'")
+        b.wait_for_function("() => document.getElementById('status').textContent.includes('won')")
+        assert no_horizontal_scroll(b) and problems == []
+        host.close()
+        guest.close()

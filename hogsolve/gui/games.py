@@ -1,22 +1,31 @@
-"""Games of a person against the optimal bot, kept on the server by id.
+"""The browser's games, kept on the server by id: a person against the optimal bot at Hog or a
+roll-or-hold game, or against the bank at Sibala.
 
-Only the rules of the game live here; :mod:`hogsolve.gui.server` speaks
-HTTP.  Every game has its own seeded dice, so games never interfere.
+Only the games live here; :mod:`hogsolve.gui.app` speaks HTTP.  Every game
+has its own seeded dice, so games never interfere.  Bots come from
+:class:`Bots`, which loads each once, one at a time, off the event loop.
 """
 from __future__ import annotations
 
+import asyncio
 import math
 import random
 import secrets
 import threading
 import time
 from collections import OrderedDict
-from typing import Optional
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Dict, Optional
 
-from ..strategy.optimal import optimal_strategy
-from ..hog.rules import Ruleset, UnknownRulesetError, get_rules
+from ..hog.rules import NO_VALUE, Ruleset, UnknownRulesetError, get_rules, rulesets
+from ..pig.rules import PIG_GAMES, get_pig_game
 from ..sessions.hog import Session, SessionError
+from ..sessions.pig import PigSession
+from ..sessions.sibala import SibalaSession
+from ..strategy.optimal import optimal_strategy
+from ..strategy.pig import pig_bot
 
+SIBALA = "sibala"
 
 
 class GameError(Exception):
@@ -27,56 +36,234 @@ class GameError(Exception):
         self.status = status
 
 
-class WebGame:
-    """One game kept by the server: a :class:`~hogsolve.sessions.hog.Session` with an id and a lock."""
+def finite(x) -> Optional[float]:
+    """A probability for JSON: rounded, and None rather than a non-standard NaN or infinity."""
+    x = float(x)
+    return round(x, 6) if math.isfinite(x) else None
 
-    def __init__(self, game_id: str, rules: Ruleset, bot, you_first: bool, seed: int):
-        self.id, self.rules, self.seed = game_id, rules, seed
-        self.session = Session(rules, bot, you_first, seed)
+
+class Catalog:
+    """Every game the page offers, by name: the built-in Hog rulesets (semester names
+    stand for the ruleset they share), rule files given on the command line, the
+    roll-or-hold games, and Sibala."""
+
+    def __init__(self, rule_files: Optional[Dict[str, Ruleset]] = None):
+        self.rule_files = dict(rule_files or {})
+
+    def family(self, name: str) -> str:
+        """``"hog"``, ``"roll-or-hold"`` or ``"sibala"`` for a canonical name."""
+        return SIBALA if name == SIBALA else "roll-or-hold" if name in PIG_GAMES else "hog"
+
+    def canonical(self, name) -> Optional[str]:
+        """The name a game is kept under (``SP23`` -> ``fa22``, ``PIG`` -> ``pig``); None for
+        anything else."""
+        if not isinstance(name, str) or len(name) > 80:
+            return None
+        if name in self.rule_files:
+            return name
+        low = name.lower()
+        if low == SIBALA or low in PIG_GAMES:
+            return low
+        try:
+            return get_rules(name).name
+        except (UnknownRulesetError, ValueError):
+            return None
+
+    def rules(self, name: str):
+        """The rules object of a canonical name (a Ruleset or a PigGame; None for Sibala)."""
+        if name in self.rule_files:
+            return self.rule_files[name]
+        if self.family(name) == "roll-or-hold":
+            return get_pig_game(name)
+        return None if name == SIBALA else get_rules(name)
+
+    def listing(self) -> list:
+        """What the page's select lists: name, family, description, caveat, semesters."""
+        from ..hog.rules import ALIASES
+        semesters: Dict[str, list] = {}
+        for alias, target in ALIASES.items():
+            semesters.setdefault(get_rules(target).name, []).append(alias)
+        out = [{"name": r.name, "family": "hog", "description": r.description, "caveat": NO_VALUE.get(r.name, ""),
+                "semesters": sorted(semesters.get(r.name, []))} for r in rulesets().values()]
+        out += [{"name": name, "family": "hog", "description": f"rule file: {r.description}", "caveat": "",
+                 "semesters": []} for name, r in self.rule_files.items()]
+        out += [{"name": g.name, "family": "roll-or-hold", "description": g.description, "caveat": "",
+                 "semesters": []} for g in PIG_GAMES.values()]
+        out.append({"name": SIBALA, "family": SIBALA, "description": "Sibala (十八啦): four dice against the bank",
+                    "caveat": "", "semesters": []})
+        return out
+
+
+class Bots:
+    """Each game's optimal bot, loaded once however many ask, one load at a time, in a worker
+    thread (a shipped table takes milliseconds; a rule file or sp22 is solved)."""
+
+    def __init__(self, catalog: Catalog, clock=time.monotonic):
+        self.catalog, self.clock = catalog, clock
+        self.jobs: Dict[str, Future] = {}
+        self.started: Dict[str, float] = {}
         self.lock = threading.Lock()
-        self.session.bot_moves()
+        self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hogsolve-bots")
 
-    def play(self, num_dice: int) -> None:
-        """The person rolls ``num_dice``; the bot answers until it is the person's turn."""
+    def _load(self, name: str):
+        rules = self.catalog.rules(name)
+        if self.catalog.family(name) == "roll-or-hold":
+            return pig_bot(rules)
+        return optimal_strategy(rules, allow_unproven=True)  # sp22 too, with its caveat
+
+    def job(self, name: str) -> Future:
+        """The load of ``name``'s bot, started if nobody has asked before."""
+        with self.lock:
+            if name not in self.jobs:
+                self.started[name] = self.clock()
+                self.jobs[name] = self.worker.submit(self._load, name)
+            return self.jobs[name]
+
+    def get(self, name: str):
+        """The bot, or None while it is still being prepared (never waits)."""
+        job = self.job(name)
+        return job.result() if job.done() else None
+
+    async def wait(self, name: str, seconds: float):
+        """The bot, or None if it is still being prepared after ``seconds`` (the event loop
+        serves everyone else meanwhile)."""
+        job = asyncio.wrap_future(self.job(name))
+        try:
+            return await asyncio.wait_for(asyncio.shield(job), seconds)
+        except asyncio.TimeoutError:
+            return None
+
+    def progress(self, name: str) -> dict:
+        """What the page shows while a bot is prepared."""
+        return {"preparing": name, "seconds": round(self.clock() - self.started.get(name, self.clock()), 1)}
+
+    def close(self) -> None:
+        """Stop taking work (a solve under way finishes in its thread)."""
+        self.worker.shutdown(wait=False, cancel_futures=True)
+
+
+class WebGame:
+    """One game kept by the server: its session, its id, a lock; subclasses say how to move."""
+
+    family = ""
+
+    def __init__(self, game_id: str, name: str, seed: int):
+        self.id, self.name, self.seed = game_id, name, seed
+        self.lock = threading.Lock()
+
+    def move(self, body: dict) -> None:
+        """Apply the person's move given in a request body (then the bot's answer)."""
         with self.lock:
             try:
-                self.session.play(num_dice)
+                self._move(body)
             except SessionError as exc:
-                raise GameError(409, str(exc)) from None  # the server checked the dice count already
-            self.session.bot_moves()
-
-    def hint(self) -> dict:
-        """The optimal move and every count's value on your turn; ``best`` None otherwise
-        (a page may ask just as the turn passes: that is no error)."""
-        with self.lock:
-            hint = self.session.hint()
-            if hint is None:
-                return {"best": None, "values": [], "to_move": self.session.to_move,
-                        "winner": self.session.winner}
-            # a move the rules forbid (Neller's Hog's 0 dice) is worth -inf: null in JSON, never a 500
-            return {**hint, "values": [round(v, 6) if math.isfinite(v) else None for v in hint["values"]]}
+                raise GameError(409, str(exc)) from None
 
     def state(self) -> dict:
         """Everything the page needs to draw the game, as JSON-ready values."""
         with self.lock:
-            session = self.session
-            you, bot = session.match.scores
-            sides = int(self.rules.dice_sides(you, bot)) if session.to_move == "you" else None
-            return {"id": self.id, "rules": self.rules.name, "goal": self.rules.goal,
-                    "max_dice": self.rules.max_dice, "min_dice": int(self.rules.min_dice), "scores": session.scores,
-                    "to_move": session.to_move, "winner": session.winner, "dice_sides": sides,
-                    "turns": session.log, "win_probability": session.history, "seed": self.seed}
+            return {"id": self.id, "family": self.family, "rules": self.name, "seed": self.seed, **self._state()}
+
+    def hint(self) -> dict:
+        """The optimal move on the person's turn (``best`` None otherwise: no error, the page may
+        ask just as the turn passes)."""
+        with self.lock:
+            return self._hint()
 
 
-def canonical(name) -> Optional[str]:
-    """The built-in ruleset a name or semester stands for, in any case (``SP23`` -> ``fa22``);
-    None for anything else."""
-    if not isinstance(name, str):
-        return None
-    try:
-        return get_rules(name).name
-    except (UnknownRulesetError, ValueError):
-        return None
+class HogGame(WebGame):
+    """Hog against the optimal bot."""
+
+    family = "hog"
+
+    def __init__(self, game_id: str, name: str, seed: int, rules: Ruleset, bot, you_first: bool):
+        super().__init__(game_id, name, seed)
+        self.rules = rules
+        self.session = Session(rules, bot, you_first, seed)
+        self.session.bot_moves()
+
+    def _move(self, body: dict) -> None:
+        dice = body.get("dice")
+        least, most = int(self.rules.min_dice), int(self.rules.max_dice)
+        if isinstance(dice, bool) or not isinstance(dice, int) or not least <= dice <= most:
+            raise GameError(400, f"dice must be a whole number from {least} to {most}, got {dice!r}")
+        self.session.play(dice)
+        self.session.bot_moves()
+
+    def _state(self) -> dict:
+        session = self.session
+        you, bot = session.match.scores
+        mover = session.to_move
+        sides = int(self.rules.dice_sides(you, bot)) if mover == "you" else None
+        memories = None
+        if self.rules.history is not None and mover is not None:
+            memories = [int(m) for m in self.rules.context_index(session.match.context())]  # the mover's first
+        return {"goal": int(self.rules.goal), "max_dice": int(self.rules.max_dice),
+                "min_dice": int(self.rules.min_dice), "scores": session.scores, "to_move": mover,
+                "winner": session.winner, "dice_sides": sides, "memories": memories,
+                "memory_size": self.rules.context_shape[0] if self.rules.history is not None else None,
+                "turns": session.log, "win_probability": [finite(p) for p in session.history]}
+
+    def _hint(self) -> dict:
+        hint = self.session.hint()
+        if hint is None:
+            return {"best": None, "values": [], "to_move": self.session.to_move, "winner": self.session.winner}
+        return {**hint, "values": [finite(v) for v in hint["values"]]}  # a forbidden move: null, never a 500
+
+
+class PigWebGame(WebGame):
+    """A roll-or-hold game against the optimal bot."""
+
+    family = "roll-or-hold"
+
+    def __init__(self, game_id: str, name: str, seed: int, game, bot, you_first: bool):
+        super().__init__(game_id, name, seed)
+        self.game = game
+        self.session = PigSession(game, bot, you_first, seed)
+        self.history = [self.session.your_win_probability()]
+        self.session.bot_moves()
+        self.history.append(self.session.your_win_probability())
+
+    def _move(self, body: dict) -> None:
+        action = body.get("action")
+        if action not in ("roll", "hold"):
+            raise GameError(400, f"action must be 'roll' or 'hold', got {action!r}")
+        self.session.play(action)
+        self.session.bot_moves()
+        self.history.append(self.session.your_win_probability())
+
+    def _state(self) -> dict:
+        s = self.session
+        return {"goal": int(self.game.goal), "scores": s.scores, "to_move": s.to_move, "winner": s.winner,
+                "turn_total": s.turn_total, "log": s.log, "dice_per_roll": self.game.dice_per_roll(),
+                "coin": self.game.roll == "coin", "win_probability": [finite(p) for p in self.history]}
+
+    def _hint(self) -> dict:
+        hint = self.session.hint()
+        if hint is None:
+            return {"best": None, "to_move": self.session.to_move, "winner": self.session.winner}
+        return {**hint, "roll": finite(hint["roll"]), "hold": None if hint["hold"] is None else finite(hint["hold"])}
+
+
+class SibalaWebGame(WebGame):
+    """Sibala against the bank: each move is the next roll."""
+
+    family = SIBALA
+
+    def __init__(self, game_id: str, seed: int):
+        super().__init__(game_id, SIBALA, seed)
+        self.session = SibalaSession(seed)
+
+    def _move(self, body: dict) -> None:
+        if body.get("action") != "roll":
+            raise GameError(400, f"action must be 'roll', got {body.get('action')!r}")
+        self.session.step()
+
+    def _state(self) -> dict:
+        return self.session.state()
+
+    def _hint(self) -> dict:
+        return {"best": "roll", "odds": self.session.odds()}
 
 
 class GameStore:
@@ -87,21 +274,14 @@ class GameStore:
     with a message the page shows.
     """
 
-    def __init__(self, default_rules: str = "su18", max_games: int = 1000, idle_seconds: float = 6 * 3600,
-                 clock=time.monotonic):
-        self.default_rules = canonical(default_rules) or default_rules  # sp23 is fa22 in the page
+    def __init__(self, catalog: Catalog, bots: Bots, default_rules: str = "su18", max_games: int = 1000,
+                 idle_seconds: float = 6 * 3600, clock=time.monotonic):
+        self.catalog, self.bots = catalog, bots
+        self.default_rules = catalog.canonical(default_rules) or default_rules  # sp23 is fa22 in the page
         self.max_games, self.idle_seconds, self.clock = max_games, idle_seconds, clock
         self.games: "OrderedDict[str, WebGame]" = OrderedDict()
         self.used: dict = {}
-        self.bots: dict = {}
         self.lock = threading.Lock()
-
-    def bot(self, name: str):
-        """The optimal bot of a ruleset, loaded once."""
-        with self.lock:
-            if name not in self.bots:
-                self.bots[name] = optimal_strategy(get_rules(name), allow_unproven=True)  # sp22 too, as before
-            return self.bots[name]
 
     def _expire(self) -> None:
         """Drop idle games, then the least recently used beyond the cap (lock held)."""
@@ -112,12 +292,18 @@ class GameStore:
                 break
             del self.games[oldest], self.used[oldest]
 
-    def create(self, rules_name: str, you_first: bool, seed: Optional[int] = None) -> WebGame:
-        """A new game, kept under a fresh random id (the oldest may make room)."""
-        rules = get_rules(rules_name)
+    def create(self, name: str, you_first: bool, seed: Optional[int], bot) -> WebGame:
+        """A new game of the canonical ``name`` with its (ready) bot, under a fresh random id."""
         seed = seed if seed is not None else random.SystemRandom().randrange(2 ** 32)
         game_id = secrets.token_hex(8)
-        game = WebGame(game_id, rules, self.bot(rules_name), you_first, seed)
+        family = self.catalog.family(name)
+        rules = self.catalog.rules(name)
+        if family == SIBALA:
+            game: WebGame = SibalaWebGame(game_id, seed)
+        elif family == "roll-or-hold":
+            game = PigWebGame(game_id, name, seed, rules, bot, you_first)
+        else:
+            game = HogGame(game_id, name, seed, rules, bot, you_first)
         with self.lock:
             self.games[game_id] = game
             self.used[game_id] = self.clock()

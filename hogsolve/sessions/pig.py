@@ -15,6 +15,21 @@ from ..solver.pig_stages import Rolls, values_at
 from .hog import PLAYERS, Seats, SessionError
 
 
+def move_values(game: PigGame, value, state, rolls: Optional[Rolls] = None) -> Dict[str, Optional[float]]:
+    """The mover's win probability if they roll, and if they hold (None: not allowed yet), at
+    ``state`` = (score, opponent's score, turn total), from the table of values."""
+    i, j, k = state
+    if i + k >= game.goal:
+        return {"roll": 0.0, "hold": 1.0}  # holding wins at once (rolling risks it for nothing)
+    roll, hold = values_at(game, value, i, j, k, rolls)
+    return {"roll": roll, "hold": hold if k > 0 else None}
+
+
+def best_move(values: Dict[str, Optional[float]]) -> str:
+    """``"hold"`` when holding is allowed and worth more than rolling, else ``"roll"``."""
+    return "hold" if values["hold"] is not None and values["hold"] > values["roll"] else "roll"
+
+
 class PigSession(Seats):
     """One roll-or-hold game of a person against an optimal bot.
 
@@ -50,19 +65,14 @@ class PigSession(Seats):
 
     def values(self) -> Dict[str, Optional[float]]:
         """The mover's win probability if they roll, and if they hold (None: not allowed yet)."""
-        i, j, k = self.match.state()
-        if i + k >= self.game.goal:
-            return {"roll": 0.0, "hold": 1.0}  # holding wins at once (rolling risks it for nothing)
-        roll, hold = values_at(self.game, self.bot.value, i, j, k, self.rolls)
-        return {"roll": roll, "hold": hold if k > 0 else None}
+        return move_values(self.game, self.bot.value, self.match.state(), self.rolls)
 
     def hint(self) -> Optional[Dict[str, object]]:
         """On the person's turn: both choices' win probabilities and the better one."""
         if self.to_move != "you":
             return None
         values = self.values()
-        best = "hold" if values["hold"] is not None and values["hold"] > values["roll"] else "roll"
-        return {"turn_total": self.turn_total, "best": best, **values}
+        return {"turn_total": self.turn_total, "best": best_move(values), **values}
 
     def your_win_probability(self) -> float:
         """The person's chance of winning from here if both play optimally."""

@@ -1,93 +1,13 @@
-// hogsolve GUI: play the optimal bot and explore its policy.
+// hogsolve: Hog against the optimal bot, and its policy.
 // All game logic lives on the server; this page draws its state.
 "use strict";
 
-const $ = (id) => document.getElementById(id);
-const SVG = "http://www.w3.org/2000/svg";
-// One colour per dice count, told apart at a glance (ColorBrewer "Paired", 0 dark).
-const DICE_COLOURS = ["#1d2430", "#a6cee3", "#1f78b4", "#b2df8a", "#33a02c", "#fb9a99",
-                      "#e31a1c", "#fdbf6f", "#ff7f00", "#cab2d6", "#6a3d9a"];
-const PIPS = {1: [[50, 50]], 2: [[28, 28], [72, 72]], 3: [[26, 26], [50, 50], [74, 74]],
-              4: [[28, 28], [72, 28], [28, 72], [72, 72]],
-              5: [[26, 26], [74, 26], [50, 50], [26, 74], [74, 74]],
-              6: [[28, 24], [72, 24], [28, 50], [72, 50], [28, 76], [72, 76]]};
-// The heatmap's plot area inside its canvas: room on the left and top for ticks.
-const MAP = {left: 34, top: 22, size: 400};
-
 let game = null;        // the server's state of the current game
-let policy = null;      // {goal, policy, win_probability} of the current ruleset
+let policy = null;      // {rules, goal, policy, win_probability, memory?} shown in the map
+let wanted = null;      // the policy the page asked for last (a slower earlier answer is dropped)
 let busy = false;       // a request is on its way
 let cursor = null;      // [score, opponent_score] chosen with the arrow keys on the heatmap
-
-class ApiError extends Error {
-  constructor(message, status) { super(message); this.status = status; }
-}
-
-async function api(method, path, body) {
-  const options = {method, headers: {"Content-Type": "application/json"}};
-  if (body !== undefined) options.body = JSON.stringify(body);
-  let response;
-  try {
-    response = await fetch(path, options);
-  } catch (err) {
-    throw new ApiError("the hogsolve server cannot be reached; is it still running?", 0);
-  }
-  let data = {};
-  try { data = await response.json(); } catch (err) { data = {}; }
-  if (!response.ok) throw new ApiError(data.error || response.statusText, response.status);
-  return data;
-}
-
-function el(tag, attrs = {}, text) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-function svgEl(tag, attrs = {}) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  return node;
-}
-
-function svgText(attrs, text) {
-  const t = svgEl("text", attrs);
-  t.textContent = text;
-  return t;
-}
-
-// ---------------------------------------------------------------- errors --
-function showError(message) {
-  $("error-text").textContent = message;
-  $("error").hidden = false;
-  document.body.dataset.error = message;
-}
-
-function clearError() {
-  $("error").hidden = true;
-  delete document.body.dataset.error;
-}
-
-// ------------------------------------------------------------------ dice --
-function drawDie(face, sides) {
-  const svg = svgEl("svg", {viewBox: "0 0 100 100", class: "die", "data-face": face, "data-sides": sides,
-                            "aria-hidden": "true"});
-  const one = face === 1;
-  if (sides === 4) {  // a four-sided die: a triangle with its number
-    svg.appendChild(svgEl("polygon", {points: "50,6 95,90 5,90", fill: one ? "#fee2e2" : "#dcfce7",
-                                      stroke: "#166534", "stroke-width": 4, "stroke-linejoin": "round"}));
-    svg.appendChild(svgText({x: 50, y: 74, "text-anchor": "middle", "font-size": 38, "font-weight": 700,
-                             fill: "#14532d"}, face));
-  } else {
-    svg.appendChild(svgEl("rect", {x: 4, y: 4, width: 92, height: 92, rx: 16, fill: one ? "#fee2e2" : "#fff",
-                                   stroke: "#1d2430", "stroke-width": 4}));
-    for (const [x, y] of PIPS[face] || []) {
-      svg.appendChild(svgEl("circle", {cx: x, cy: y, r: 9, fill: one ? "#dc2626" : "#1d2430"}));
-    }
-  }
-  return svg;
-}
+let shownTurns = 0;     // turns already drawn in the tray
 
 function eventWords(e) {  // the server sends rule events as data: {kind, ...numbers}
   const points = (n) => `${n} point${n === 1 ? "" : "s"}`;
@@ -97,35 +17,46 @@ function eventWords(e) {  // the server sends rule events as data: {kind, ...num
   if (e.kind === "swine_swap") return "Swine Swap";
   if (e.kind === "extra_turn") return "Extra turn";
   if (e.kind === "piggy_back") return `Piggy Back: the opponent gains ${e.points}`;
-  if (e.kind === "feral_hogs") return `Feral Hogs: ${points(e.points)}`;
+  if (e.kind === "feral_hogs") return `Feral Hogs: +${points(e.points)}`;
   return e.kind;
 }
 const EVENT_CLASS = {pig_out: "pig", swine_swap: "swap", hog_wild: "wild", free_bacon: "", extra_turn: "swap",
                      feral_hogs: "wild"};
 
+const gained = (turn) => turn.points + (turn.feral_bonus || 0);  // what the turn added, Feral Hogs included
+
 function turnWords(turn) {
   const who = turn.player === "you" ? "You" : "The bot";
   const roll = turn.num_dice === 0 ? "rolled no dice" : `rolled ${turn.outcomes.join(", ")}`;
-  return `${who} ${roll}: ${turn.points} point${turn.points === 1 ? "" : "s"}`;
+  const events = turn.events.length ? ` (${turn.events.map(eventWords).join("; ")})` : "";
+  return `${who} ${roll}: +${gained(turn)}${events}`;
 }
 
-function showTurn(turn) {
-  const tray = $("tray");
-  tray.replaceChildren();
-  tray.appendChild(el("span", {class: "who", "aria-hidden": "true"}, turn.player === "you" ? "You:" : "Bot:"));
-  if (turn.num_dice === 0) {
-    tray.appendChild(el("span", {"aria-hidden": "true"}, "rolled no dice"));
-  } else {
-    turn.outcomes.forEach((face) => tray.appendChild(drawDie(face, turn.sides)));
-  }
-  tray.appendChild(el("span", {class: "who", "aria-hidden": "true"}, ` +${turn.points}`));
-  tray.appendChild(el("span", {class: "sr-only"}, turnWords(turn)));
-  tray.setAttribute("aria-label", turnWords(turn));
-  const events = $("events");
-  events.replaceChildren();
+// The tray keeps every turn since your last move, one row each: your roll, then each of the
+// bot's turns (extra turns included) as they happen; nothing replaces anything.
+function trayRow(turn) {
+  const row = el("div", {class: `tray-row ${turn.player}`, "data-player": turn.player});
+  row.appendChild(el("span", {class: "who", "aria-hidden": "true"}, turn.player === "you" ? "You:" : "Bot:"));
+  if (turn.num_dice === 0) row.appendChild(el("span", {"aria-hidden": "true"}, "no dice"));
+  else turn.outcomes.forEach((face) => row.appendChild(drawDie(face, turn.sides)));
+  row.appendChild(el("span", {class: "gain", "aria-hidden": "true"}, `+${gained(turn)}`));
   for (const e of turn.events) {
-    events.appendChild(el("span", {class: `event ${EVENT_CLASS[e.kind] || ""}`, "data-kind": e.kind}, eventWords(e)));
+    row.appendChild(el("span", {class: `event ${EVENT_CLASS[e.kind] || ""}`, "data-kind": e.kind, "aria-hidden": "true"},
+                       eventWords(e)));
   }
+  row.appendChild(el("span", {class: "sr-only"}, turnWords(turn)));
+  return row;
+}
+
+function showNewTurns() {
+  const tray = $("tray");
+  if (!game || game.turns.length === 0) { tray.replaceChildren(); shownTurns = 0; return; }
+  const fresh = game.turns.slice(shownTurns);
+  if (fresh.length && fresh[0].player === "you") tray.replaceChildren();  // a new round of the tray
+  if (shownTurns > game.turns.length) tray.replaceChildren();
+  fresh.forEach((turn) => tray.appendChild(trayRow(turn)));
+  while (tray.children.length > 12) tray.removeChild(tray.firstChild);
+  shownTurns = game.turns.length;
 }
 
 function describe(turn) {
@@ -133,11 +64,11 @@ function describe(turn) {
   const roll = turn.num_dice === 0 ? "rolled 0 dice" :
     `rolled ${turn.num_dice} ${turn.sides}-sided: ${turn.outcomes.join(" ")}`;
   const events = turn.events.length ? ` (${turn.events.map(eventWords).join("; ")})` : "";
-  return `${who} ${roll} -> +${turn.points}${events}. You ${turn.scores.you}, Bot ${turn.scores.bot}`;
+  return `${who} ${roll} -> +${gained(turn)}${events}. You ${turn.scores.you}, Bot ${turn.scores.bot}`;
 }
 
 // ----------------------------------------------------------------- state --
-function render(previousTurns = 0) {
+function render() {
   const scores = game ? game.scores : {you: 0, bot: 0};
   const goal = game ? game.goal : (policy ? policy.goal : 100);
   $("score-you").textContent = scores.you;
@@ -156,19 +87,21 @@ function render(previousTurns = 0) {
     document.body.dataset.gameId = game.id;
     document.body.dataset.turns = game.turns.length;
   }
+  $("new-game").disabled = busy;
 
   const canRoll = !!game && game.to_move === "you" && !busy && $("error").hidden;
-  // a dice count below the ruleset's least (Neller's Hog has no zero-dice move) is never offered
+  // a dice count below the ruleset's least (Neller's Hog has no zero-dice move) is not offered at all
   document.querySelectorAll(".dice-button").forEach((b) => {
-    b.disabled = !canRoll || Number(b.dataset.dice) < (game ? game.min_dice : 0);
+    const n = Number(b.dataset.dice);
+    b.hidden = !!game && (n < game.min_dice || n > game.max_dice);
+    b.disabled = !canRoll;
   });
 
   const log = $("log");
   log.replaceChildren();
   if (game) game.turns.forEach((t) => log.appendChild(el("li", {class: t.player}, describe(t))));
   log.scrollTop = log.scrollHeight;
-  if (game && game.turns.length > previousTurns) showTurn(game.turns[game.turns.length - 1]);
-  else if (!game || game.turns.length === 0) { $("tray").replaceChildren(); $("events").replaceChildren(); }
+  showNewTurns();
 
   const over = $("game-over");
   over.hidden = !(game && game.winner);
@@ -178,49 +111,54 @@ function render(previousTurns = 0) {
       `${Math.min(scores.you, scores.bot)}`;
   }
   drawTrend();
+  followMemories();
   drawPolicy();
   refreshHint();
 }
 
+function keepFocus(n) {  // after a roll the focus stays on the dice, never falls to <body>
+  const button = document.querySelector(`.dice-button[data-dice="${n}"]`);
+  if (button && (document.activeElement === document.body || document.activeElement === button)) {
+    button.focus({preventScroll: true});
+  }
+}
+
 async function newGame(event) {
   if (event) event.preventDefault();
+  if (busy) return;
   busy = true;
+  render();
   try {
-    const created = await api("POST", "/api/games", {rules: $("rules").value, first: $("first").value});
-    await loadPolicy(created.rules);
+    const created = await patiently("POST", "/api/games", {rules: $("rules").value, first: $("first").value},
+                                    showProgress);
     game = created;
+    shownTurns = 0;
     localStorage.setItem("hogsolve-game", game.id);
     clearError();
+    await loadPolicy(created.rules, game.memories);
   } catch (err) {
     showError(`Could not start a game: ${err.message}`);
   } finally {
+    showProgress(null);
     busy = false;
-    render(0);
+    render();
   }
 }
 
 async function roll(n) {
   if (!game || busy || game.to_move !== "you" || !$("error").hidden) return;
+  if (n < game.min_dice || n > game.max_dice) return;
   busy = true;
-  const before = game.turns.length;
-  render(before);
-  let rolled = false;
+  render();
   try {
-    game = await api("POST", `/api/games/${game.id}/roll`, {dice: n});
-    rolled = true;
+    game = await api("POST", `/api/games/${game.id}/move`, {dice: n});
   } catch (err) {
     if (err.status === 404) localStorage.removeItem("hogsolve-game");
     showError(err.status === 404 ? "This game has expired. Start a new one." : `The roll failed: ${err.message}`);
   } finally {
     busy = false;
-    render(before);
-    // replay the bot's answer after yours, so both rolls are seen
-    const mine = rolled ? game.turns[before] : null;
-    if (mine && game.turns.length > before + 1) {
-      showTurn(mine);
-      const id = game.id, count = game.turns.length;
-      setTimeout(() => { if (game && game.id === id && game.turns.length === count) showTurn(game.turns[count - 1]); }, 700);
-    }
+    render();
+    keepFocus(n);
   }
 }
 
@@ -228,7 +166,7 @@ async function roll(n) {
 async function refreshHint() {
   const panel = $("hint-panel");
   panel.hidden = !$("hint-toggle").checked;
-  document.querySelectorAll(".dice-button").forEach((b) => b.classList.remove("best"));
+  document.querySelectorAll(".dice-button").forEach((b) => { b.classList.remove("best"); b.removeAttribute("data-best"); });
   if (panel.hidden || !game || game.to_move !== "you" || !$("error").hidden) {
     $("hint-text").textContent = game && game.winner ? "The game is over." : "Hints appear on your turn.";
     $("hint-chart").replaceChildren();
@@ -249,7 +187,7 @@ async function refreshHint() {
   $("hint-text").textContent =
     `Optimal: roll ${hint.best} dice (win probability ${hint.values[hint.best].toFixed(4)})`;
   const best = document.querySelector(`.dice-button[data-dice="${hint.best}"]`);
-  if (best) best.classList.add("best");
+  if (best) { best.classList.add("best"); best.dataset.best = "best"; }
   drawHintChart(hint);
 }
 
@@ -270,28 +208,22 @@ function drawHintChart(hint) {
     const h = height * Math.max(0, Math.min(1, v));
     const x = left + 3 + n * step;
     const bar = svgEl("rect", {x, y: top + height - h, width: step - 6, height: Math.max(h, 1),
-                               fill: n === hint.best ? "#f59e0b" : "#2563eb"});
+                               fill: n === hint.best ? "#1d2430" : "#93a3b8"});
     const title = svgEl("title");
     title.textContent = `${n} dice: win probability ${v.toFixed(4)}`;
     bar.appendChild(title);
     chart.appendChild(bar);
     chart.appendChild(svgText({x: x + (step - 6) / 2, y: top + height + 14, "text-anchor": "middle",
-                               "font-size": 11}, n));
+                               "font-size": 11, "font-weight": n === hint.best ? 700 : 400}, n));
   });
   chart.appendChild(svgText({x: left + step * hint.values.length / 2, y: top + height + 28,
                              "text-anchor": "middle", "font-size": 10, fill: "#6b7280"},
-                            "dice rolled (bar: win probability)"));
+                            "dice rolled (bar: win probability; dark: best)"));
   chart.setAttribute("aria-label", "win probability of each dice count: " +
     hint.values.map((v, n) => `${n}: ${v === null ? "not allowed" : v.toFixed(3)}`).join(", "));
 }
 
 // ----------------------------------------------------------------- trend --
-function startingChance() {
-  if (!policy) return null;
-  const p = policy.win_probability[0][0];
-  return $("first").value === "you" ? p : 1 - p;
-}
-
 function drawTrend() {
   const svg = $("trend");
   svg.replaceChildren();
@@ -299,128 +231,100 @@ function drawTrend() {
   for (const [y, t] of [[12, "1"], [62, "½"], [112, "0"]]) {
     svg.appendChild(svgText({x: 4, y, "font-size": 11, fill: "#6b7280"}, t));
   }
-  const h = game ? game.win_probability : [startingChance()].filter((p) => p !== null);
+  let h = [];
+  if (game) h = game.win_probability.filter((p) => p !== null);
+  else if (policy && policy.rules === $("rules").value && !policy.memory_size) {
+    const p = policy.win_probability[0][0];
+    h = [$("first").value === "you" ? p : 1 - p];
+  }
   if (!h.length) return;
   const n = Math.max(h.length - 1, 1);
   const points = h.map((p, i) => `${30 + 295 * i / n},${110 - 100 * p}`).join(" ");
-  if (h.length > 1) {
-    svg.appendChild(svgEl("polyline", {points, fill: "none", stroke: "#2563eb", "stroke-width": 2.5}));
-  } else {
-    svg.appendChild(svgEl("circle", {cx: 30, cy: 110 - 100 * h[0], r: 4, fill: "#2563eb"}));
-  }
+  if (h.length > 1) svg.appendChild(svgEl("polyline", {points, fill: "none", stroke: "#2563eb", "stroke-width": 2.5}));
+  else svg.appendChild(svgEl("circle", {cx: 30, cy: 110 - 100 * h[0], r: 4, fill: "#2563eb"}));
   const last = h[h.length - 1];
   svg.appendChild(svgText({x: 320, y: 12, "font-size": 12, "font-weight": 700, fill: "#2563eb",
                            "text-anchor": "end", id: "trend-now"},
-                          `${game ? "now" : "at the start"} ${(100 * last).toFixed(1)}%`));
-  svg.setAttribute("aria-label", `your win probability: ${(100 * last).toFixed(1)}% now`);
+                          `${game ? "now" : "at the start"} ${percent(last)}`));
+  svg.setAttribute("aria-label", `your win probability: ${percent(last)} now`);
 }
 
 // ---------------------------------------------------------------- policy --
-async function loadPolicy(name) {
-  if (policy && policy.rules === name) return;
-  policy = await api("GET", `/api/policy/${name}`);
+async function loadPolicy(name, memories) {
+  const memory = memories ? `?memory=${memories.join(",")}` : "";
+  const key = `${name}${memory}`;
+  wanted = key;
+  if (policy && policy.key === key) return;
+  const answer = await patiently("GET", `/api/policy/${encodeURIComponent(name)}${memory}`, undefined, showProgress);
+  if (wanted !== key) return;  // the choice changed meanwhile: a later request draws
+  answer.key = key;
+  policy = answer;
+  showMemoryChoice();
 }
 
-function surfaceColour(p) {  // 0 red -> 0.5 white -> 1 blue
-  const t = Math.max(0, Math.min(1, p === null ? 0.5 : p));
-  const a = t < 0.5 ? [220, 38, 38] : [37, 99, 235];
-  const k = Math.abs(t - 0.5) * 2;
-  return `rgb(${Math.round(255 + (a[0] - 255) * k)},${Math.round(255 + (a[1] - 255) * k)},${Math.round(255 + (a[2] - 255) * k)})`;
+function showMemoryChoice() {
+  const box = $("memory-choice");
+  box.hidden = !(policy && policy.memory_size);
+  if (box.hidden) return;
+  for (const id of ["memory-mover", "memory-other"]) {
+    const select = $(id);
+    if (select.options.length !== policy.memory_size) {
+      select.replaceChildren(...Array.from({length: policy.memory_size}, (_, i) => el("option", {value: i}, String(i))));
+    }
+  }
+  $("memory-mover").value = policy.memory[0];
+  $("memory-other").value = policy.memory[1];
+  $("memory-note").textContent = `Feral Hogs: the map shows the states where the mover last ` +
+    `${policy.memory_kind === "dice" ? "rolled" : "scored"} ${policy.memory[0]} and the other player ` +
+    `${policy.memory[1]}${game && !game.winner ? " (following the game)" : ""}.`;
+}
+
+function followMemories() {  // under Feral Hogs the map shows the game's own memories
+  if (!game || !game.memories || !policy || policy.rules !== game.rules) return;
+  const [a, b] = game.memories;
+  if (policy.memory && policy.memory[0] === a && policy.memory[1] === b) return;
+  loadPolicy(game.rules, game.memories).then(drawPolicy).catch((err) => showError(err.message));
 }
 
 function currentState() {
-  if (!game || game.winner) return null;
+  if (!game || game.winner || !policy || policy.rules !== game.rules) return null;
   return game.to_move === "you" ? [game.scores.you, game.scores.bot] : [game.scores.bot, game.scores.you];
 }
 
 function drawPolicy() {
   const canvas = $("policy-canvas");
-  const ctx = canvas.getContext("2d");
-  ctx.clearRect(0, 0, canvas.width, canvas.height);
-  if (!policy) return;
-  const g = policy.goal, cell = MAP.size / g;
+  if (!policy) { canvas.getContext("2d").clearRect(0, 0, canvas.width, canvas.height); return; }
   const surface = $("surface-toggle").checked;
-  for (let s = 0; s < g; s++) {
-    for (let o = 0; o < g; o++) {
-      ctx.fillStyle = surface ? surfaceColour(policy.win_probability[s][o]) : DICE_COLOURS[policy.policy[s][o]];
-      ctx.fillRect(MAP.left + o * cell, MAP.top + s * cell, cell + 0.5, cell + 0.5);
-    }
-  }
-  // axis ticks: scores every tenth of the goal
-  ctx.fillStyle = "#374151";
-  ctx.strokeStyle = "#6b7280";
-  ctx.lineWidth = 1;
-  ctx.font = "11px system-ui, sans-serif";
-  const every = Math.max(1, Math.round(g / 10));
-  for (let v = 0; v <= g; v += every) {
-    const at = v * cell;
-    ctx.textAlign = "center";
-    ctx.fillText(String(v), MAP.left + at, MAP.top - 8);
-    ctx.beginPath(); ctx.moveTo(MAP.left + at, MAP.top - 5); ctx.lineTo(MAP.left + at, MAP.top); ctx.stroke();
-    ctx.textAlign = "right";
-    ctx.fillText(String(v), MAP.left - 7, MAP.top + at + 4);
-    ctx.beginPath(); ctx.moveTo(MAP.left - 5, MAP.top + at); ctx.lineTo(MAP.left, MAP.top + at); ctx.stroke();
-  }
-  const mark = (state, colour, radius) => {
-    const [s, o] = state;
-    const x = MAP.left + (o + 0.5) * cell, y = MAP.top + (s + 0.5) * cell;
-    ctx.strokeStyle = "#fff";
-    ctx.lineWidth = 3;
-    ctx.beginPath();
-    ctx.arc(x, y, radius, 0, 2 * Math.PI);
-    ctx.stroke();
-    ctx.strokeStyle = colour;
-    ctx.lineWidth = 1.5;
-    ctx.stroke();
-  };
+  const marks = [];
   const now = currentState();
-  if (now) mark(now, "#111", 7);
-  if (cursor) mark(cursor, "#b4451f", 5);
-  drawLegend(surface);
-}
-
-function drawLegend(surface) {
-  const legend = $("legend");
-  legend.replaceChildren();
-  legend.appendChild(el("strong", {}, surface ? "win probability:" : "dice:"));
-  const entries = surface ? [0, 0.25, 0.5, 0.75, 1].map((p) => [surfaceColour(p), `${p}`])
-    : DICE_COLOURS.map((c, n) => [c, `${n}`]);
-  for (const [colour, label] of entries) {
-    const item = el("span");
-    const swatch = el("i");
-    swatch.style.background = colour;
-    item.append(swatch, label);
-    legend.appendChild(item);
-  }
+  if (now) marks.push([now, "#111", 7]);
+  if (cursor) marks.push([cursor, "#2563eb", 5]);
+  drawGrid(canvas, policy.goal, (s, o) => surface ? surfaceColour(policy.win_probability[s][o])
+    : DICE_COLOURS[policy.policy[s][o]], marks);
+  canvas.dataset.rules = policy.rules;
+  canvas.dataset.memory = policy.memory ? policy.memory.join(",") : "";
+  $("map-title").textContent = `${policy.rules}${policy.proven === false ? " (not proven optimal)" : ""}`;
+  legend($("legend"), surface ? "win probability:" : "dice:", surface
+    ? [0, 0.25, 0.5, 0.75, 1].map((p) => [surfaceColour(p), `${p}`]) : DICE_COLOURS.map((c, n) => [c, `${n}`]));
 }
 
 function describeState(s, o) {
-  return `score ${s} vs ${o}: roll ${policy.policy[s][o]}, win ${(100 * policy.win_probability[s][o]).toFixed(2)}%`;
+  return `score ${s} vs ${o}: roll ${policy.policy[s][o]}, win ${percent(policy.win_probability[s][o], 2)}`;
 }
 
 function showTip(s, o, x, y) {
   const tip = $("tooltip"), wrap = $("policy-wrap");
   tip.hidden = false;
   tip.textContent = describeState(s, o);
-  // keep it inside the heatmap's box (and so inside the window)
   const width = tip.offsetWidth, height = tip.offsetHeight;
   const maxX = wrap.clientWidth - width - 2, maxY = wrap.clientHeight - height - 2;
   tip.style.left = `${Math.max(0, Math.min(x + 12, maxX))}px`;
   tip.style.top = `${Math.max(0, Math.min(y + 12, maxY))}px`;
 }
 
-function stateAt(event) {
-  const canvas = $("policy-canvas"), rect = canvas.getBoundingClientRect();
-  const scale = canvas.width / rect.width;
-  const x = (event.clientX - rect.left) * scale - MAP.left, y = (event.clientY - rect.top) * scale - MAP.top;
-  const g = policy.goal;
-  const o = Math.floor(x / MAP.size * g), s = Math.floor(y / MAP.size * g);
-  return (s < 0 || o < 0 || s >= g || o >= g) ? null : [s, o, event.clientX - rect.left, event.clientY - rect.top];
-}
-
 function hover(event) {
   if (!policy) return;
-  const at = stateAt(event);
+  const at = gridStateAt($("policy-canvas"), policy.goal, event);
   if (!at) { $("tooltip").hidden = true; return; }
   showTip(at[0], at[1], at[2], at[3]);
 }
@@ -453,11 +357,32 @@ function onKey(event) {
 }
 
 // ----------------------------------------------------------------- start --
+async function chooseRules() {
+  localStorage.setItem("hogsolve-rules", $("rules").value);
+  showCaveat();
+  if (!game || game.rules !== $("rules").value) {
+    try {
+      await loadPolicy($("rules").value, null);
+    } catch (err) {
+      showError(err.message);
+    }
+    render();
+  }
+}
+
+let caveats = {};
+function showCaveat() {
+  const caveat = caveats[$("rules").value];
+  $("caveat").hidden = !caveat;
+  $("caveat").textContent = caveat ? `${$("rules").value} has no optimal value, so the bot is not proven ` +
+    `optimal: ${caveat}` : "";
+}
+
 async function start() {
   const buttons = $("dice-buttons");
   for (let n = 0; n <= 10; n++) {
-    const b = el("button", {type: "button", class: "dice-button", "data-dice": n,
-                            "aria-label": `roll ${n} dice`}, String(n));
+    const b = el("button", {type: "button", class: "dice-button", "data-dice": n, "aria-label": `roll ${n} dice`},
+                 String(n));
     b.disabled = true;
     b.addEventListener("click", () => roll(n));
     buttons.appendChild(b);
@@ -469,62 +394,62 @@ async function start() {
     showError(`The hogsolve server cannot be reached: ${err.message}`);
     return;
   }
-  const caveats = {};
-  for (const r of info.rulesets) {
-    $("rules").appendChild(el("option", {value: r.name, title: r.description}, r.name));
+  const names = [];
+  for (const r of info.rulesets.filter((r) => r.family === "hog")) {
+    const label = r.semesters.length ? `${r.name} (also ${r.semesters.join(", ")})` : r.name;
+    $("rules").appendChild(el("option", {value: r.name, title: r.description}, label));
     caveats[r.name] = r.caveat;
+    names.push(r.name);
   }
-  // a ruleset without a proven optimum (sp22) says so wherever it is chosen
-  const showCaveat = () => {
-    const caveat = caveats[$("rules").value];
-    $("caveat").hidden = !caveat;
-    $("caveat").textContent = caveat ? `${$("rules").value} has no optimal value, so the bot is not proven ` +
-      `optimal: ${caveat}` : "";
-  };
-  $("rules").value = localStorage.getItem("hogsolve-rules") || info.default;
-  if (!$("rules").value) $("rules").value = info.default;
+  const saved = localStorage.getItem("hogsolve-rules");
+  const first = names.includes(info.default) ? info.default : names[0];
+  $("rules").value = names.includes(saved) ? saved : first;
   showCaveat();
   $("first").value = localStorage.getItem("hogsolve-first") === "bot" ? "bot" : "you";
   $("hint-toggle").checked = localStorage.getItem("hogsolve-hint") === "1";
   $("setup").addEventListener("submit", newGame);
   $("play-again").addEventListener("click", () => newGame());
-  $("error-new-game").addEventListener("click", () => newGame());
+  $("error-new-game").addEventListener("click", () => { clearError(); newGame(); });
   $("hint-toggle").addEventListener("change", () => {
     localStorage.setItem("hogsolve-hint", $("hint-toggle").checked ? "1" : "0");
     refreshHint();
   });
   $("first").addEventListener("change", () => { localStorage.setItem("hogsolve-first", $("first").value); drawTrend(); });
-  $("rules").addEventListener("change", async () => {
-    localStorage.setItem("hogsolve-rules", $("rules").value);
-    showCaveat();
-    if (!game) {
-      try { await loadPolicy($("rules").value); } catch (err) { showError(err.message); }
-      render(0);
-    }
-  });
+  $("rules").addEventListener("change", chooseRules);
+  for (const id of ["memory-mover", "memory-other"]) {
+    $(id).addEventListener("change", async () => {
+      try {
+        await loadPolicy(policy.rules, [Number($("memory-mover").value), Number($("memory-other").value)]);
+      } catch (err) { showError(err.message); }
+      drawPolicy();
+    });
+  }
   $("surface-toggle").addEventListener("change", drawPolicy);
   $("policy-canvas").addEventListener("mousemove", hover);
   $("policy-canvas").addEventListener("mouseleave", () => { $("tooltip").hidden = true; });
   $("policy-canvas").addEventListener("keydown", moveCursor);
   $("policy-canvas").addEventListener("blur", () => { cursor = null; $("tooltip").hidden = true; drawPolicy(); });
   document.addEventListener("keydown", onKey);
-  const saved = localStorage.getItem("hogsolve-game");
-  if (saved) {  // reloading the page resumes the game
+  const resumed = localStorage.getItem("hogsolve-game");
+  if (resumed) {  // reloading the page resumes the game
     try {
-      game = await api("GET", `/api/games/${saved}`);
+      const found = await api("GET", `/api/games/${resumed}`);
+      if (found.family !== "hog") throw new Error("another game's page");
+      game = found;
       $("rules").value = game.rules;
-      await loadPolicy(game.rules);
+      shownTurns = game.turns.length;
+      await loadPolicy(game.rules, game.memories);
     } catch (err) {
       localStorage.removeItem("hogsolve-game");
       game = null;
     }
   }
   try {
-    if (!game) await loadPolicy($("rules").value);
+    if (!game) await loadPolicy($("rules").value, null);
   } catch (err) {
     showError(`Could not load the policy: ${err.message}`);
   }
-  render(0);
+  render();
   document.body.dataset.ready = "1";
 }
 

@@ -1,0 +1,315 @@
+"""The web app: pages, a JSON API and WebSockets, as one Starlette application.
+
+Routes (every API answer is JSON; every error ``{"error": message}`` with a
+4xx status, never a traceback):
+
+* ``GET  /``, ``/pig``, ``/sibala``, ``/friend``   the pages
+* ``GET  /api/rulesets``                 every game: name, family, description, caveat
+* ``GET  /api/policy/NAME[?memory=A,B]`` the optimal policy and win probabilities
+  (Hog: one memory slice under Feral Hogs; roll-or-hold: hold thresholds);
+  202 with ``{"preparing"}`` while the bot is still loading
+* ``POST /api/games``  ``{"rules", "first": "you"|"bot", "seed"?}``  a game against the bot (202 likewise)
+* ``GET  /api/games/ID``                 its state (resume after a reload)
+* ``POST /api/games/ID/move``  ``{"dice": n}`` or ``{"action": "roll"|"hold"}``  your move, then the bot's
+* ``GET  /api/games/ID/hint``            the optimal move and its values
+* ``POST /api/tables``  ``{"rules", "seed"?}``  a table for two people: seat 0 and its token
+* ``POST /api/tables/ID/join``           seat 1 and its token (409 when taken)
+* ``WS   /api/tables/ID/ws``             first ``{"token"}``, then ``{"move"}`` or ``{"hint": true}``;
+  the server pushes ``{"type": "state", ...}`` after every change
+
+Who may call any of it is :mod:`hogsolve.gui.guard`'s business.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import OrderedDict
+from pathlib import Path
+from typing import Optional
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import FileResponse, JSONResponse, RedirectResponse
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .friends import FriendTables
+from .games import Bots, Catalog, GameError, GameStore, finite
+from .guard import MAX_BODY, Access, Guard
+
+STATIC = Path(__file__).resolve().parent / "static"
+PAGES = {"/": "index.html", "/pig": "pig.html", "/sibala": "sibala.html", "/friend": "friend.html"}
+#: Seconds a request waits for a bot being loaded before answering 202 "preparing".
+BOT_WAIT = 0.5
+POLICY_CACHE = 64
+
+
+def json_reply(payload, status: int = 200) -> JSONResponse:
+    """Standard JSON (no NaN), never cached."""
+    return JSONResponse(payload, status_code=status, headers={"Cache-Control": "no-store"})
+
+
+async def read_json(request: Request) -> dict:
+    """The body as a JSON object, at most MAX_BODY bytes however it is sent (400, 413)."""
+    raw = b""
+    try:
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > MAX_BODY:
+                raise GameError(413, f"body over {MAX_BODY} bytes")
+    except ClientDisconnect:
+        raise GameError(400, "the client left before its request arrived") from None
+    try:
+        data = json.loads(raw.decode("utf-8") or "null")
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise GameError(400, "body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise GameError(400, "body must be a JSON object")
+    return data
+
+
+def seed_of(body: dict) -> Optional[int]:
+    """A request's optional seed, checked."""
+    seed = body.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 63):
+        raise GameError(400, f"seed must be a non-negative integer, got {seed!r}")
+    return seed
+
+
+class Api:
+    """The handlers, sharing one catalog, bot loader, game store and table store."""
+
+    def __init__(self, catalog: Catalog, default_rules: str, access_token: Optional[str] = None, **store_options):
+        self.catalog, self.access_token = catalog, access_token
+        self.bots = Bots(catalog)
+        self.store = GameStore(catalog, self.bots, default_rules, **store_options)
+        self.tables = FriendTables(catalog, self.bots)
+        self.policies: "OrderedDict[tuple, dict]" = OrderedDict()
+
+    def name(self, raw, status: int = 400) -> str:
+        """The canonical game name, or a GameError listing what there is."""
+        name = self.catalog.canonical(raw)
+        if name is None:
+            raise GameError(status, f"unknown game {str(raw)[:80]!r}; GET /api/rulesets lists them")
+        return name
+
+    async def rulesets(self, request: Request):
+        """GET /api/rulesets."""
+        return json_reply({"default": self.store.default_rules, "rulesets": self.catalog.listing()})
+
+    async def policy(self, request: Request):
+        """GET /api/policy/NAME."""
+        name = self.name(request.path_params["name"], 404)
+        family = self.catalog.family(name)
+        if family == "sibala":
+            raise GameError(404, "Sibala has no policy: nobody decides anything")
+        rules = self.catalog.rules(name)
+        memory = self.memory_slice(request.query_params.get("memory"), rules) if family == "hog" else ()
+        key = (name, memory)
+        if key not in self.policies:
+            bot = await self.bots.wait(name, BOT_WAIT)
+            if bot is None:
+                return json_reply(self.bots.progress(name), 202)
+            self.policies[key] = hog_policy(name, rules, bot, memory) if family == "hog" else pig_policy(name, bot)
+            while len(self.policies) > POLICY_CACHE:
+                self.policies.popitem(last=False)
+        self.policies.move_to_end(key)
+        return json_reply(self.policies[key])
+
+    @staticmethod
+    def memory_slice(raw: Optional[str], rules) -> tuple:
+        """``(mover's memory, opponent's memory)`` from ``?memory=A,B`` (both 0 when absent)."""
+        if rules.history is None:
+            if raw:
+                raise GameError(400, f"{rules.name} has no memories")
+            return ()
+        size = rules.context_shape[0]
+        try:
+            pair = tuple(int(x) for x in (raw or "0,0").split(","))
+        except ValueError:
+            pair = ()
+        if len(pair) != 2 or not all(0 <= x < size for x in pair):
+            raise GameError(400, f"memory must be two whole numbers from 0 to {size - 1}, like 3,5")
+        return pair
+
+    async def new_game(self, request: Request):
+        """POST /api/games."""
+        body = await read_json(request)
+        name = self.name(body.get("rules", self.store.default_rules))
+        first = body.get("first", "you")
+        if first not in ("you", "bot"):
+            raise GameError(400, f"first must be 'you' or 'bot', got {first!r}")
+        seed = seed_of(body)
+        bot = None
+        if self.catalog.family(name) != "sibala":
+            bot = await self.bots.wait(name, BOT_WAIT)
+            if bot is None:
+                return json_reply(self.bots.progress(name), 202)
+        return json_reply(self.store.create(name, first == "you", seed, bot).state(), 201)
+
+    async def game(self, request: Request):
+        """GET /api/games/ID."""
+        return json_reply(self.store.get(request.path_params["id"]).state())
+
+    async def move(self, request: Request):
+        """POST /api/games/ID/move."""
+        game = self.store.get(request.path_params["id"])
+        game.move(await read_json(request))
+        return json_reply(game.state())
+
+    async def hint(self, request: Request):
+        """GET /api/games/ID/hint."""
+        return json_reply(self.store.get(request.path_params["id"]).hint())
+
+    async def new_table(self, request: Request):
+        """POST /api/tables."""
+        body = await read_json(request)
+        name = self.name(body.get("rules", self.store.default_rules))
+        table = self.tables.create(name, seed_of(body))
+        self.bots.job(name)  # the hint's bot, loaded meanwhile
+        return json_reply({"table": table.id, "seat": 0, "token": table.tokens[0], "rules": name,
+                           "join": self.join_link(table.id)}, 201)
+
+    def join_link(self, table_id: str) -> str:
+        """The path a friend opens to take the other seat (with the network's access token)."""
+        return "/friend" + (f"?access={self.access_token}" if self.access_token else "") + f"#table={table_id}"
+
+    async def join_table(self, request: Request):
+        """POST /api/tables/ID/join."""
+        table = self.tables.get(request.path_params["id"])
+        seat, token = table.join()
+        return json_reply({"table": table.id, "seat": seat, "token": token,
+                           "rules": table.duel.rules.name}, 200)
+
+    async def table_socket(self, websocket: WebSocket):
+        """One seat's connection: authenticate with the seat token, then move and be told."""
+        await websocket.accept()
+        try:
+            table = self.tables.get(websocket.path_params["id"])
+        except GameError as exc:
+            await websocket.send_json({"type": "error", "text": str(exc)})
+            return await websocket.close(4404)
+        try:
+            first = await websocket.receive_json()
+        except (WebSocketDisconnect, ValueError, KeyError):
+            return
+        seat = table.seat_of(first.get("token") if isinstance(first, dict) else None)
+        if seat is None:
+            await websocket.send_json({"type": "error", "text": "that is not a seat's token at this table"})
+            return await websocket.close(4403)
+        await serve_seat(websocket, table, seat)
+
+
+async def serve_seat(websocket: WebSocket, table, seat: int) -> None:
+    """Push the table's state after every change; apply this seat's moves in arrival order."""
+    queue: asyncio.Queue = asyncio.Queue()
+    table.listeners.add(queue)
+    table.online[seat] += 1
+    table.changed()
+
+    async def pushes():
+        while True:
+            await queue.get()
+            while not queue.empty():
+                queue.get_nowait()  # many changes, one push of the latest state
+            await websocket.send_json(table.view(seat))
+    pusher = asyncio.create_task(pushes())
+    try:
+        while True:
+            try:
+                message = await websocket.receive_json()
+            except ValueError:
+                await websocket.send_json({"type": "error", "text": "send JSON objects"})
+                continue
+            if not isinstance(message, dict):
+                await websocket.send_json({"type": "error", "text": "send JSON objects"})
+            elif message.get("hint"):
+                await websocket.send_json({"type": "hint", **table.hint(seat)})
+            elif "move" in message:
+                try:
+                    table.move(seat, message["move"])
+                except GameError as exc:
+                    await websocket.send_json({"type": "error", "text": str(exc)})
+            else:
+                await websocket.send_json({"type": "error", "text": "send {\"move\": ...} or {\"hint\": true}"})
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        pusher.cancel()
+        table.listeners.discard(queue)
+        table.online[seat] -= 1
+        table.changed()
+
+
+def hog_policy(name: str, rules, bot, memory: tuple) -> dict:
+    """A Hog ruleset's policy and win probabilities at one memory slice (mover's, opponent's)."""
+    index = (...,) + memory
+    payload = {"family": "hog", "rules": name, "goal": int(rules.goal), "max_dice": int(rules.max_dice),
+               "policy": bot.table[index].astype(int).tolist(),
+               "win_probability": [[finite(x) for x in row] for row in bot.win_probability[index]],
+               "proven": bot.proven}
+    if rules.history is not None:
+        payload.update(memory=list(memory), memory_size=int(rules.context_shape[0]),
+                       memory_kind=rules.history.remembers)
+    return payload
+
+
+def pig_policy(name: str, bot) -> dict:
+    """A roll-or-hold game's hold thresholds and the win probability at the start of each turn."""
+    return {"family": "roll-or-hold", "rules": name, "goal": int(bot.game.goal),
+            "hold_threshold": bot.hold_threshold.astype(int).tolist(),
+            "win_probability": [[finite(x) for x in row] for row in bot.value[:, :, 0]]}
+
+
+def page(file: str):
+    """The route handler of one page of the app."""
+    async def serve_page(request: Request):
+        return FileResponse(STATIC / file, headers={"Cache-Control": "no-cache"})
+    return serve_page
+
+
+async def game_error(request, exc: GameError):
+    """A refused request: its status and message as JSON."""
+    return json_reply({"error": str(exc)}, exc.status)
+
+
+async def http_error(request, exc: HTTPException):
+    """Starlette's own 404 and 405 in our JSON shape (405 keeps its Allow header)."""
+    words = {404: f"not found: {request.url.path[:200]}", 405: f"{request.method} is not allowed here"}
+    headers = {"Allow": exc.headers["Allow"]} if exc.headers and "Allow" in exc.headers else None
+    response = json_reply({"error": words.get(exc.status_code, exc.detail)}, exc.status_code)
+    if headers:
+        response.headers.update(headers)
+    return response
+
+
+async def server_error(request, exc: Exception):
+    """A bug: still JSON, never a traceback."""
+    return json_reply({"error": f"internal error: {type(exc).__name__}"}, 500)
+
+
+def create_app(access: Access, default_rules: str = "su18", rule_files: Optional[dict] = None,
+               **store_options) -> Starlette:
+    """The whole web app behind its guard (see the module docstring)."""
+    api = Api(Catalog(rule_files), default_rules, access.token, **store_options)
+    routes = [
+        *(Route(path, page(file), methods=["GET"]) for path, file in PAGES.items()),
+        Route("/favicon.ico", lambda request: RedirectResponse("/static/favicon.svg", 301), methods=["GET"]),
+        Route("/api/rulesets", api.rulesets, methods=["GET"]),
+        Route("/api/policy/{name}", api.policy, methods=["GET"]),
+        Route("/api/games", api.new_game, methods=["POST"]),
+        Route("/api/games/{id:str}", api.game, methods=["GET"]),
+        Route("/api/games/{id:str}/move", api.move, methods=["POST"]),
+        Route("/api/games/{id:str}/hint", api.hint, methods=["GET"]),
+        Route("/api/tables", api.new_table, methods=["POST"]),
+        Route("/api/tables/{id:str}/join", api.join_table, methods=["POST"]),
+        WebSocketRoute("/api/tables/{id:str}/ws", api.table_socket),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes, exception_handlers={GameError: game_error, HTTPException: http_error,
+                                                       Exception: server_error})
+    guarded = Guard(app, access)
+    guarded.api = api  # the stores, for tests and benchmarks
+    return guarded

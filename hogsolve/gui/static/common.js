@@ -1,0 +1,180 @@
+// hogsolve pages: what every page shares (requests, elements, dice, errors, colours).
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+// Dice counts 0..10 in matplotlib's "inferno": ordered dark to light, and every pair stays
+// apart (CIE76 distance 10 or more) under deuteranopia and protanopia (tests/test_gui_colours.py).
+const DICE_COLOURS = ["#000004", "#160b39", "#420a68", "#6a176e", "#932667", "#bc3754",
+                      "#dd513a", "#f37819", "#fca50a", "#f6d746", "#fcffa4"];
+// Win probability 0..1 in "cividis", made to be read alike with every kind of colour vision.
+const SURFACE_STOPS = ["#00224e", "#35456c", "#666970", "#948e77", "#c8b866", "#fee838"];
+const PIPS = {1: [[50, 50]], 2: [[28, 28], [72, 72]], 3: [[26, 26], [50, 50], [74, 74]],
+              4: [[28, 28], [72, 28], [28, 72], [72, 72]],
+              5: [[26, 26], [74, 26], [50, 50], [26, 74], [74, 74]],
+              6: [[28, 24], [72, 24], [28, 50], [72, 50], [28, 76], [72, 76]]};
+
+class ApiError extends Error {
+  constructor(message, status) { super(message); this.status = status; }
+}
+
+async function api(method, path, body) {
+  const options = {method, headers: {"Content-Type": "application/json"}};
+  if (body !== undefined) options.body = JSON.stringify(body);
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch (err) {
+    throw new ApiError("the hogsolve server cannot be reached; is it still running?", 0);
+  }
+  let data = {};
+  try { data = await response.json(); } catch (err) { data = {}; }
+  if (!response.ok) throw new ApiError(data.error || response.statusText, response.status);
+  data._status = response.status;
+  return data;
+}
+
+// A request whose answer may be 202 "preparing" (the bot is being loaded or solved): ask again
+// every half second, telling `progress(seconds)` meanwhile; then the real answer.
+async function patiently(method, path, body, progress) {
+  for (;;) {
+    const data = await api(method, path, body);
+    if (data._status !== 202) { progress(null); return data; }
+    progress(data.seconds, data.preparing);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+function el(tag, attrs = {}, text) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function svgEl(tag, attrs = {}) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  return node;
+}
+
+function svgText(attrs, text) {
+  const t = svgEl("text", attrs);
+  t.textContent = text;
+  return t;
+}
+
+function showError(message) {
+  $("error-text").textContent = message;
+  $("error").hidden = false;
+  document.body.dataset.error = message;
+}
+
+function clearError() {
+  $("error").hidden = true;
+  delete document.body.dataset.error;
+}
+
+function showProgress(seconds, name) {
+  const box = $("progress");
+  if (!box) return;
+  box.hidden = seconds === null;
+  if (seconds !== null) box.textContent = `Preparing the optimal bot for ${name}… ${Math.round(seconds)} s`;
+}
+
+function drawDie(face, sides, bad) {
+  const svg = svgEl("svg", {viewBox: "0 0 100 100", class: "die", "data-face": face, "data-sides": sides,
+                            "aria-hidden": "true"});
+  const one = bad === undefined ? face === 1 : bad;
+  if (sides === 4) {  // a four-sided die: a triangle with its number
+    svg.appendChild(svgEl("polygon", {points: "50,6 95,90 5,90", fill: one ? "#fee2e2" : "#dcfce7",
+                                      stroke: "#166534", "stroke-width": 4, "stroke-linejoin": "round"}));
+    svg.appendChild(svgText({x: 50, y: 74, "text-anchor": "middle", "font-size": 38, "font-weight": 700,
+                             fill: "#14532d"}, face));
+  } else if (sides === 2) {  // a coin: H or T
+    svg.appendChild(svgEl("circle", {cx: 50, cy: 50, r: 44, fill: one ? "#fee2e2" : "#fef3c7", stroke: "#92400e",
+                                     "stroke-width": 4}));
+    svg.appendChild(svgText({x: 50, y: 64, "text-anchor": "middle", "font-size": 40, "font-weight": 700,
+                             fill: "#78350f"}, face === 2 ? "H" : "T"));
+  } else {
+    svg.appendChild(svgEl("rect", {x: 4, y: 4, width: 92, height: 92, rx: 16, fill: one ? "#fee2e2" : "#fff",
+                                   stroke: "#1d2430", "stroke-width": 4}));
+    for (const [x, y] of PIPS[face] || []) {
+      svg.appendChild(svgEl("circle", {cx: x, cy: y, r: 9, fill: one ? "#dc2626" : "#1d2430"}));
+    }
+  }
+  return svg;
+}
+
+function mix(a, b, t) {
+  const p = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16));
+  const [x, y] = [p(a), p(b)];
+  return `rgb(${x.map((v, i) => Math.round(v + (y[i] - v) * t)).join(",")})`;
+}
+
+function surfaceColour(p) {  // win probability 0..1 along SURFACE_STOPS
+  const t = Math.max(0, Math.min(1, p === null ? 0.5 : p)) * (SURFACE_STOPS.length - 1);
+  const i = Math.min(Math.floor(t), SURFACE_STOPS.length - 2);
+  return mix(SURFACE_STOPS[i], SURFACE_STOPS[i + 1], t - i);
+}
+
+function percent(p, digits = 1) { return p === null || p === undefined ? "–" : `${(100 * p).toFixed(digits)}%`; }
+
+// Draw a goal x goal grid of values on a canvas with ticks; colour(s, o) fills each cell.
+const MAP = {left: 34, top: 22, size: 400};
+function drawGrid(canvas, goal, colour, marks) {
+  const ctx = canvas.getContext("2d");
+  ctx.clearRect(0, 0, canvas.width, canvas.height);
+  const cell = MAP.size / goal;
+  for (let s = 0; s < goal; s++) {
+    for (let o = 0; o < goal; o++) {
+      ctx.fillStyle = colour(s, o);
+      ctx.fillRect(MAP.left + o * cell, MAP.top + s * cell, cell + 0.5, cell + 0.5);
+    }
+  }
+  ctx.fillStyle = "#374151";
+  ctx.strokeStyle = "#6b7280";
+  ctx.lineWidth = 1;
+  ctx.font = "11px system-ui, sans-serif";
+  const every = Math.max(1, Math.round(goal / 10));
+  for (let v = 0; v <= goal; v += every) {
+    const at = v * cell;
+    ctx.textAlign = "center";
+    ctx.fillText(String(v), MAP.left + at, MAP.top - 8);
+    ctx.beginPath(); ctx.moveTo(MAP.left + at, MAP.top - 5); ctx.lineTo(MAP.left + at, MAP.top); ctx.stroke();
+    ctx.textAlign = "right";
+    ctx.fillText(String(v), MAP.left - 7, MAP.top + at + 4);
+    ctx.beginPath(); ctx.moveTo(MAP.left - 5, MAP.top + at); ctx.lineTo(MAP.left, MAP.top + at); ctx.stroke();
+  }
+  for (const [state, colourOf, radius] of marks) {
+    const [s, o] = state;
+    const x = MAP.left + (o + 0.5) * cell, y = MAP.top + (s + 0.5) * cell;
+    ctx.strokeStyle = "#fff";
+    ctx.lineWidth = 4;
+    ctx.beginPath();
+    ctx.arc(x, y, radius, 0, 2 * Math.PI);
+    ctx.stroke();
+    ctx.strokeStyle = colourOf;
+    ctx.lineWidth = 2;
+    ctx.stroke();
+  }
+}
+
+function gridStateAt(canvas, goal, event) {
+  const rect = canvas.getBoundingClientRect();
+  const scale = canvas.width / rect.width;
+  const x = (event.clientX - rect.left) * scale - MAP.left, y = (event.clientY - rect.top) * scale - MAP.top;
+  const o = Math.floor(x / MAP.size * goal), s = Math.floor(y / MAP.size * goal);
+  return (s < 0 || o < 0 || s >= goal || o >= goal) ? null : [s, o, event.clientX - rect.left, event.clientY - rect.top];
+}
+
+function legend(box, title, entries) {
+  box.replaceChildren(el("strong", {}, title));
+  for (const [colour, label] of entries) {
+    const item = el("span");
+    const swatch = el("i");
+    swatch.style.background = colour;
+    item.append(swatch, label);
+    box.appendChild(item);
+  }
+}
