@@ -378,6 +378,13 @@ def ws_url(port, table):
     return f"ws://127.0.0.1:{port}/api/tables/{table}/ws"
 
 
+def connect(url):
+    """A WebSocket client that buffers every message, read or not (its default stops reading
+    after 16 unread ones, and then cannot see the server's closing frame)."""
+    from websockets.sync.client import connect as open_socket
+    return open_socket(url, max_queue=None)
+
+
 def receive(ws, kind="state", **wanted):
     """The next message of type ``kind`` that has every ``wanted`` field."""
     while True:
@@ -387,7 +394,6 @@ def receive(ws, kind="state", **wanted):
 
 
 def test_two_seats_play_hog_over_websockets(port):
-    from websockets.sync.client import connect
     status, host = request(port, "POST", "/api/tables", {"rules": "su18", "seed": 4})
     assert status == 201 and host["seat"] == 0 and "#table=" in host["join"]
     status, guest = request(port, "POST", f"/api/tables/{host['table']}/join", {})
@@ -413,7 +419,6 @@ def test_two_seats_play_hog_over_websockets(port):
 
 
 def test_a_seat_is_held_by_its_token_only(port):
-    from websockets.sync.client import connect
     host = request(port, "POST", "/api/tables", {"rules": "pig", "seed": 2})[1]
     with connect(ws_url(port, host["table"])) as ws:
         ws.send(json.dumps({"token": "guessed"}))

@@ -311,7 +311,7 @@ def test_bad_input_never_gives_5xx(gui):
         response, data = ask(port, method, path, body, JSON if body is not None else None)
         assert 400 <= response.status < 500, (method, path[:30], response.status)
         assert "error" in json.loads(data)
-    for request in (b"BREW /pot HTTP/1.1\r\nHost: x\r\n\r\n", b"GARBAGE\r\n\r\n", b"GET /\r\n\r\n",
+    for request in (b"BREW /pot HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", b"GARBAGE\r\n\r\n", b"GET /\r\n\r\n",
                     b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"):
         answer = raw(port, request)
         assert re.match(rb"HTTP/1\.[01] 4\d\d ", answer), (request, answer[:60])
