@@ -464,11 +464,15 @@ def test_a_whole_roll_or_hold_game(browser, options):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("options", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_pig_at_goal_100_with_its_hold_map(browser, options):
+def test_pig_at_goal_100_with_its_hold_map(browser, options, tmp_path):
+    shots = Path(os.environ.get("HOGSOLVE_SCREENSHOTS", tmp_path))
     with running_server() as (_, port):
         context, page, problems = open_at(browser, port, "/pig", options)
         act = page.tap if options.get("has_touch") else page.click
         play_pig(page, port, act, game="pig", hold_at=25)
+        if not options.get("has_touch"):
+            page.evaluate("window.scrollTo(0, 0)")
+            page.screenshot(path=str(shots / "gui-pig.png"), full_page=True)
         assert no_horizontal_scroll(page) and problems == []
         context.close()
 

@@ -30,7 +30,7 @@ from typing import Optional
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import FileResponse, JSONResponse, RedirectResponse
+from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -108,15 +108,16 @@ class Api:
         rules = self.catalog.rules(name)
         memory = self.memory_slice(request.query_params.get("memory"), rules) if family == "hog" else ()
         key = (name, memory)
-        if key not in self.policies:
+        if key not in self.policies:  # kept as the bytes sent (a few hundred kB each at most)
             bot = await self.bots.wait(name, BOT_WAIT)
             if bot is None:
                 return json_reply(self.bots.progress(name), 202)
-            self.policies[key] = hog_policy(name, rules, bot, memory) if family == "hog" else pig_policy(name, bot)
+            payload = hog_policy(name, rules, bot, memory) if family == "hog" else pig_policy(name, bot)
+            self.policies[key] = json_reply(payload).body
             while len(self.policies) > POLICY_CACHE:
                 self.policies.popitem(last=False)
         self.policies.move_to_end(key)
-        return json_reply(self.policies[key])
+        return Response(self.policies[key], media_type="application/json", headers={"Cache-Control": "no-store"})
 
     @staticmethod
     def memory_slice(raw: Optional[str], rules) -> tuple:

@@ -54,7 +54,11 @@ function showNewTurns() {
   const fresh = game.turns.slice(shownTurns);
   if (fresh.length && fresh[0].player === "you") tray.replaceChildren();  // a new round of the tray
   if (shownTurns > game.turns.length) tray.replaceChildren();
-  fresh.forEach((turn) => tray.appendChild(trayRow(turn)));
+  fresh.forEach((turn, i) => {  // one after another, as they happened
+    const row = trayRow(turn);
+    row.style.animationDelay = `${i * 0.35}s`;
+    tray.appendChild(row);
+  });
   while (tray.children.length > 12) tray.removeChild(tray.firstChild);
   shownTurns = game.turns.length;
 }
