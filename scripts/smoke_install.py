@@ -70,7 +70,17 @@ def gui(cwd: str) -> bool:
             html = page.read().decode()
         with urllib.request.urlopen(match.group(0) + "api/rulesets", timeout=30) as api:
             default = json.load(api)["default"]
-        return check("<html" in html.lower() and default == "su18", "gui --no-browser: page and API served")
+        pages = []
+        for path in ("pig", "sibala", "friend", "static/common.js", "static/friend.js"):
+            with urllib.request.urlopen(match.group(0) + path, timeout=30) as page:
+                pages.append(page.status)
+        policies = []  # from the wheel's tables: answered at once (200), nothing solved (202)
+        for name in ("fa19", "two-dice-pig"):
+            with urllib.request.urlopen(match.group(0) + f"api/policy/{name}", timeout=30) as api:
+                policies.append(api.status)
+        return check("<html" in html.lower() and default == "su18" and pages == [200] * 5 and policies == [200, 200],
+                     "gui --no-browser: every page, the API, Feral Hogs' and Two-Dice Pig's policies from the wheel",
+                     f"{pages} {policies}")
     finally:
         proc.terminate()
         proc.wait(timeout=30)
