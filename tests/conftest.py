@@ -26,3 +26,8 @@ import tempfile  # noqa: E402
 _CACHE = tempfile.mkdtemp(prefix="hogsolve-test-cache-")
 os.environ["HOGSOLVE_CACHE"] = _CACHE
 atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)
+
+# ... and its own data folder (the SinbadHogBot rooms' event log of `hogsolve gui` and `sinbad serve`).
+_DATA = tempfile.mkdtemp(prefix="hogsolve-test-data-")
+os.environ["HOGSOLVE_DATA"] = _DATA
+atexit.register(shutil.rmtree, _DATA, ignore_errors=True)

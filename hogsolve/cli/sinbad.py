@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 from fractions import Fraction
+from pathlib import Path
 
 from .common import UsageError, add_jobs_option, cap_jobs, int_in_range, positive, respond, seed_value
 from ..sinbad.bots import BOTS
@@ -44,11 +45,39 @@ def setup_sinbad(parser):
     p.add_argument("--seed", type=seed_value, default=None, help="seed (default: random)")
     o = sub.add_parser("odds", help=f"exact deal statistics for {MIN_PLAYERS} to {MAX_PLAYERS} players")
     o.add_argument("--json", action="store_true", help="machine-readable output")
+    s = sub.add_parser("serve", help="the real-time chat room in the browser (and for network bots)",
+                       description="serve SinbadHogBot rooms (/sinbad/ROOM) with the web app; prints the room's link")
+    s.add_argument("--port", type=int_in_range(0, 65535, what="the port"), default=8062,
+                   help="port (default 8062; 0: any free port)")
+    s.add_argument("--host", default=None, metavar="ADDRESS",
+                   help="serve the local network on this address, with an access token in the link")
+    s.add_argument("--room", default="lobby", help="the room to open (default lobby)")
+    s.add_argument("--bots", type=bot_list, default=[], help="bot kinds seated in the room at start, e.g. greedy,tracker")
+    s.add_argument("--seed", type=seed_value, default=None, help="seed of the room's deals (default: random)")
+    s.add_argument("--data", type=Path, default=None, metavar="DIR",
+                   help="folder of the rooms' event log (default ~/.local/share/hogsolve)")
+    s.add_argument("--think", type=positive_seconds, default=0.4, help="seconds a room bot thinks (default 0.4)")
+    s.add_argument("--stall", type=positive_seconds, default=180.0,
+                   help="seconds a round may last without a hog before it stalls (default 180)")
+    s.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    b = sub.add_parser("bot", help="a bot that joins a room over the network",
+                       description="play in a room over its WebSocket, as a person's page does")
+    b.add_argument("--url", required=True, help="ws://HOST:PORT/sinbad/ROOM/ws (with ?access=TOKEN on a network)")
+    b.add_argument("--name", required=True, help="the bot's one-word name in the room")
+    b.add_argument("--kind", choices=sorted(BOTS), default="greedy", help="its play (default greedy)")
+    b.add_argument("--think", type=positive_seconds, default=0.4, help="seconds between moves (default 0.4)")
+    b.add_argument("--seed", type=seed_value, default=None, help="seed of its choices (default: random)")
+    h = sub.add_parser("history", help="finished games with their scores")
+    h.add_argument("room", nargs="?", default=None, help="one room (default: every room)")
+    h.add_argument("--data", type=Path, default=None, metavar="DIR", help="folder of the event log")
+    h.add_argument("--json", action="store_true", help="machine-readable output")
 
     def run(args):
         verb = args.sinbad_verb
         if verb is None:
-            raise UsageError("sinbad: name a command: tournament, play or odds")
+            raise UsageError("sinbad: name a command: tournament, play, odds, serve, bot or history")
+        if verb in ("serve", "bot", "history"):
+            return {"serve": serve, "bot": network_bot, "history": history}[verb](args)
         if verb == "tournament":
             return tournament(args)
         if verb == "play":
@@ -94,3 +123,71 @@ def odds(args) -> int:
             p = r.player_dealt_hog
             print(f"{r.players:>2} {f'1/{p.denominator}':>24} {float(r.someone_dealt_hog):>14.3e}   {cells}")
     return respond(args, [r.to_dict() for r in rows], show)
+
+
+def positive_seconds(text: str) -> float:
+    """A positive, finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
+    if not 0 < value < 1e6:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
+def serve(args) -> int:
+    """``hogsolve sinbad serve``: the web app with a room open (and its bots seated)."""
+    from ..gui.server import check_host, serve as serve_app
+    from ..sinbad.rules import NAME
+    if not NAME.match(args.room):
+        raise UsageError(f"--room must be one word of letters, digits, _ . or -, got {args.room!r}")
+    host = None
+    if args.host is not None:
+        try:
+            host = check_host(args.host)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    try:
+        serve_app(port=args.port, open_browser=not args.no_browser, host=host, page=f"sinbad/{args.room}",
+                  announce=lambda line: print(line, flush=True), data=args.data, think=args.think,
+                  stall=args.stall, sinbad_room=(args.room, args.bots, args.seed))
+    except OSError as exc:
+        raise UsageError(f"cannot listen on {host or '127.0.0.1'}:{args.port}: {exc.strerror or exc}; choose "
+                         "another --port, or --port 0 for any free one") from None
+    return 0
+
+
+def network_bot(args) -> int:
+    """``hogsolve sinbad bot``: play in a room over the network until its game is over."""
+    from ..gui.sinbad_bot import BotRefused, play_over_network
+    try:
+        result = play_over_network(args.url, args.name, args.kind, think=args.think, seed=args.seed,
+                                   say=lambda line: print(line, flush=True))
+    except BotRefused as exc:
+        raise UsageError(str(exc)) from None
+    totals = ", ".join(f"{p} {t}" for p, t in result["totals"].items())
+    print(f"game over: {totals}; won by {' and '.join(result['winners'])}")
+    return 0
+
+
+def history(args) -> int:
+    """``hogsolve sinbad history [ROOM]``: finished games from the event log."""
+    import datetime
+    import json
+    from ..gui.server import data_folder
+    from ..util.eventlog import EventLog
+    path = (args.data or data_folder()) / "sinbad.sqlite3"
+    if not path.exists():
+        raise UsageError(f"no rooms have been played here yet ({path} does not exist)")
+    games = EventLog(path).history(args.room)
+    if args.json:
+        print(json.dumps(games, indent=2))
+        return 0
+    if not games:
+        print("no finished games" + (f" in {args.room}" if args.room else ""))
+    for g in games:
+        when = datetime.datetime.fromtimestamp(g["finished"]).strftime("%Y-%m-%d %H:%M")
+        totals = ", ".join(f"{p} {t}" for p, t in g["totals"].items())
+        print(f"{when}  {g['room']} game {g['game']}: {totals}; won by {' and '.join(g['winners'])}")
+    return 0

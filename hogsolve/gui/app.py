@@ -22,6 +22,7 @@ Who may call any of it is :mod:`hogsolve.gui.guard`'s business.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections import OrderedDict
 from pathlib import Path
@@ -36,11 +37,13 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .friends import FriendTables
+from .sinbad import SinbadRooms
 from .games import Bots, Catalog, GameError, GameStore, finite
 from .guard import MAX_BODY, Access, Guard
 
 STATIC = Path(__file__).resolve().parent / "static"
-PAGES = {"/": "index.html", "/pig": "pig.html", "/sibala": "sibala.html", "/friend": "friend.html"}
+PAGES = {"/": "index.html", "/pig": "pig.html", "/sibala": "sibala.html", "/friend": "friend.html",
+         "/sinbad": "sinbad_lobby.html", "/sinbad/{room}": "sinbad.html"}
 #: Seconds a request waits for a bot being loaded before answering 202 "preparing".
 BOT_WAIT = 0.5
 POLICY_CACHE = 64
@@ -292,9 +295,21 @@ async def server_error(request, exc: Exception):
 
 
 def create_app(access: Access, default_rules: str = "su18", rule_files: Optional[dict] = None,
-               **store_options) -> Starlette:
-    """The whole web app behind its guard (see the module docstring)."""
+               sinbad: Optional[SinbadRooms] = None, **store_options) -> Starlette:
+    """The whole web app behind its guard (see the module docstring); ``sinbad``: the chat
+    rooms (by default kept in memory only)."""
     api = Api(Catalog(rule_files), default_rules, access.token, **store_options)
+    rooms = sinbad if sinbad is not None else SinbadRooms(None)
+
+    async def sinbad_rooms(request: Request):
+        """GET /api/sinbad/rooms: every room, its seats and whether a game is on."""
+        return json_reply({"rooms": [{"room": name, "players": len(host.chat.seats), "playing": host.chat.playing}
+                                     for name, host in rooms.rooms.items()]})
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        rooms.start()  # replay the event log: every room (and its bots) as it was
+        yield
     routes = [
         *(Route(path, page(file), methods=["GET"]) for path, file in PAGES.items()),
         Route("/favicon.ico", lambda request: RedirectResponse("/static/favicon.svg", 301), methods=["GET"]),
@@ -307,10 +322,12 @@ def create_app(access: Access, default_rules: str = "su18", rule_files: Optional
         Route("/api/tables", api.new_table, methods=["POST"]),
         Route("/api/tables/{id:str}/join", api.join_table, methods=["POST"]),
         WebSocketRoute("/api/tables/{id:str}/ws", api.table_socket),
+        Route("/api/sinbad/rooms", sinbad_rooms, methods=["GET"]),
+        WebSocketRoute("/sinbad/{room:str}/ws", rooms.serve),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers={GameError: game_error, HTTPException: http_error,
-                                                       Exception: server_error})
+                                                       Exception: server_error}, lifespan=lifespan)
     guarded = Guard(app, access)
-    guarded.api = api  # the stores, for tests and benchmarks
+    guarded.api, guarded.rooms = api, rooms  # the stores, for tests and benchmarks
     return guarded

@@ -93,4 +93,4 @@ def config(app, host: str, port: int, *, request_deadline: float = REQUEST_DEADL
     return uvicorn.Config(app, host=host, port=port, http=protocol, ws="websockets-sansio",
                           ws_max_size=MAX_WS_MESSAGE, ws_ping_interval=20.0, ws_ping_timeout=20.0,
                           timeout_keep_alive=5, server_header=False, log_level="error", access_log=False,
-                          lifespan="off", backlog=512, **options)
+                          lifespan="on", backlog=512, **options)

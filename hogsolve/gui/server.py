@@ -11,12 +11,14 @@ import socket
 import threading
 import time
 import webbrowser
+from pathlib import Path
 from typing import Callable, List, Optional
 
 import psutil
 import uvicorn
 
 from .app import create_app
+from .sinbad import SinbadRooms
 from .guard import Access
 from .protocol import config
 
@@ -61,11 +63,16 @@ class Running:
     """The app served by uvicorn in a thread: ``with Running(...) as server: server.port``.
 
     ``lan``: require the access token of :attr:`url`; ``limits``: the protocol's
-    ``request_deadline`` and ``max_connections`` (tests shorten them); other
-    keywords go to the game store (``max_games``, ``idle_seconds``)."""
+    ``request_deadline`` and ``max_connections`` (tests shorten them); ``data``: the
+    folder of the SinbadHogBot rooms' event log (None: rooms live in memory only);
+    ``think`` and ``stall``: the room bots' seconds to think and the seconds a round
+    may last without a hog; ``sinbad_room``: ``(room, bot kinds, seed)`` of a room
+    opened at start (unless the log already has it); other keywords go to the game store
+    (``max_games``, ``idle_seconds``)."""
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0, *, lan: bool = False, default_rules: str = "su18",
-                 rule_files: Optional[dict] = None, limits: Optional[dict] = None, **store_options):
+                 rule_files: Optional[dict] = None, limits: Optional[dict] = None, data: Optional[Path] = None,
+                 think: float = 0.4, stall: float = 180.0, sinbad_room: Optional[tuple] = None, **store_options):
         self.host, self.requested_port = host, port
         self.token = secrets.token_urlsafe(16) if lan else None
         self.sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
@@ -74,16 +81,21 @@ class Running:
         self.sock.listen(512)  # clients that come before the loop runs wait in the backlog
         self.port = self.sock.getsockname()[1]
         access = Access.for_addresses(local_addresses(host), self.port, self.token)
-        self.app = create_app(access, default_rules, rule_files, **store_options)
-        self.api = self.app.api
+        rooms = SinbadRooms(data, think=think, stall=stall, opening=sinbad_room)
+        self.app = create_app(access, default_rules, rule_files, rooms, **store_options)
+        self.api, self.rooms = self.app.api, self.app.rooms
         self.server = uvicorn.Server(config(self.app, host, self.port, **(limits or {})))
         self.thread: Optional[threading.Thread] = None
 
+    def link(self, page: str = "") -> str:
+        """The link to a page: on a network, with the access token."""
+        address = lan_address(self.host) if self.token else "127.0.0.1"
+        return f"http://{address}:{self.port}/{page}" + (f"?access={self.token}" if self.token else "")
+
     @property
     def url(self) -> str:
-        """The link to open: on a network, with the access token."""
-        address = lan_address(self.host) if self.token else "127.0.0.1"
-        return f"http://{address}:{self.port}/" + (f"?access={self.token}" if self.token else "")
+        """The link to the first page."""
+        return self.link()
 
     def run(self) -> None:
         """Serve in this thread until :meth:`stop` (or Ctrl-C)."""
@@ -109,20 +121,33 @@ class Running:
 
 
 def serve(default_rules: str = "su18", port: int = 8061, open_browser: bool = True, host: Optional[str] = None,
-          rule_files: Optional[dict] = None, announce: Callable[[str], None] = print) -> None:
-    """Serve until interrupted, printing the link (with its token on a network) and opening a browser."""
+          rule_files: Optional[dict] = None, announce: Callable[[str], None] = print, *, page: str = "",
+          data: Optional[Path] = None, **options) -> None:
+    """Serve until interrupted, printing the link to ``page`` (with its token on a network) and
+    opening a browser."""
     running = Running(host or "127.0.0.1", port, lan=host is not None, default_rules=default_rules,
-                      rule_files=rule_files)
-    if running.token:
+                      rule_files=rule_files, data=data if data is not None else data_folder(), **options)
+    if page:
+        announce(f"SinbadHogBot room at {running.link(page)} (Ctrl-C to stop)")
+    elif running.token:
         announce(f"hogsolve GUI on the local network: {running.url}")
         announce("Share this link (it carries the access token); anyone without it gets 403. Ctrl-C to stop.")
     else:
         announce(f"hogsolve GUI at {running.url} (Ctrl-C to stop)")
     if open_browser:
-        threading.Timer(0.3, webbrowser.open, args=(running.url,)).start()
+        threading.Timer(0.3, webbrowser.open, args=(running.link(page),)).start()
     try:
         running.run()
     except KeyboardInterrupt:
         pass
     finally:
         running.sock.close()
+
+
+def data_folder() -> Path:
+    """Where the rooms' event log lives: ``$HOGSOLVE_DATA``, else ``$XDG_DATA_HOME/hogsolve``
+    (``~/.local/share/hogsolve``)."""
+    import os
+    if os.environ.get("HOGSOLVE_DATA"):
+        return Path(os.environ["HOGSOLVE_DATA"])
+    return Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "hogsolve"

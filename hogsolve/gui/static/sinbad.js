@@ -1,0 +1,136 @@
+// hogsolve: a SinbadHogBot room. Every update is pushed over the room's WebSocket; a person's
+// page speaks the same protocol as any bot ({"join"}, then {"say": LINE}).
+"use strict";
+
+const room = decodeURIComponent(location.pathname.split("/")[2] || "lobby");
+const seatKey = `hogsolve-sinbad-${room}`;
+let socket = null, seat = null, hand = [], chosen = new Set(), retry = 0, lines = 0;
+
+function logLine(text, kind) {
+  const item = el("li", {class: kind || ""}, text);  // textContent: a player's HTML stays text
+  $("chat").appendChild(item);
+  while ($("chat").children.length > 300) $("chat").removeChild($("chat").firstChild);
+  $("chat").scrollTop = $("chat").scrollHeight;
+  document.body.dataset.lines = ++lines;
+}
+
+function say(line) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({say: line}));
+}
+
+function connect(name, token) {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/sinbad/${encodeURIComponent(room)}/ws`);
+  $("connection").textContent = "Connecting…";
+  socket.onopen = () => { socket.send(JSON.stringify(token ? {join: name, token} : {join: name})); };
+  socket.onmessage = (event) => handle(JSON.parse(event.data));
+  socket.onclose = (event) => {
+    if (!seat) { $("join").hidden = false; return; }  // refused: choose another name
+    $("connection").textContent = "Connection lost: reconnecting…";
+    setTimeout(() => connect(seat.name, seat.token), Math.min(5000, 400 * 2 ** retry++));
+  };
+}
+
+function handle(m) {
+  if (m.type === "welcome") {
+    seat = {name: m.name, token: m.token};
+    retry = 0;
+    localStorage.setItem(seatKey, JSON.stringify(seat));
+    $("join").hidden = true;
+    $("connection").textContent = `You are ${m.name}.`;
+    document.body.dataset.seat = m.name;
+    logLine(m.text, "private");
+  } else if (m.type === "hand") {
+    hand = m.cards;
+    chosen.clear();
+    drawHand();
+  } else if (m.type === "players") {
+    drawPlayers(m.players, m.offers);
+    if (m.text && !m.text.startsWith("players:")) logLine(m.text);
+  } else if (m.type === "round_start") {
+    $("items").textContent = m.items.map((i) => `${i.item} [${i.value}]`).join(", ");
+    $("my-offer").textContent = "";
+    $("banner").hidden = true;
+    logLine(m.text, "round");
+  } else if (m.type === "my_offer") {
+    $("my-offer").textContent = `Your open offer: ${m.count} ${m.item}`;
+    logLine(m.text, "private");
+  } else if (m.type === "round_over" || m.type === "game_over") {
+    $("banner").hidden = false;
+    $("banner").textContent = m.text;
+    document.body.dataset[m.type === "round_over" ? "roundsOver" : "gameOver"] =
+      m.type === "round_over" ? String(Number(document.body.dataset.roundsOver || 0) + 1) : "1";
+    logLine(m.text, "round");
+  } else if (m.type === "error") {
+    logLine(m.text, "error");
+  } else {
+    logLine(m.text, m.type === "received" ? "private" : "");
+    if (m.type === "trade" && seat && m.players.includes(seat.name)) $("my-offer").textContent = "";
+  }
+}
+
+function drawHand() {
+  const box = $("hand");
+  box.replaceChildren();
+  hand.forEach((card) => {
+    const b = el("button", {type: "button", class: "card", "data-position": card.position, "data-item": card.item,
+                            "aria-pressed": chosen.has(card.position) ? "true" : "false"});
+    b.append(el("span", {class: "pos"}, String(card.position)), el("strong", {}, card.item),
+             el("small", {}, `[${card.value}]`));
+    b.addEventListener("click", () => {
+      if (chosen.has(card.position)) chosen.delete(card.position); else chosen.add(card.position);
+      drawHand();
+    });
+    box.appendChild(b);
+  });
+  document.body.dataset.hand = hand.map((c) => c.item).join(",");
+  $("offer").disabled = chosen.size === 0;
+}
+
+function picked() { return [...chosen].sort((a, b) => a - b).join(""); }
+
+function drawPlayers(players, offers) {
+  const list = $("players");
+  list.replaceChildren();
+  for (const p of players) {
+    const mark = p.status === "here" ? "" : ` [${p.status}]`;
+    list.appendChild(el("li", {"data-name": p.name}, `${p.name}${p.kind !== "person" ? ` (${p.kind} bot)` : ""}${mark}: ${p.points}`));
+  }
+  const box = $("offers");
+  box.replaceChildren();
+  for (const o of offers) {
+    const item = el("li", {"data-player": o.player}, `${o.player} offers ${o.count} card${o.count > 1 ? "s" : ""} `);
+    if (seat && o.player !== seat.name) {
+      const take = el("button", {type: "button", class: "take"}, "Take with the chosen cards");
+      take.addEventListener("click", () => { if (chosen.size) say(`/b ${picked()} ${o.player}`); });
+      item.appendChild(take);
+    }
+    box.appendChild(item);
+  }
+  if (!offers.length) box.appendChild(el("li", {}, "none"));
+}
+
+function start() {
+  $("room-title").textContent = `SinbadHogBot room ${room}`;
+  $("join").addEventListener("submit", (event) => {
+    event.preventDefault();
+    $("join").hidden = true;
+    connect($("name").value, null);
+  });
+  $("say").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const line = $("line").value;
+    if (line.trim()) say(line);
+    $("line").value = "";
+  });
+  $("start").addEventListener("click", () => say("/start"));
+  $("hog").addEventListener("click", () => say("hog"));
+  $("add-bot").addEventListener("click", () => say(`/bot add ${$("bot-kind").value}`));
+  $("offer").addEventListener("click", () => { if (chosen.size) say(`/b ${picked()}`); });
+  const saved = localStorage.getItem(seatKey);
+  if (saved) { seat = JSON.parse(saved); connect(seat.name, seat.token); }
+  else $("join").hidden = false;
+  document.body.dataset.ready = "1";
+}
+
+start();
