@@ -53,7 +53,7 @@ class Connection:
         self.websocket, self.clock = websocket, clock
         self.queue: asyncio.Queue = asyncio.Queue()
         self.tokens, self.last = BURST, clock()
-        self.throttled = False
+        self.noticed = -1e9  # when the client was last told to slow down
 
     def allow(self) -> bool:
         """Take one line from the token bucket; False when the client sends too fast."""
@@ -62,9 +62,15 @@ class Connection:
         self.last = now
         if self.tokens >= 1:
             self.tokens -= 1
-            self.throttled = False
             return True
         return False
+
+    def notice_due(self) -> bool:
+        """True at most once every few seconds of throttling: one notice per flood."""
+        now = self.clock()
+        due = now - self.noticed > 5.0
+        self.noticed = now
+        return due
 
     def send(self, message: dict) -> None:
         """Queue a message (a connection that stopped reading is closed instead)."""
@@ -213,12 +219,14 @@ class SinbadRooms:
         self.think, self.stall, self.max_rooms, self.opening = think, stall, max_rooms, opening
         self.rooms: Dict[str, RoomHost] = {}
         self.started = False
+        self.loop: Optional[asyncio.AbstractEventLoop] = None
 
     def start(self) -> None:
         """Replay the log (once, on the running loop): every room as it was."""
         if self.started:
             return
         self.started = True
+        self.loop = asyncio.get_running_loop()  # the one thread that touches the rooms
         for name, seed in self.log.rooms() if self.log is not None else ():
             host = self._host(name, seed)
             host.replaying = True
@@ -277,8 +285,7 @@ class SinbadRooms:
             while True:
                 raw = await websocket.receive_text()
                 if not conn.allow():
-                    if not conn.throttled:
-                        conn.throttled = True
+                    if conn.notice_due():
                         conn.send({"type": "error", "text": "error: slow down: at most 20 lines a second"})
                     continue
                 try:

@@ -230,18 +230,20 @@ class ChatRoom:
     def _engine(self, messages: List[Message]) -> List[Out]:
         out = []
         hog = None
-        for m in messages:
+        for i, m in enumerate(messages):
+            dealt_after = sum(1 for later in messages[i + 1:] if later.event and later.event[0] == "round")
+            round_no = self.room.game.rounds - dealt_after  # the round this message belongs to
             if m.event and m.event[0] == "hog":
                 hog = m.event
-                self.last_hog = (self.room.game.rounds, m.event[1], m.event[2])
-            payload = self._payload(m, hog)
+                self.last_hog = (round_no, m.event[1], m.event[2])
+            payload = self._payload(m, hog, round_no)
             if payload is not None:
                 out.append(Out(m.to, payload, m))
         if any(m.event and m.event[0] in ("offer", "trade", "status", "round") for m in messages):
             out.append(self.players_message(None))
         return out
 
-    def _payload(self, m: Message, hog: Optional[tuple] = None) -> Optional[dict]:
+    def _payload(self, m: Message, hog: Optional[tuple] = None, round_no: int = 0) -> Optional[dict]:
         """The protocol message of an engine message."""
         event = m.event
         kind = event[0] if event else "chat"
@@ -267,7 +269,7 @@ class ChatRoom:
             return {**base, "type": "hog" if kind == "hog" else "stall",
                     **({"player": event[1], "item": event[2]} if kind == "hog" else {})}
         if kind == "scores":
-            return {**base, "type": "round_over", "round": self.room.game.rounds,
+            return {**base, "type": "round_over", "round": round_no,
                     "hog": {"player": hog[1], "item": hog[2]} if hog else None,
                     "points": event[1], "totals": event[2]}
         if kind == "winner":

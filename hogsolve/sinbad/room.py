@@ -73,6 +73,11 @@ class Room:
         try:
             if self.game.over and (text.startswith("/b") or text.lower() == "hog"):
                 raise RuleError("the game is over")
+            if text in ("/away", "/back", "/leave"):  # before /b: "/back" starts with "/b"
+                state = {"/away": "away", "/back": "here", "/leave": "gone"}[text]
+                self.round.status[player] = state
+                words = {"away": "is away", "here": "is back", "gone": "has left"}[state]
+                return [Message(f"{player} {words}", None, ("status", player, state))]
             m = ACCEPT.match(text)
             if m:
                 return self._accept(player, positions(m.group(1)), m.group(2))
@@ -85,11 +90,6 @@ class Room:
                 return self._hog(player)
             if text == "/hand":
                 return [self.hand_message(player)]
-            if text in ("/away", "/back", "/leave"):
-                state = {"/away": "away", "/back": "here", "/leave": "gone"}[text]
-                self.round.status[player] = state
-                words = {"away": "is away", "here": "is back", "gone": "has left"}[state]
-                return [Message(f"{player} {words}", None, ("status", player, state))]
             if text.startswith("/"):
                 raise RuleError(f"unknown command {text.split()[0]}")
             return [Message(f"{player}: {text}", None, ("chat", player))]

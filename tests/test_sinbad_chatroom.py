@@ -1,0 +1,144 @@
+"""The real-time room's game: seats, commands, the first hog, and replay from the commands alone."""
+import random
+from collections import Counter
+
+import pytest
+
+from hogsolve.sinbad.chatroom import MAX_SEATS, ChatRoom, RoomError
+from hogsolve.sinbad.rules import HAND_SIZE
+
+
+def seated(names, seed=1):
+    room = ChatRoom("r", seed)
+    for name in names:
+        room.apply({"op": "seat", "name": name, "token": f"t-{name}", "kind": "person"})
+        room.apply({"op": "presence", "name": name, "online": True})
+    return room
+
+
+def conserved(room):
+    """Nine cards of each item, nine cards in each hand."""
+    r = room.room.round
+    assert all(len(h) == HAND_SIZE for h in r.hands.values())
+    assert set(room.room.round.card_totals().values()) == {HAND_SIZE}
+
+
+def test_seats_names_and_the_start():
+    room = seated(["ann"])
+    with pytest.raises(RoomError, match="taken"):
+        room.apply({"op": "seat", "name": "ANN", "token": "x"})
+    with pytest.raises(RoomError, match="one word"):
+        room.apply({"op": "seat", "name": "two words", "token": "x"})
+    with pytest.raises(RoomError, match="not started"):
+        room.apply({"op": "say", "name": "ann", "line": "/b 1"})
+    with pytest.raises(RoomError, match="2 to 8"):
+        room.apply({"op": "say", "name": "ann", "line": "/start"})
+    before = room.snapshot()
+    assert room.applied == 2 and before["hands"] == {}
+    room.apply({"op": "seat", "name": "bob", "token": "t", "kind": "greedy"})
+    out = room.apply({"op": "say", "name": "bob", "line": "/start"})
+    kinds = [o.message["type"] for o in out]
+    assert kinds[:2] == ["chat", "round_start"] and kinds.count("hand") == 2
+    assert all(o.to == o.message["text"] and False or o.to in ("ann", "bob") for o in out if o.message["type"] == "hand")
+    conserved(room)
+    with pytest.raises(RoomError, match="already"):
+        room.apply({"op": "say", "name": "ann", "line": "/start"})
+
+
+def test_the_room_is_capped():
+    room = seated([f"p{i}" for i in range(MAX_SEATS)])
+    with pytest.raises(RoomError, match="full"):
+        room.apply({"op": "seat", "name": "late", "token": "x"})
+
+
+def test_a_vanished_player_is_away_and_still_traded_with():
+    room = seated(["ann", "bob", "cy"], seed=4)
+    room.apply({"op": "say", "name": "ann", "line": "/start"})
+    room.apply({"op": "presence", "name": "cy", "online": False})
+    assert room.room.round.status["cy"] == "away"
+    assert {p["name"]: p["status"] for p in room.players()}["cy"] == "away"
+    hand = room.room.round.hands["ann"]
+    first = hand[0]
+    count = min(hand.count(first), 1)
+    out = room.apply({"op": "say", "name": "ann", "line": f"/b {'1' * count} cy"})  # the engine's away rule
+    assert any(o.message["type"] == "trade" for o in out)
+    conserved(room)
+    room.apply({"op": "presence", "name": "cy", "online": True})
+    assert room.room.round.status["cy"] == "here"
+
+
+def deal_with_two_hogs():
+    """A seed whose first deal of two players hands each nine of one item (found by trying)."""
+    for seed in range(200_000):
+        room = seated(["ann", "bob"], seed)
+        room.apply({"op": "say", "name": "ann", "line": "/start"})
+        if all(len(set(h)) == 1 for h in room.room.round.hands.values()):
+            return seed
+    pytest.skip("no seed below 200,000 deals two hogs")
+
+
+@pytest.fixture(scope="module")
+def two_hogs_seed():
+    return deal_with_two_hogs()
+
+
+def test_the_first_hog_counts_and_the_second_is_too_late(two_hogs_seed):
+    room = seated(["ann", "bob"], two_hogs_seed)
+    room.apply({"op": "say", "name": "ann", "line": "/start"})
+    out = room.apply({"op": "say", "name": "bob", "line": "hog"})
+    over = [o.message for o in out if o.message["type"] == "round_over"]
+    assert len(over) == 1 and over[0]["hog"]["player"] == "bob"
+    before = room.snapshot()
+    with pytest.raises(RoomError, match="too late: bob said hog first"):
+        room.apply({"op": "say", "name": "ann", "line": "hog"})
+    assert room.snapshot() == before  # a refusal changes nothing
+
+
+def random_command(rng, room, names):
+    name = rng.choice(names)
+    r = rng.random()
+    if r < 0.05:
+        return {"op": "presence", "name": name, "online": rng.random() < 0.5}
+    if r < 0.07:
+        return {"op": "say", "name": name, "line": rng.choice(["/start", "hello", "/hand", "/away", "/back"])}
+    if r < 0.09:
+        return {"op": "say", "name": name, "line": rng.choice(["/b", "/b 0", "/b 12345", "/b 11", "/nope", "hog"])}
+    if room.playing:
+        hand = room.room.round.hands[name]
+        item = rng.choice(hand)
+        places = [str(i) for i, c in enumerate(hand, 1) if c == item][:rng.randint(1, 4)]
+        if rng.random() < 0.5:
+            return {"op": "say", "name": name, "line": "/b " + "".join(places)}
+        other = rng.choice([n for n in names if n != name])
+        return {"op": "say", "name": name, "line": f"/b {''.join(places)} {other}"}
+    return {"op": "say", "name": name, "line": "/start"}
+
+
+def test_random_commands_conserve_cards_and_replay_exactly():
+    """Thousands of random valid and invalid commands: after each the cards are conserved; a
+    refused one changes nothing; and the applied commands alone rebuild the same room."""
+    rng = random.Random(7)
+    names = ["ann", "bob", "cy", "dee"]
+    room = seated(names, seed=11)
+    log = [c for n in names for c in ({"op": "seat", "name": n, "token": f"t-{n}", "kind": "person"},
+                                      {"op": "presence", "name": n, "online": True})]
+    winners_per_round = Counter()
+    for step in range(4000):
+        command = random_command(rng, room, names) if step % 250 or not room.playing else {"op": "stall"}
+        before = room.snapshot()
+        try:
+            out = room.apply(command)
+        except RoomError:
+            assert room.snapshot() == before
+            continue
+        log.append(command)
+        for o in out:
+            if o.message["type"] == "round_over":
+                winners_per_round[(room.games, o.message["round"])] += 1
+        if room.playing:
+            conserved(room)
+    assert winners_per_round and set(winners_per_round.values()) == {1}  # each round ended once
+    again = ChatRoom("r", 11)
+    for command in log:
+        again.apply(command)
+    assert again.snapshot() == room.snapshot() and again.applied == len(log)

@@ -1,0 +1,228 @@
+"""The SinbadHogBot room over real WebSockets: seats, refusals, floods, races, random play."""
+import asyncio
+import json
+import random
+import threading
+import time
+
+import pytest
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import connect as ws_connect
+
+from gui_helpers import running_server
+from hogsolve.sinbad.chatroom import ChatRoom
+from hogsolve.util.eventlog import EventLog
+from test_sinbad_chatroom import deal_with_two_hogs
+
+
+def connect(url, **options):
+    """A client that keeps every message until read (and may be used outside a with block)."""
+    return ws_connect(url, max_queue=None, legacy=True, **options)
+
+
+def url(port, room):
+    return f"ws://127.0.0.1:{port}/sinbad/{room}/ws"
+
+
+def in_loop(server, function):
+    """Run ``function()`` on the server's event loop (where rooms change) and return its value."""
+    async def call():
+        return function()
+    return asyncio.run_coroutine_threadsafe(call(), server.rooms.loop).result(timeout=10)
+
+
+def until(ws, kind, **wanted):
+    """The next message of type ``kind`` with the ``wanted`` fields."""
+    while True:
+        m = json.loads(ws.recv(timeout=10))
+        if m["type"] == kind and all(m.get(k) == v for k, v in wanted.items()):
+            return m
+
+
+def join(port, room, name, token=None):
+    ws = connect(url(port, room))
+    ws.send(json.dumps({"join": name, **({"token": token} if token else {})}))
+    return ws, until(ws, "welcome")
+
+
+@pytest.fixture()
+def server(tmp_path):
+    with running_server(data=tmp_path, think=0.05, stall=30) as (running, port):
+        yield running, port
+
+
+def test_seats_tokens_and_taken_names(server):
+    running, port = server
+    ann, welcome = join(port, "r", "ann")
+    assert welcome["token"] and welcome["room"] == "r" and welcome["text"]
+    with connect(url(port, "r")) as thief:
+        thief.send(json.dumps({"join": "ann"}))
+        refused = json.loads(thief.recv(timeout=10))
+        assert refused["type"] == "error" and "taken" in refused["text"]
+    with connect(url(port, "r")) as thief:
+        thief.send(json.dumps({"join": "ann", "token": "guess"}))
+        assert "taken" in json.loads(thief.recv(timeout=10))["text"]
+    ann.close()
+    again, back = join(port, "r", "ann", welcome["token"])  # the token resumes the seat
+    assert back["token"] == welcome["token"]
+    players = until(again, "players")
+    assert [p["name"] for p in players["players"]] == ["ann"]
+    again.close()
+
+
+def test_refusals_change_nothing(server):
+    running, port = server
+    ann, _ = join(port, "r", "ann")
+    applied = in_loop(running, lambda: running.rooms.rooms["r"].chat.applied)
+    for message, words in ((json.dumps({"say": "/b 12"}), "has not started"), ("{oops", "JSON"),
+                           (json.dumps({"talk": 1}), "say"), (json.dumps({"say": "/start"}), "2 to 8"),
+                           (json.dumps({"say": "/bot add wizard"}), "no bot kind"),
+                           (json.dumps({"say": "/bot remove ann"}), "no bot"), (json.dumps({"say": "x" * 600}), "500")):
+        ann.send(message)
+        assert words in until(ann, "error")["text"], message
+    assert in_loop(running, lambda: running.rooms.rooms["r"].chat.applied) == applied
+    ann.close()
+
+
+def test_foreign_origins_and_oversized_messages_are_refused(server):
+    running, port = server
+    with pytest.raises(InvalidStatus) as refused:
+        connect(url(port, "r"), origin="http://evil.example")
+    assert refused.value.response.status_code == 403
+    big, _ = join(port, "r", "big")
+    big.send(json.dumps({"say": "x" * 20_000}))
+    with pytest.raises(ConnectionClosed):
+        while True:
+            big.recv(timeout=10)
+    assert big.close_code == 1009
+    other, _ = join(port, "r", "other")  # the room goes on
+    other.send(json.dumps({"say": "still here"}))
+    assert until(other, "chat")["line"] == "still here"
+    other.close()
+
+
+def test_a_flooding_client_is_throttled_and_nobody_else_waits(server):
+    running, port = server
+    flood, _ = join(port, "r", "flood")
+    calm, _ = join(port, "r", "calm")
+    applied = in_loop(running, lambda: running.rooms.rooms["r"].chat.applied)
+    started = time.monotonic()
+    for i in range(1000):
+        flood.send(json.dumps({"say": f"spam {i}"}))
+    calm.send(json.dumps({"say": "hello"}))
+    assert until(calm, "chat", player="calm")["line"] == "hello"
+    elapsed = time.monotonic() - started
+    time.sleep(0.3)
+    notices = []
+    try:
+        while True:
+            m = json.loads(flood.recv(timeout=0.5))
+            notices += [m] if m["type"] == "error" else []
+    except TimeoutError:
+        pass
+    assert len(notices) == 1 and "slow down" in notices[0]["text"]
+    spam = in_loop(running, lambda: running.rooms.rooms["r"].chat.applied) - applied - 1
+    assert 40 <= spam <= 40 + 20 * (elapsed + 1)  # the burst, then 20 a second
+    flood.close()
+    calm.close()
+
+
+def test_two_hogs_at_once_have_one_winner_the_first_to_arrive(tmp_path):
+    seed = deal_with_two_hogs()
+    with running_server(data=tmp_path, think=0.05) as (running, port):
+        in_loop(running, lambda: running.rooms.room("race", seed))
+        ann, _ = join(port, "race", "ann")
+        bob, _ = join(port, "race", "bob")
+        ann.send(json.dumps({"say": "/start"}))
+        for ws in (ann, bob):
+            until(ws, "round_start")
+        gate = threading.Barrier(2)
+
+        def claim(ws):
+            gate.wait()
+            ws.send(json.dumps({"say": "hog"}))
+        threads = [threading.Thread(target=claim, args=(ws,)) for ws in (ann, bob)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        over = until(ann, "round_over")
+        winner = over["hog"]["player"]
+        loser = bob if winner == "ann" else ann
+        assert "too late" in until(loser, "error")["text"]
+        log = list(EventLog(tmp_path / "sinbad.sqlite3").commands("race"))
+        hogs = [c for _, c in log if c.get("line") == "hog"]
+        assert [c["name"] for c in hogs] == [winner]  # the first to arrive, and only it, was applied
+        ann.close()
+        bob.close()
+
+
+def test_random_play_with_disconnects_keeps_every_invariant(tmp_path):
+    """Four clients send random valid and invalid lines and drop and resume their connections;
+    after every message the cards are conserved, each round ends once, and the log alone
+    rebuilds the room (no command lost or applied twice)."""
+    rng = random.Random(3)
+    with running_server(data=tmp_path, think=0.05, stall=30) as (running, port):
+        names = ["ann", "bob", "cy", "dee"]
+        sockets, tokens = {}, {}
+        for name in names:
+            sockets[name], welcome = join(port, "fuzz", name)
+            tokens[name] = welcome["token"]
+        sockets["ann"].send(json.dumps({"say": "/start"}))
+        rounds_over = {}
+        host = lambda: running.rooms.rooms["fuzz"]
+
+        def check():
+            chat = host().chat
+            if chat.playing:
+                r = chat.room.round
+                assert all(len(h) == 9 for h in r.hands.values()) and set(r.card_totals().values()) == {9}
+            return chat.applied
+        hands = {}
+        for step in range(1500):
+            name = rng.choice(names)
+            ws = sockets[name]
+            if rng.random() < 0.02:  # a dropped connection, then the seat resumed with its token
+                ws.close()
+                sockets[name], _ = join(port, "fuzz", name, tokens[name])
+                continue
+            hand = hands.get(name, [])
+            choice = rng.random()
+            if choice < 0.1 or not hand:
+                line = rng.choice(["/hand", "hog", "/b 0", "/b 12345", "hi", "/away", "/back", "/start", "/b 1 nobody"])
+            else:
+                item = rng.choice(hand)
+                places = "".join(str(i) for i, c in enumerate(hand, 1) if c == item)[:rng.randint(1, 4)]
+                line = f"/b {places}" + (f" {rng.choice([n for n in names if n != name])}" if choice < 0.6 else "")
+            ws.send(json.dumps({"say": line}))
+            if step % 5 == 0:
+                in_loop(running, check)
+            for other, sock in sockets.items():  # read what has arrived
+                try:
+                    while True:
+                        m = json.loads(sock.recv(timeout=0))
+                        if m["type"] == "hand":
+                            hands[other] = [c["item"] for c in m["cards"]]
+                        if m["type"] == "round_over":
+                            key = (other, in_loop(running, lambda: host().chat.games), m["round"])
+                            assert key not in rounds_over  # a round ends once
+                            rounds_over[key] = m["hog"]
+                except TimeoutError:
+                    pass
+            if step % 300 == 299:
+                in_loop(running, lambda: host().apply({"op": "stall"}) if host().chat.playing else None)
+        time.sleep(0.5)
+        live = in_loop(running, lambda: host().chat.snapshot())
+        for sock in sockets.values():
+            sock.close()
+    assert len({(g, r) for _, g, r in rounds_over}) >= 3
+    replayed = ChatRoom("fuzz", EventLog(tmp_path / "sinbad.sqlite3").rooms()[0][1])
+    log = EventLog(tmp_path / "sinbad.sqlite3")
+    seqs = []
+    for seq, command in log.commands("fuzz"):
+        replayed.apply(command)
+        seqs.append(seq)
+    assert seqs == list(range(1, len(seqs) + 1))
+    live_now = replayed.snapshot()
+    assert live_now["hands"] == live["hands"] and live_now["totals"] == live["totals"]
+    assert live_now["offers"] == live["offers"] and live_now["applied"] >= live["applied"]
