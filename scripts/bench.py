@@ -350,7 +350,11 @@ def main() -> None:
                 f"every figure a median of repeated runs in one process, the previous revision's in a second "
                 f"process on a checkout of it (its round robin on 40 strategies, scaled per pair).\n\n"
                 f"Machine: {machine()}.\n\n{text}\n\n{extra}\n{NOTES}")
-        args.write.write_text(body)
+        import re
+        old = args.write.read_text() if args.write.exists() else ""
+        kept = re.findall(r"<!-- (\w+) -->.*?<!-- /\1 -->", old, re.S)  # other scripts' sections stay
+        blocks = [m.group(0) for m in re.finditer(r"<!-- (\w+) -->.*?<!-- /\1 -->", old, re.S)]
+        args.write.write_text(body.rstrip("\n") + "".join("\n\n" + b for b in blocks) + "\n" if kept else body)
 
 
 if __name__ == "__main__":

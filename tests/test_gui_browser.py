@@ -540,3 +540,74 @@ def test_two_browsers_play_each_other_over_the_network_mode(browser):
         assert no_horizontal_scroll(b) and problems == []
         host.close()
         guest.close()
+
+
+# ------------------------------------------------------------ SinbadHogBot --
+
+def hand_of(page):
+    return page.evaluate("document.body.dataset.hand").split(",")
+
+
+@pytest.mark.slow
+def test_three_browsers_play_a_room_round_to_hog(browser, tmp_path):
+    """Three people (two desktops and a phone) join a room, one types /start, and they trade by
+    clicking cards and offers until one holds nine of an item and types hog."""
+    with running_server(data=tmp_path) as (_, port):
+        contexts = [browser.new_context(**options) for options in (DESKTOP, DESKTOP, PHONE)]
+        pages, problems = [], []
+        for i, context in enumerate(contexts):
+            page = context.new_page()
+            page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+            page.goto(f"http://127.0.0.1:{port}/sinbad/den")
+            page.wait_for_selector("#join:not([hidden])")
+            page.fill("#name", f"p{i}")
+            page.click("#join button")
+            page.wait_for_function(polling=50, expression=f"() => document.body.dataset.seat === 'p{i}'")
+            pages.append(page)
+        pages[0].wait_for_function(polling=50, expression="() => document.querySelectorAll('#players li').length === 3")
+        pages[0].fill("#line", "/start")
+        pages[0].press("#line", "Enter")
+        for page in pages:
+            page.wait_for_function(polling=50, expression="() => (document.body.dataset.hand || '').split(',').length === 9")
+        items = sorted(set(sum((hand_of(p) for p in pages), [])))
+        target = {}
+        for i, page in sorted(enumerate(pages), key=lambda ip: -max(hand_of(ip[1]).count(x) for x in items)):
+            hand = hand_of(page)
+            target[i] = max((x for x in items if x not in target.values()), key=hand.count)
+        name = {i: f"p{i}" for i in range(3)}
+        for trade in range(40):
+            hands = {i: hand_of(p) for i, p in enumerate(pages)}
+            done = [i for i in hands if hands[i].count(target[i]) == 9]
+            if done:
+                break
+            # P gives Q cards of Q's item; Q pays with cards of one item that is not its own
+            p, q = next((p, q) for p in hands for q in hands if p != q and target[q] in hands[p])
+            n = min(4, hands[p].count(target[q]))
+            pay = [x for x in items if x != target[q] and hands[q].count(x) >= 1]
+            pay.sort(key=lambda x: (x != target[p], -hands[q].count(x)))
+            item = pay[0]
+            n = min(n, hands[q].count(item))
+            for pos in [i for i, c in enumerate(hands[p], 1) if c == target[q]][:n]:
+                pages[p].click(f"#hand .card[data-position='{pos}']")
+            pages[p].click("#offer")
+            pages[q].wait_for_selector(f"#offers li[data-player='{name[p]}'] button.take")
+            for pos in [i for i, c in enumerate(hands[q], 1) if c == item][:n]:
+                pages[q].click(f"#hand .card[data-position='{pos}']")
+            before = (",".join(hands[p]), ",".join(hands[q]))
+            pages[q].click(f"#offers li[data-player='{name[p]}'] button.take")
+            pages[p].wait_for_function(polling=50, expression=f"() => document.body.dataset.hand !== '{before[0]}'")
+            pages[q].wait_for_function(polling=50, expression=f"() => document.body.dataset.hand !== '{before[1]}'")
+        hands = {i: hand_of(p) for i, p in enumerate(pages)}
+        winner = next(i for i in hands if hands[i].count(target[i]) == 9)
+        pages[winner].fill("#line", "hog")
+        pages[winner].press("#line", "Enter")
+        for page in pages:
+            page.wait_for_function(polling=50, expression="() => document.body.dataset.roundsOver === '1'")
+            assert f"p{winner} says hog" in page.inner_text("#chat")
+        pages[1].fill("#line", "<b>nice</b> round")  # a player's HTML is shown as text
+        pages[1].press("#line", "Enter")
+        pages[0].wait_for_function(polling=50, expression="() => document.getElementById('chat').textContent.includes('<b>nice</b>')")
+        assert pages[0].locator("#chat b").count() == 0
+        assert no_horizontal_scroll(pages[2]) and problems == []
+        for context in contexts:
+            context.close()

@@ -67,12 +67,23 @@ def test_a_vanished_player_is_away_and_still_traded_with():
     assert room.room.round.status["cy"] == "here"
 
 
+#: The first seed whose first deal hands both of two players nine of one item (found by the
+#: search below, which the tests rerun only if the engine's deal ever changes).
+TWO_HOGS_SEED = 26784
+
+
+def two_hogs(seed):
+    room = seated(["ann", "bob"], seed)
+    room.apply({"op": "say", "name": "ann", "line": "/start"})
+    return all(len(set(h)) == 1 for h in room.room.round.hands.values())
+
+
 def deal_with_two_hogs():
-    """A seed whose first deal of two players hands each nine of one item (found by trying)."""
+    """A seed whose first deal of two players hands each nine of one item."""
+    if two_hogs(TWO_HOGS_SEED):
+        return TWO_HOGS_SEED
     for seed in range(200_000):
-        room = seated(["ann", "bob"], seed)
-        room.apply({"op": "say", "name": "ann", "line": "/start"})
-        if all(len(set(h)) == 1 for h in room.room.round.hands.values()):
+        if two_hogs(seed):
             return seed
     pytest.skip("no seed below 200,000 deals two hogs")
 

@@ -226,3 +226,36 @@ def test_random_play_with_disconnects_keeps_every_invariant(tmp_path):
     live_now = replayed.snapshot()
     assert live_now["hands"] == live["hands"] and live_now["totals"] == live["totals"]
     assert live_now["offers"] == live["offers"] and live_now["applied"] >= live["applied"]
+
+
+@pytest.mark.slow
+def test_a_network_bot_and_a_room_bot_play_a_game_and_history_lists_it(tmp_path):
+    from cli_helpers import run_main
+    from hogsolve.gui.sinbad_bot import play_over_network
+    with running_server(data=tmp_path, think=0.01, stall=1.0, sinbad_room=("den", ["greedy"], 2)) as (running, port):
+        result = {}
+        player = threading.Thread(target=lambda: result.update(
+            play_over_network(url(port, "den"), "net", "tracker", think=0.01, seed=1)))
+        player.start()
+        starter, _ = join(port, "den", "starter")
+        while len(until(starter, "players")["players"]) < 3:
+            pass
+        starter.send(json.dumps({"say": "/start"}))
+        starter.close()  # away from now on: still dealt in, traded with as the rules say
+        player.join(timeout=120)
+        assert max(result["totals"].values()) >= 60 and result["reconnects"] == 0
+    listed = run_main("sinbad", "history", "den", "--data", str(tmp_path))
+    assert listed.returncode == 0 and "den game 1:" in listed.stdout and "won by" in listed.stdout
+
+
+@pytest.mark.parametrize("args, words", [
+    (["sinbad", "serve", "--room", "two words", "--no-browser"], "--room must be one word"),
+    (["sinbad", "serve", "--bots", "wizard", "--no-browser"], "unknown bot"),
+    (["sinbad", "bot", "--url", "ws://127.0.0.1:9/sinbad/r/ws", "--name", "x"], "cannot reach"),
+    (["sinbad", "bot", "--url", "http://nowhere", "--name", "x"], "cannot use"),
+    (["sinbad", "history", "--data", "/nonexistent-hogsolve"], "no rooms have been played here yet"),
+])
+def test_bad_room_commands_are_one_line(args, words):
+    from cli_helpers import run_main
+    result = run_main(*args)
+    assert result.returncode == 2 and words in result.stderr and result.stderr.count("\n") == 1, result.stderr

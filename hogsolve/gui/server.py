@@ -72,7 +72,8 @@ class Running:
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0, *, lan: bool = False, default_rules: str = "su18",
                  rule_files: Optional[dict] = None, limits: Optional[dict] = None, data: Optional[Path] = None,
-                 think: float = 0.4, stall: float = 180.0, sinbad_room: Optional[tuple] = None, **store_options):
+                 think: float = 0.4, stall: float = 180.0, sinbad_room: Optional[tuple] = None,
+                 announce: Optional[Callable[[str], None]] = None, **store_options):
         self.host, self.requested_port = host, port
         self.token = secrets.token_urlsafe(16) if lan else None
         self.sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
@@ -81,7 +82,7 @@ class Running:
         self.sock.listen(512)  # clients that come before the loop runs wait in the backlog
         self.port = self.sock.getsockname()[1]
         access = Access.for_addresses(local_addresses(host), self.port, self.token)
-        rooms = SinbadRooms(data, think=think, stall=stall, opening=sinbad_room)
+        rooms = SinbadRooms(data, think=think, stall=stall, opening=sinbad_room, announce=announce)
         self.app = create_app(access, default_rules, rule_files, rooms, **store_options)
         self.api, self.rooms = self.app.api, self.app.rooms
         self.server = uvicorn.Server(config(self.app, host, self.port, **(limits or {})))
@@ -126,7 +127,8 @@ def serve(default_rules: str = "su18", port: int = 8061, open_browser: bool = Tr
     """Serve until interrupted, printing the link to ``page`` (with its token on a network) and
     opening a browser."""
     running = Running(host or "127.0.0.1", port, lan=host is not None, default_rules=default_rules,
-                      rule_files=rule_files, data=data if data is not None else data_folder(), **options)
+                      rule_files=rule_files, data=data if data is not None else data_folder(), announce=announce,
+                      **options)
     if page:
         announce(f"SinbadHogBot room at {running.link(page)} (Ctrl-C to stop)")
     elif running.token:

@@ -24,7 +24,7 @@ import random
 import secrets
 import time
 from pathlib import Path
-from typing import Dict, List, Optional, Set
+from typing import Callable, Dict, List, Optional, Set
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -214,9 +214,11 @@ class SinbadRooms:
     """Every room of the server, by name; the event log; the WebSocket endpoint."""
 
     def __init__(self, data: Optional[Path], think: float = 0.4, stall: float = STALL_SECONDS,
-                 max_rooms: int = MAX_ROOMS, opening: Optional[tuple] = None):
+                 max_rooms: int = MAX_ROOMS, opening: Optional[tuple] = None,
+                 announce: Optional[Callable[[str], None]] = None):
         self.log = EventLog(Path(data) / "sinbad.sqlite3") if data is not None else None
         self.think, self.stall, self.max_rooms, self.opening = think, stall, max_rooms, opening
+        self.announce = announce
         self.rooms: Dict[str, RoomHost] = {}
         self.started = False
         self.loop: Optional[asyncio.AbstractEventLoop] = None
@@ -236,6 +238,8 @@ class SinbadRooms:
                 except RoomError:  # never logged; a damaged log stops this room's replay here
                     break
             host.replaying = False
+            if self.announce is not None:
+                self.announce(f"replayed room {name}: {host.chat.applied} commands, state {host.chat.fingerprint()}")
             for seat in host.chat.seats.values():
                 if seat.kind != "person":
                     host.start_bot(seat.name, seat.kind)

@@ -78,6 +78,8 @@ def play_over_network(url: str, name: str, kind: str = "greedy", *, think: float
         except (OSError, ConnectionClosed, InvalidStatus, TimeoutError) as exc:
             if isinstance(exc, InvalidStatus) and exc.response.status_code in (403, 404):
                 raise BotRefused(f"{url} answered {exc.response.status_code}") from None
+            if token is None:  # never seated: a wrong address, not a restart to wait out
+                raise BotRefused(f"cannot reach {url}: {exc}") from None
             if time.monotonic() - last_contact > patience:
                 raise BotRefused(f"the room at {url} has been unreachable for {patience:.0f} s") from None
             time.sleep(min(2.0, 0.2 + rng.random()))

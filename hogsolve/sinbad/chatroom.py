@@ -25,6 +25,8 @@ engine's :class:`~hogsolve.sinbad.room.Message`, which bots read.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 from typing import Dict, List, Optional
 
 from .room import Message, Room
@@ -112,6 +114,11 @@ class ChatRoom:
                 "hands": {p: list(h) for p, h in game.round.hands.items()} if game and game.round else {},
                 "offers": {p: [o.item, o.count] for p, o in game.round.offers.items()} if game and game.round else {},
                 "status": dict(game.round.status) if game and game.round else {}}
+
+    def fingerprint(self) -> str:
+        """A short digest of :meth:`snapshot`: two rooms with the same one hold the same state."""
+        text = json.dumps(self.snapshot(), sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     # -- commands ---------------------------------------------------------
     def apply(self, command: dict) -> List[Out]:
@@ -278,7 +285,8 @@ class ChatRoom:
                     "shared": len(event[1]) > 1}
         if kind == "error":
             return {**base, "type": "error"}
-        return {**base, "type": "chat", "player": event[1] if len(event) > 1 else None}
+        player = event[1] if len(event) > 1 else None
+        return {**base, "type": "chat", "player": player, "line": m.text[len(f"{player}: "):] if player else m.text}
 
 
 def _plain(event) -> list:
