@@ -259,3 +259,26 @@ def test_bad_room_commands_are_one_line(args, words):
     from cli_helpers import run_main
     result = run_main(*args)
     assert result.returncode == 2 and words in result.stderr and result.stderr.count("\n") == 1, result.stderr
+
+
+@pytest.mark.slow
+def test_the_protocol_documents_example_bot_plays_a_whole_game(tmp_path):
+    """The complete bot in docs/sinbad-protocol.md, run as written against a room."""
+    import re
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[1] / "docs" / "sinbad-protocol.md").read_text()
+    code = re.search(r"```python\n(.*?)```", text, re.S).group(1)
+    code = code[:code.index("print(play(")]  # everything but the call, which names a fixed port
+    namespace = {}
+    exec(compile(code, "sinbad-protocol.md", "exec"), namespace)
+    with running_server(data=tmp_path, think=0.01, stall=1.0, sinbad_room=("doc", ["greedy"], 4)) as (_, port):
+        result = {}
+        player = threading.Thread(target=lambda: result.update(totals=namespace["play"](url(port, "doc"), "mybot")))
+        player.start()
+        starter, _ = join(port, "doc", "starter")
+        while len(until(starter, "players")["players"]) < 3:
+            pass
+        starter.send(json.dumps({"say": "/start"}))
+        starter.close()
+        player.join(timeout=240)
+    assert max(result["totals"].values()) >= 60 and "mybot" in result["totals"]
