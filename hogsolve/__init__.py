@@ -35,10 +35,14 @@ _EXPORTS = {
     "solve_pig": "solver.pig", "PigSolution": "solver.pig", "pig_win_rate": "analysis.pig_evaluate",
     "pig_best_response": "analysis.pig_evaluate", "PigBestResponse": "analysis.pig_evaluate",
     "pig_regret": "analysis.pig_evaluate", "simulate_pig": "analysis.pig_montecarlo",
-    "hold_at": "strategy.pig", "hold_at_or_goal": "strategy.pig",
+    "hold_at": "strategy.pig", "hold_at_or_goal": "strategy.pig", "pig_bot": "strategy.pig",
     # one game interface, one registry of families
     "GameState": "games.interface", "HogState": "hog.state", "PigState": "pig.state",
     "SibalaState": "sibala.state", "Family": "families", "FAMILIES": "families", "family_of": "families",
+    # one state's move values from the state values (what a hint needs)
+    "action_values_at": "hog.lookahead",
+    # SinbadHogBot's real-time room
+    "ChatRoom": "sinbad.chatroom",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]
