@@ -350,7 +350,7 @@ def test_a_bot_being_prepared_answers_202_and_is_loaded_once(monkeypatch):
 
     def slow(self, name):
         loads.append(name)
-        clock.sleep(3)
+        clock.sleep(1.5)
         return real(self, name)
     monkeypatch.setattr(games.Bots, "_load", slow)
     with running_server() as (_, port):
@@ -363,7 +363,7 @@ def test_a_bot_being_prepared_answers_202_and_is_loaded_once(monkeypatch):
             ask.start()
         for ask in asks:
             ask.join()
-        assert clock.monotonic() - started < 2.5  # each waited half a second at most, all at once
+        assert clock.monotonic() - started < 1.4  # each waited half a second at most, all at once
         assert len(answers) == 7 and all(status == 202 and body["preparing"] == "fa17" for status, body in answers)
         deadline = clock.monotonic() + 30
         while (answer := request(port, "POST", "/api/games", {"rules": "fa17"}))[0] == 202:

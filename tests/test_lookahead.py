@@ -30,7 +30,7 @@ def test_lookahead_gives_the_shipped_action_values(name):
         close_to(bot.action_values[index], action_values_at(bot.rules, bot.win_probability, *index[:2]), 1e-14)
 
 
-@pytest.mark.parametrize("name", ["fa19", "sp20"])
+@pytest.mark.parametrize("name", ["fa19", pytest.param("sp20", marks=pytest.mark.slow)])
 def test_lookahead_under_feral_hogs_memories(name):
     rules = get_rules(name).replace(goal=20)
     solution = solve(rules)

@@ -18,7 +18,7 @@ SOLVABLE = [n for n in rulesets() if n not in NO_VALUE]
 FLOAT_ONLY = ["fa19", "sp20", "su20", "hog"]
 EXACT = [n for n in SOLVABLE if n not in FLOAT_ONLY]
 #: The default tier checks these; the slow tier checks every table.
-QUICK = ("su18", "fa19", "hog", "pig", "piglet", "big-pig")
+QUICK = ("su18", "hog", "pig", "piglet")
 
 
 def tiered(names):
