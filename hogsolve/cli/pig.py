@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..families import ROLL_OR_HOLD
 from .common import UsageError, emit_json, stderr_console
 
+#: The strategy forms (strategy.pig.PIG_STRATEGY_FORMS, which this module does not import until a verb runs).
 STRATEGY_FORMS = "optimal, hold_at:N, hold_at_or_goal:N"
 
 
@@ -84,16 +85,11 @@ def solve_games(args) -> int:
 
 def strategy(spec: str, game, solution=None):
     """A roll-or-hold strategy from its spec (see STRATEGY_FORMS)."""
-    from ..strategy.pig import hold_at, hold_at_or_goal
-    from ..solver.pig import solve_pig
-    if spec == "optimal":
-        return solution or solve_pig(game)
-    head, _, rest = spec.partition(":")
-    if head in ("hold_at", "hold_at_or_goal"):
-        if not rest.isascii() or not rest.isdigit() or not 1 <= int(rest) <= 10 * game.goal:
-            raise UsageError(f"bad strategy {spec!r}: expected {head}:N with N from 1 to {10 * game.goal}")
-        return hold_at(int(rest)) if head == "hold_at" else hold_at_or_goal(int(rest), game.goal)
-    raise UsageError(f"bad strategy {spec!r} for {game.name}; accepted forms: {STRATEGY_FORMS}")
+    from ..strategy.pig import load_pig_strategy
+    try:
+        return load_pig_strategy(spec, game, solution)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def compare_games(args) -> int:

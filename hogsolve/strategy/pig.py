@@ -96,3 +96,19 @@ def policy_table(strategy, game: PigGame) -> np.ndarray:
                                      f"({a}, {b}, {c}); expected True (roll) or False (hold)")
                 table[a, b, c] = choice
     return table
+
+
+#: The roll-or-hold strategy specs the command line and the environments take.
+PIG_STRATEGY_FORMS = "optimal, hold_at:N, hold_at_or_goal:N"
+
+
+def load_pig_strategy(spec: str, game: PigGame, solution=None):
+    """A roll-or-hold strategy from its spec (see :data:`PIG_STRATEGY_FORMS`); ValueError if bad."""
+    if spec == "optimal":
+        return solution or pig_bot(game)
+    head, _, rest = spec.partition(":")
+    if head in ("hold_at", "hold_at_or_goal"):
+        if not rest.isascii() or not rest.isdigit() or not 1 <= int(rest) <= 10 * game.goal:
+            raise ValueError(f"bad strategy {spec!r}: expected {head}:N with N from 1 to {10 * game.goal}")
+        return hold_at(int(rest)) if head == "hold_at" else hold_at_or_goal(int(rest), game.goal)
+    raise ValueError(f"bad strategy {spec!r} for {game.name}; accepted forms: {PIG_STRATEGY_FORMS}")

@@ -1,0 +1,48 @@
+"""The fixed opponent of a single-agent environment, from any strategy spec the command line takes."""
+from __future__ import annotations
+
+import random
+from typing import Callable
+
+from ..games.interface import GameState, sample_outcome
+from ..strategy.pig import load_pig_strategy
+from ..strategy.specs import load_strategy
+from .core import GameSpec
+
+
+def opponent_from(spec_text, spec: GameSpec) -> Callable[[GameState], int]:
+    """``choose(state) -> action`` for the player to move, from a spec (``optimal``,
+    ``always_roll:4``, ``FILE.py:FUNCTION``, a table file; ``hold_at:20`` for the Pig
+    games) or a ready strategy (a Policy, a table, a callable)."""
+    if spec.is_hog:
+        from ..strategy.policy import as_policy
+        policy = load_strategy(spec_text, spec.rules, allow_unproven=True) if isinstance(spec_text, str) \
+            else as_policy(spec_text, spec.rules)
+        table = policy.table
+
+        def choose(state) -> int:
+            match = state.match
+            index = match.state() + spec.rules.context_index(match.context())
+            return int(table[index[:table.ndim]])
+        return choose
+    strategy = load_pig_strategy(spec_text, spec.rules) if isinstance(spec_text, str) else spec_text
+
+    def choose_pig(state) -> int:
+        score, opponent, total = state.match.state()
+        return 0 if total == 0 or strategy(score, opponent, total) else 1
+    return choose_pig
+
+
+def settle_chance(state: GameState, rng: random.Random) -> None:
+    """Draw chance outcomes by their exact probabilities until someone decides (or the end)."""
+    while state.is_chance_node():
+        state.apply_action(sample_outcome(state.chance_outcomes(), rng))
+
+
+def legal_or_nearest(state: GameState, action: int) -> tuple:
+    """``(action to play, was it legal)``: an illegal choice is played as the nearest legal one
+    (Neller's Hog's 0 dice as 1, a hold with nothing to bank as a roll)."""
+    legal = state.legal_actions()
+    if action in legal:
+        return action, True
+    return min(legal, key=lambda a: (abs(a - action), a)), False

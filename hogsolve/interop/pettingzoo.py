@@ -1,0 +1,105 @@
+"""PettingZoo: any hogsolve game as an AEC environment for two learning agents.
+
+``env(rules="su18")`` (or ``env(game="pig")``, with ``goal``) gives agents
+``player_0`` (moves first) and ``player_1``.  Each observes
+``{"observation": ..., "action_mask": ...}`` (the vector of
+:mod:`hogsolve.interop.core` and its legal actions); chance is drawn with the
+exact probabilities from ``reset(seed=...)``; the rewards are +1 and -1 at the end.
+"""
+from __future__ import annotations
+
+import random
+from typing import Optional
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from .core import GameSpec
+from .opponents import legal_or_nearest, settle_chance
+
+AGENTS = ("player_0", "player_1")
+
+
+class HogsolveAEC(AECEnv):
+    """Two agents taking turns at one hogsolve game (see the module docstring)."""
+
+    metadata = {"render_modes": ["ansi"], "name": "hogsolve_v0", "is_parallelizable": False}
+
+    def __init__(self, rules=None, game: Optional[str] = None, goal: Optional[int] = None,
+                 render_mode: Optional[str] = None):
+        super().__init__()
+        name = rules if rules is not None else (game or "su18")
+        self.spec_game = GameSpec.of(name, goal) if isinstance(name, str) else GameSpec.of(goal=goal, rules=name)
+        self.render_mode = render_mode
+        self.possible_agents = list(AGENTS)
+        n = self.spec_game.num_actions
+        self.observation_spaces = {a: spaces.Dict({
+            "observation": spaces.Box(0, self.spec_game.highs, dtype=np.int64),
+            "action_mask": spaces.Box(0, 1, (n,), dtype=np.int8)}) for a in AGENTS}
+        self.action_spaces = {a: spaces.Discrete(n) for a in AGENTS}
+        self.rng = random.Random()
+        self.state = None
+
+    def observation_space(self, agent):
+        """The observation space of ``agent``."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        """The action space of ``agent``."""
+        return self.action_spaces[agent]
+
+    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
+        """A new game, player_0 first; ``seed`` fixes every roll."""
+        self.rng = random.Random(seed)
+        self.state = self.spec_game.new_state(first=0)
+        settle_chance(self.state, self.rng)
+        self.agents = list(AGENTS)
+        self.rewards = {a: 0.0 for a in AGENTS}
+        self._cumulative_rewards = {a: 0.0 for a in AGENTS}
+        self.terminations = {a: False for a in AGENTS}
+        self.truncations = {a: False for a in AGENTS}
+        self.infos = {a: {} for a in AGENTS}
+        self.agent_selection = AGENTS[self.state.current_player]
+
+    def observe(self, agent: str) -> dict:
+        """What ``agent`` sees, with the actions it may take now (none when it is not its turn)."""
+        seat = AGENTS.index(agent)
+        mask = self.spec_game.legal(self.state) if (not self.state.is_terminal()
+                                                    and self.state.current_player == seat) \
+            else np.zeros(self.spec_game.num_actions, dtype=np.int8)
+        return {"observation": self.spec_game.observe(self.state, seat), "action_mask": mask}
+
+    def step(self, action) -> None:
+        """The selected agent's move (an illegal one is played as the nearest legal one)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        played, legal = legal_or_nearest(self.state, int(action))
+        self.state.apply_action(played)
+        settle_chance(self.state, self.rng)
+        self.infos = {a: {} for a in AGENTS}
+        if not legal:
+            self.infos[agent]["illegal"] = True
+        if self.state.is_terminal():
+            returns = self.state.returns()
+            self.rewards = {a: float(returns[i]) for i, a in enumerate(AGENTS)}
+            self.terminations = {a: True for a in AGENTS}
+        else:
+            self.rewards = {a: 0.0 for a in AGENTS}
+            self.agent_selection = AGENTS[self.state.current_player]
+        self._accumulate_rewards()
+
+    def render(self):
+        """The state in words (render_mode "ansi")."""
+        return str(self.state) if self.render_mode == "ansi" else None
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def env(**kwargs) -> HogsolveAEC:
+    """A hogsolve game as a PettingZoo AEC environment (see :class:`HogsolveAEC`)."""
+    return HogsolveAEC(**kwargs)

@@ -1,0 +1,213 @@
+"""OpenSpiel, Gymnasium and PettingZoo adapters, checked with each library's own tests and
+against hogsolve's exact figures."""
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import hogsolve
+from hogsolve import get_pig_game, get_rules, hold_at, hold_at_or_goal, pig_win_rate, rulesets, solve, solve_pig, win_rate
+from hogsolve.interop import evaluate_agent, tabulate
+from hogsolve.interop.core import GameSpec
+from hogsolve.pig.rules import PIG_GAMES
+
+gymnasium = pytest.importorskip("gymnasium")
+pettingzoo_test = pytest.importorskip("pettingzoo.test")
+pyspiel = pytest.importorskip("pyspiel")
+import hogsolve.interop.gymnasium  # noqa: E402,F401  (registers the environments)
+import hogsolve.interop.openspiel  # noqa: E402,F401  (registers the games)
+from hogsolve.interop import pettingzoo as pz  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+LIBRARIES = ("gymnasium", "pettingzoo", "pyspiel", "open_spiel")
+
+
+def test_no_other_part_of_hogsolve_imports_the_libraries():
+    for path in (ROOT / "hogsolve").rglob("*.py"):
+        if "interop" in path.parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else []
+            assert not any(n.split(".")[0] in LIBRARIES for n in names), path
+    out = subprocess.run([sys.executable, "-c", "import sys, hogsolve.interop; "
+                          "print(sorted(m for m in ('gymnasium', 'pettingzoo', 'pyspiel') if m in sys.modules))"],
+                         capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"  # evaluate_agent needs none of them
+
+
+# ---------------------------------------------------------------- Gymnasium --
+
+@pytest.mark.parametrize("name", list(rulesets()) + ["sp23"])
+def test_check_env_passes_for_every_ruleset(name):
+    from gymnasium.utils.env_checker import check_env
+    check_env(gymnasium.make("hogsolve/Hog-v0", rules=name, seat="random").unwrapped, skip_render_check=True)
+
+
+@pytest.mark.parametrize("name", list(PIG_GAMES))
+def test_check_env_passes_for_every_pig_game(name):
+    from gymnasium.utils.env_checker import check_env
+    check_env(gymnasium.make("hogsolve/Pig-v0", game=name, opponent="hold_at:20").unwrapped, skip_render_check=True)
+
+
+def play_episode(env, choose, seed):
+    observation, info = env.reset(seed=seed)
+    trace = [tuple(observation)]
+    while True:
+        observation, reward, terminated, truncated, info = env.step(choose(observation, info))
+        trace.append(tuple(observation))
+        if terminated:
+            return reward, trace
+
+
+def test_hog_env_seeds_masks_and_rewards():
+    env = gymnasium.make("hogsolve/Hog-v0", rules="hog", goal=30, opponent="always_roll:4")
+    first = play_episode(env, lambda o, i: 5, seed=3)
+    assert first == play_episode(env, lambda o, i: 5, seed=3)  # the seed fixes every roll
+    assert first[0] in (1.0, -1.0)
+    observation, info = env.reset(seed=1)
+    assert list(info["action_mask"]) == [0] + [1] * 10  # Neller's Hog has no zero-dice move
+    _, _, _, _, info = env.step(0)
+    assert info["illegal"] is True  # played as 1 die, and said so
+    second = gymnasium.make("hogsolve/Hog-v0", rules="su18", goal=30, opponent="always_roll:4", seat="second")
+    observation, _ = second.reset(seed=2)
+    assert observation[1] > 0 or observation[0] > 0  # the opponent moved first
+
+
+def test_pig_env_plays_against_a_spec():
+    env = gymnasium.make("hogsolve/Pig-v0", game="piglet", opponent="hold_at:2")
+    observation, info = env.reset(seed=4)
+    assert list(info["action_mask"]) == [1, 0] and observation[2] == 0  # the first roll is compulsory
+    rewards = [play_episode(env, lambda o, i: 0 if o[2] < 2 else 1, seed=s)[0] for s in range(20)]
+    assert set(rewards) <= {1.0, -1.0} and len(set(rewards)) == 2
+    with pytest.raises(ValueError, match="seat"):
+        gymnasium.make("hogsolve/Pig-v0", seat="middle")
+
+
+# --------------------------------------------------------------- PettingZoo --
+
+@pytest.mark.parametrize("kwargs", [{"rules": "su18"}, {"rules": "hog"}, {"rules": "fa19"}, {"game": "pig"},
+                                    {"game": "two-dice-pig"}])
+def test_pettingzoo_api_and_seed_tests_pass(kwargs):
+    pettingzoo_test.api_test(pz.env(**kwargs), num_cycles=300)
+    pettingzoo_test.seed_test(lambda: pz.env(**kwargs), num_cycles=100)
+
+
+# ----------------------------------------------------------------- OpenSpiel --
+
+@pytest.mark.parametrize("name", list(rulesets()))
+def test_openspiel_random_simulation_for_every_ruleset(name):
+    game = pyspiel.load_game(f"python_hogsolve_hog(rules={name},goal=30)")
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("name", list(PIG_GAMES))
+def test_openspiel_random_simulation_for_every_pig_game(name):
+    game = pyspiel.load_game(f"python_hogsolve_pig(game={name},goal=20)")
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+
+
+def test_openspiel_names_tensors_and_bad_parameters():
+    game = pyspiel.load_game("python_hogsolve_hog(rules=SP23,goal=20)")
+    state = game.new_initial_state()
+    assert str(state).startswith("fa22: 0-0") and state.legal_actions() == list(range(11))
+    assert list(state.observation_tensor(0)) == [0, 0, 1] and list(state.information_state_tensor(1)) == [0, 0, 0]
+    state.apply_action(2)
+    outcomes = state.chance_outcomes()
+    assert abs(sum(p for _, p in outcomes) - 1) < 1e-12 and dict(outcomes)[1] == pytest.approx(11 / 36)
+    with pytest.raises(Exception):
+        pyspiel.load_game("python_hogsolve_pig(game=su18)")
+
+
+def value_iteration_start(spec: str) -> float:
+    from open_spiel.python.algorithms import value_iteration
+    game = pyspiel.load_game(spec)
+    values = value_iteration.value_iteration(game, -1, 1e-11, cyclic_game=True)
+    return (values[str(game.new_initial_state())] + 1) / 2  # player 0's value is 2 P(win) - 1
+
+
+@pytest.mark.parametrize("spec, ours", [
+    ("python_hogsolve_hog(rules=su18,goal=5)", lambda: solve(get_rules("su18", goal=5)).win_probability[0, 0]),
+    ("python_hogsolve_pig(game=piglet,goal=6)", lambda: solve_pig(get_pig_game("piglet", goal=6)).value[0, 0, 0]),
+    ("python_hogsolve_pig(game=pig,goal=8)", lambda: solve_pig(get_pig_game("pig", goal=8)).value[0, 0, 0]),
+    pytest.param("python_hogsolve_hog(rules=fa13,goal=8)", lambda: solve(get_rules("fa13", goal=8)).win_probability[0, 0],
+                 marks=pytest.mark.slow),
+    pytest.param("python_hogsolve_pig(game=two-dice-pig,goal=8)",
+                 lambda: solve_pig(get_pig_game("two-dice-pig", goal=8)).value[0, 0, 0], marks=pytest.mark.slow),
+])
+def test_openspiels_value_iteration_agrees_with_hogsolve(spec, ours):
+    """OpenSpiel's own value iteration on our game gives hogsolve's optimal value (goals 5 to 8)."""
+    assert value_iteration_start(spec) == pytest.approx(float(ours()), abs=1e-6)
+
+
+def exact_value(state, tables, memo):
+    """Player 0's exact win probability from ``state`` when each player follows its table: a
+    memoised walk of OpenSpiel's own states and chance probabilities (the game is acyclic)."""
+    key = str(state)
+    if key in memo:
+        return memo[key]
+    if state.is_terminal():
+        value = (state.returns()[0] + 1) / 2
+    elif state.is_chance_node():
+        value = sum(p * exact_value(state.child(a), tables, memo) for a, p in state.chance_outcomes())
+    else:
+        player = state.current_player()
+        mine, theirs = state.observation_tensor(player)[:2]
+        value = exact_value(state.child(int(tables[player][int(mine), int(theirs)])), tables, memo)
+    memo[key] = value
+    return value
+
+
+@pytest.mark.parametrize("a, b", [("always_roll:3", "optimal"), ("optimal", "always_roll:6"),
+                                  ("always_roll:1", "always_roll:10")])
+def test_openspiel_play_values_equal_hogsolves_win_rate(a, b):
+    rules = get_rules("su18", goal=15)
+    pa, pb = (hogsolve.load_strategy(s, rules).table for s in (a, b))
+    game = pyspiel.load_game("python_hogsolve_hog(rules=su18,goal=15)")
+    value = exact_value(game.new_initial_state(), (pa, pb), {})
+    assert value == pytest.approx(win_rate(pa, pb, rules).first, abs=1e-9)
+
+
+# ------------------------------------------------------------ evaluate_agent --
+
+def test_evaluate_agent_equals_the_exact_figures_of_its_table():
+    rules = get_rules("su18", goal=40)
+    optimal = solve(rules)
+    single = lambda observation: 4 if observation[0] < 30 else 2  # noqa: E731 (one observation at a time)
+
+    class Batched:  # Stable-Baselines3's shape: predict(observations) -> (actions, state)
+        def predict(self, observation):
+            return np.where(observation[:, 0] < 30, 4, 2), None
+    for agent in (single, Batched()):
+        result = evaluate_agent(agent, rules)
+        table = np.where(np.arange(40)[:, None] < 30, 4, 2) * np.ones((40, 40), dtype=int)
+        assert np.array_equal(result.table, table)
+        assert result.against_optimal.average == pytest.approx(win_rate(table, optimal, rules).average, abs=1e-12)
+        assert result.against_baseline.average == pytest.approx(
+            win_rate(table, hogsolve.always_roll(4), rules).average, abs=1e-12)
+        assert result.exploitability == pytest.approx(hogsolve.best_response(table, rules).exploitability, abs=1e-12)
+        assert result.worst_states and result.to_dict()["against_optimal"]["average"] == result.against_optimal.average
+    perfect = evaluate_agent(lambda o: optimal.policy[o[:, 0], o[:, 1]], rules)
+    assert perfect.against_optimal.average == pytest.approx(0.5, abs=1e-12)
+
+
+def test_evaluate_agent_on_a_pig_game():
+    game = get_pig_game("pig", goal=30)
+    result = evaluate_agent(lambda o: 0 if o[2] < 8 else 1, game)
+    # in the game (and the solver's states) reaching the goal holds at once: hold_at_or_goal
+    expected = pig_win_rate(hold_at_or_goal(8, 30), solve_pig(game), game)
+    assert result.against_optimal.average != pytest.approx(pig_win_rate(hold_at(8), solve_pig(game), game).average)
+    assert result.against_optimal.average == pytest.approx(expected.average, abs=1e-9)
+    with pytest.raises(ValueError, match="outside"):
+        evaluate_agent(lambda o: 7, game)
+
+
+def test_tabulate_covers_every_decision_state():
+    spec = GameSpec.of("fa19", 12)
+    rows, index = spec.decision_states()
+    assert rows.shape == (12 * 12 * 11 * 11, 4)
+    table = tabulate(lambda o: o[:, 2] % 11, spec)
+    assert table.shape == (12, 12, 11, 11) and table[3, 4, 7, 1] == 7
