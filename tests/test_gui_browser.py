@@ -277,6 +277,7 @@ attack();
         assert len(server.api.store.games) == 0
 
 
+@pytest.mark.slow
 def test_nellers_hog_in_the_page(browser):
     """No 0 button for a ruleset without a zero-dice move, and its hints draw (they used to
     answer 500 and leave every dice button dead)."""

@@ -370,7 +370,7 @@ def openspiel_pig_values(winscore: int, tol: float = 1e-13) -> dict:
             return {k[1:]: v for k, v in value.items() if not k[0] and nodes[k][0] != "end"}
 
 
-@pytest.mark.parametrize("winscore", [10, 20])
+@pytest.mark.parametrize("winscore", [10, pytest.param(20, marks=pytest.mark.slow)])
 def test_agrees_with_openspiel_pig(winscore):
     """OpenSpiel's pig (an independent C++ implementation of the rules; holding at a turn total
     of 0 is allowed there, a pass that rolling then holding dominates) gives the same values."""

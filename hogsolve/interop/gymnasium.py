@@ -58,10 +58,12 @@ class HogsolveEnv(gymnasium.Env):
         """A new game; the seed (if any) fixes the seat drawn and every roll after it."""
         super().reset(seed=seed)
         self.rng = random.Random(int(self.np_random.integers(2 ** 63)))
-        self.me = {"first": 0, "second": 1}.get(self.seat_choice, self.rng.randrange(2))
-        self.state = self.spec_game.new_state(first=0)
-        self._advance()
-        return self._observe()
+        while True:  # an episode starts at the agent's first decision: a game the opponent won
+            self.me = {"first": 0, "second": 1}.get(self.seat_choice, self.rng.randrange(2))
+            self.state = self.spec_game.new_state(first=0)  # before it is dealt again
+            self._advance()
+            if not self.state.is_terminal():
+                return self._observe()
 
     def step(self, action):
         """The agent's move (an illegal one is played as the nearest legal one, and
