@@ -300,6 +300,7 @@ def test_nellers_hog_in_the_page(browser):
 
 # ------------------------------------------------------- defects of issue 24 --
 
+@pytest.mark.slow
 def test_semester_default_selects_its_ruleset(browser):
     """`hogsolve gui --rules sp23` came up blank: the select listed base names only."""
     with running_server(default_rules="sp23") as (_, port):

@@ -98,7 +98,8 @@ def test_pettingzoo_api_and_seed_tests_pass(kwargs):
 
 # ----------------------------------------------------------------- OpenSpiel --
 
-@pytest.mark.parametrize("name", list(rulesets()))
+@pytest.mark.parametrize("name", [n if n in ("su18", "fa13", "sp15", "fa19", "hog", "sp22") else
+                                  pytest.param(n, marks=pytest.mark.slow) for n in rulesets()])
 def test_openspiel_random_simulation_for_every_ruleset(name):
     game = pyspiel.load_game(f"python_hogsolve_hog(rules={name},goal=30)")
     pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
@@ -236,3 +237,21 @@ def test_a_trained_q_agent_is_scored_as_hogsolve_compare_scores_its_table(tmp_pa
     exact = json.loads(compared.stdout)["exact"]
     assert exact["first"] == pytest.approx(result.against_optimal.first, abs=1e-12)
     assert exact["second"] == pytest.approx(result.against_optimal.second, abs=1e-12)
+
+
+@pytest.mark.slow
+def test_full_size_agreement():
+    """At the built-in goals: the optimal bot tabulated through the observation vector scores
+    exactly one half with no exploitability, and a threshold agent in Pig at 100 scores what
+    hogsolve's own evaluation gives."""
+    su18 = get_rules("su18")
+    optimal = solve(su18)
+    result = evaluate_agent(lambda o: optimal.policy[o[:, 0], o[:, 1]], su18)
+    assert result.against_optimal.average == pytest.approx(0.5, abs=1e-12)
+    assert abs(result.exploitability) < 1e-9
+    pig = get_pig_game("pig")
+    result = evaluate_agent(lambda o: np.where(o[:, 2] < 20, 0, 1), pig)
+    assert result.against_optimal.average == pytest.approx(
+        pig_win_rate(hold_at_or_goal(20, 100), solve_pig(pig), pig).average, abs=1e-9)
+    from gymnasium.utils.env_checker import check_env
+    check_env(gymnasium.make("hogsolve/Hog-v0", rules="fa19", opponent="optimal").unwrapped, skip_render_check=True)
