@@ -177,7 +177,7 @@ def test_feral_hogs_game_in_the_browser_api(port):
     memory = {"you": 0, "bot": 0}
     feral = 0
     for turn in state["turns"]:
-        me, other = turn["player"], "bot" if turn["player"] == "you" else "you"
+        me = turn["player"]
         if me == "bot":
             assert turn["num_dice"] == bot(turn["score"], turn["opponent_score"], memory["bot"], memory["you"])
         feral += turn["feral_bonus"] > 0
@@ -247,7 +247,7 @@ def test_a_whole_pig_game_and_the_bot_holds_where_the_table_says(port):
         action = "hold" if state["turn_total"] >= 20 else "roll"
         status, state = request(port, "POST", f"/api/games/{state['id']}/move", {"action": action})
         assert status == 200
-    scores, total, mover = [0, 0], 0, 0  # replay the log: the bot rolled exactly where its table says
+    scores, total = [0, 0], 0  # replay the log: the bot rolled exactly where its table says
     for entry in state["log"]:
         me = entry["player"]
         if entry["who"] == "bot":
@@ -335,7 +335,7 @@ def test_feral_map_follows_the_memories_and_agrees_with_the_hint(port):
 def test_bad_memory_slices_are_400(port, query):
     status, error = request(port, "GET", f"/api/policy/fa19?{query}")
     assert status == 400 and "memory" in error["error"]
-    assert request(port, "GET", f"/api/policy/su18?memory=1,1")[0] == 400
+    assert request(port, "GET", "/api/policy/su18?memory=1,1")[0] == 400
 
 
 # ------------------------------------------------------ bots being prepared --

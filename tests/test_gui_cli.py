@@ -29,6 +29,9 @@ def test_gui_command_serves_on_loopback():
 @pytest.mark.parametrize("args, message", [
     (["gui", "--rules", "nope", "--no-browser"], "unknown ruleset"),
     (["gui", "--port", "70000", "--no-browser"], "the port must be from 0 to 65535"),
+    (["gui", "--host", "example.com", "--no-browser"], "expected an IP address"),
+    (["sinbad", "serve", "--host", "localhost", "--no-browser"], "expected an IP address"),
+    (["sinbad", "serve", "--think", "0", "--no-browser"], "expected a positive number of seconds"),
     (["plot", "--rules", "su18", "--out", "x.jpg"], "must name a .png"),
 ])
 def test_bad_input(args, message):

@@ -5,6 +5,7 @@ Every user mistake becomes a :class:`UsageError`: one line on stderr, exit 2.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -205,8 +206,29 @@ def positive_seconds(text: str) -> float:
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
     if not 0 < value < 1e7:
-        raise argparse.ArgumentTypeError(f"the time limit must be a positive number of seconds, got {text}")
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text}")
     return value
+
+
+def ip_address(text: str) -> str:
+    """An argparse type for ``--host``: an IP address (a name could resolve elsewhere later)."""
+    import ipaddress
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an IP address such as 0.0.0.0 or 192.168.1.20, "
+                                         f"got {text!r}") from None
+    return text
+
+
+@contextlib.contextmanager
+def listening(host: Optional[str], port: int):
+    """Serving on ``host:port``: a busy or forbidden port becomes one line that says what to do."""
+    try:
+        yield
+    except OSError as exc:
+        raise UsageError(f"cannot listen on {host or '127.0.0.1'}:{port}: {exc.strerror or exc}; choose another "
+                         "--port, or --port 0 for any free one") from None
 
 
 def add_strategy_options(p) -> None:

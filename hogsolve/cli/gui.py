@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .common import UsageError, int_in_range, load_rules
+from .common import UsageError, int_in_range, ip_address, listening, load_rules
 
 
 def setup_gui(p):
@@ -16,14 +16,14 @@ def setup_gui(p):
                    help="a ruleset described as data, offered in the page too (repeat for more)")
     p.add_argument("--port", type=int_in_range(0, 65535, what="the port"), default=8061,
                    help="port (default 8061; 0: any free port)")
-    p.add_argument("--host", default=None, metavar="ADDRESS",
+    p.add_argument("--host", type=ip_address, default=None, metavar="ADDRESS",
                    help="serve the local network on this address (0.0.0.0: every interface); prints a join "
                         "link with an access token, and refuses requests without it (default: 127.0.0.1 only)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
 
     def run(args):
         from ..gui.games import Catalog
-        from ..gui.server import check_host, serve
+        from ..gui.server import serve
         rule_files = {}
         for path in args.rules_file:
             rules = load_rules("", rules_file=path)
@@ -33,18 +33,8 @@ def setup_gui(p):
             rule_files[name] = rules
         if Catalog(rule_files).canonical(args.rules) is None:
             load_rules(args.rules)  # explains the unknown name
-        host = None
-        if args.host is not None:
-            try:
-                host = check_host(args.host)
-            except ValueError as exc:
-                raise UsageError(str(exc)) from None
-        where = f"{host or '127.0.0.1'}:{args.port}"
-        try:
-            serve(args.rules, args.port, open_browser=not args.no_browser, host=host, rule_files=rule_files,
+        with listening(args.host, args.port):
+            serve(args.rules, args.port, open_browser=not args.no_browser, host=args.host, rule_files=rule_files,
                   announce=lambda line: print(line, flush=True))
-        except OSError as exc:
-            raise UsageError(f"cannot listen on {where}: {exc.strerror or exc}; choose another "
-                             "--port, or --port 0 for any free one") from None
         return 0
     return run

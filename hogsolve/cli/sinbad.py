@@ -5,7 +5,8 @@ import argparse
 from fractions import Fraction
 from pathlib import Path
 
-from .common import UsageError, add_jobs_option, cap_jobs, int_in_range, positive, respond, seed_value
+from .common import (UsageError, add_jobs_option, cap_jobs, int_in_range, ip_address, listening, positive,
+                     positive_seconds, respond, seed_value)
 from ..sinbad.bots import BOTS
 from ..sinbad.rules import MAX_PLAYERS, MIN_PLAYERS
 
@@ -49,7 +50,7 @@ def setup_sinbad(parser):
                        description="serve SinbadHogBot rooms (/sinbad/ROOM) with the web app; prints the room's link")
     s.add_argument("--port", type=int_in_range(0, 65535, what="the port"), default=8062,
                    help="port (default 8062; 0: any free port)")
-    s.add_argument("--host", default=None, metavar="ADDRESS",
+    s.add_argument("--host", type=ip_address, default=None, metavar="ADDRESS",
                    help="serve the local network on this address, with an access token in the link")
     s.add_argument("--room", default="lobby", help="the room to open (default lobby)")
     s.add_argument("--bots", type=bot_list, default=[], help="bot kinds seated in the room at start, e.g. greedy,tracker")
@@ -125,36 +126,16 @@ def odds(args) -> int:
     return respond(args, [r.to_dict() for r in rows], show)
 
 
-def positive_seconds(text: str) -> float:
-    """A positive, finite number of seconds."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
-    if not 0 < value < 1e6:
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
-    return value
-
-
 def serve(args) -> int:
     """``hogsolve sinbad serve``: the web app with a room open (and its bots seated)."""
-    from ..gui.server import check_host, serve as serve_app
+    from ..gui.server import serve as serve_app
     from ..sinbad.rules import NAME
     if not NAME.match(args.room):
         raise UsageError(f"--room must be one word of letters, digits, _ . or -, got {args.room!r}")
-    host = None
-    if args.host is not None:
-        try:
-            host = check_host(args.host)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
-    try:
-        serve_app(port=args.port, open_browser=not args.no_browser, host=host, page=f"sinbad/{args.room}",
+    with listening(args.host, args.port):
+        serve_app(port=args.port, open_browser=not args.no_browser, host=args.host, page=f"sinbad/{args.room}",
                   announce=lambda line: print(line, flush=True), data=args.data, think=args.think,
                   stall=args.stall, sinbad_room=(args.room, args.bots, args.seed))
-    except OSError as exc:
-        raise UsageError(f"cannot listen on {host or '127.0.0.1'}:{args.port}: {exc.strerror or exc}; choose "
-                         "another --port, or --port 0 for any free one") from None
     return 0
 
 

@@ -137,10 +137,6 @@ class Bots:
         """What the page shows while a bot is prepared."""
         return {"preparing": name, "seconds": round(self.clock() - self.started.get(name, self.clock()), 1)}
 
-    def close(self) -> None:
-        """Stop taking work (a solve under way finishes in its thread)."""
-        self.worker.shutdown(wait=False, cancel_futures=True)
-
 
 class WebGame:
     """One game kept by the server: its session, its id, a lock; subclasses say how to move."""

@@ -5,7 +5,6 @@ server in a thread (tests and benchmarks use it).
 """
 from __future__ import annotations
 
-import ipaddress
 import secrets
 import socket
 import threading
@@ -48,15 +47,6 @@ def lan_address(host: str) -> str:
             return probe.getsockname()[0]
     except OSError:
         return "127.0.0.1"
-
-
-def check_host(host: str) -> str:
-    """``host`` if it is an IP address (a name could resolve elsewhere later), else ValueError."""
-    try:
-        ipaddress.ip_address(host)
-    except ValueError:
-        raise ValueError(f"--host takes an IP address such as 0.0.0.0 or 192.168.1.20, not {host!r}") from None
-    return host
 
 
 class Running:

@@ -16,7 +16,6 @@ import numpy as np
 
 from ..families import FAMILIES, HOG, ROLL_OR_HOLD, Family, family_of
 from ..games.interface import GameState
-from ..hog.rules import Ruleset
 from ..pig.rules import PigGame
 
 #: A bound on a memory's value in an observation (points scored on one turn, or dice).

@@ -16,16 +16,8 @@ from ..pig.rules import PigGame
 from .hog import SessionError
 
 
-class HogDuel:
-    """A Hog game between two people (seat 0 moves first unless ``first`` says otherwise)."""
-
-    family = "hog"
-
-    def __init__(self, rules: Ruleset, seed: Optional[int] = None, first: int = 0):
-        self.rules, self.seed = rules, seed
-        self.roll = random_dice(seed)
-        self.match = Match(rules, first=first)
-        self.log: List[Dict[str, object]] = []
+class Duel:
+    """What both duels share: whose move it is over ``self.match``, the winner, the turn check."""
 
     @property
     def to_move(self) -> Optional[int]:
@@ -37,6 +29,24 @@ class HogDuel:
         """The winning seat, None while the game goes on."""
         return self.match.winner
 
+    def _check_turn(self, seat: int) -> None:
+        if self.winner is not None:
+            raise SessionError("the game is over")
+        if seat != self.to_move:
+            raise SessionError("it is not your turn")
+
+
+class HogDuel(Duel):
+    """A Hog game between two people (seat 0 moves first unless ``first`` says otherwise)."""
+
+    family = "hog"
+
+    def __init__(self, rules: Ruleset, seed: Optional[int] = None, first: int = 0):
+        self.rules, self.seed = rules, seed
+        self.roll = random_dice(seed)
+        self.match = Match(rules, first=first)
+        self.log: List[Dict[str, object]] = []
+
     def move(self, seat: int, move) -> None:
         """Seat ``seat`` rolls ``move`` dice (a whole number the rules allow)."""
         self._check_turn(seat)
@@ -45,12 +55,6 @@ class HogDuel:
             raise SessionError(f"dice must be a whole number from {least} to {most}, got {move!r}")
         turn = self.match.move(move, self.roll)
         self.log.append({**turn.to_dict(), "seat": seat, "scores": list(self.match.scores)})
-
-    def _check_turn(self, seat: int) -> None:
-        if self.winner is not None:
-            raise SessionError("the game is over")
-        if seat != self.to_move:
-            raise SessionError("it is not your turn")
 
     def where(self) -> tuple:
         """The optimal tables' index of the current state (mover first, memories under Feral Hogs)."""
@@ -67,7 +71,7 @@ class HogDuel:
                 "memories": list(self.match.context()) if self.rules.history is not None else None}
 
 
-class PigDuel:
+class PigDuel(Duel):
     """A roll-or-hold game between two people (the first roll of a turn is compulsory)."""
 
     family = "roll-or-hold"
@@ -77,22 +81,9 @@ class PigDuel:
         self.rng = random.Random(seed)
         self.match = PigMatch(game, first=first)
 
-    @property
-    def to_move(self) -> Optional[int]:
-        """The seat to move, None once the game is over."""
-        return None if self.match.winner is not None else self.match.mover
-
-    @property
-    def winner(self) -> Optional[int]:
-        """The winning seat, None while the game goes on."""
-        return self.match.winner
-
     def move(self, seat: int, move) -> None:
         """Seat ``seat`` says ``"roll"`` or ``"hold"``."""
-        if self.winner is not None:
-            raise SessionError("the game is over")
-        if seat != self.to_move:
-            raise SessionError("it is not your turn")
+        self._check_turn(seat)
         if move not in ("roll", "hold"):
             raise SessionError(f"choose roll or hold, not {move!r}")
         if move == "hold" and self.match.turn_total == 0:

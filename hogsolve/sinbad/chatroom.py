@@ -30,7 +30,7 @@ import json
 from typing import Dict, List, Optional
 
 from .room import Message, Room
-from .rules import MAX_PLAYERS, MIN_PLAYERS, NAME, RuleError
+from .rules import MAX_PLAYERS, MIN_PLAYERS, NAME
 
 #: Seats a room holds (people waiting for the next game and bots included).
 MAX_SEATS = 16

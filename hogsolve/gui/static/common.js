@@ -118,6 +118,18 @@ function surfaceColour(p) {  // win probability 0..1 along SURFACE_STOPS
   return mix(SURFACE_STOPS[i], SURFACE_STOPS[i + 1], t - i);
 }
 
+// The scoreboard of a game against the bot (Hog and Pig pages): scores, goal bars, whose move.
+function drawScoreboard(game, goal) {
+  const scores = game ? game.scores : {you: 0, bot: 0};
+  goal = game ? game.goal : goal;
+  for (const side of ["you", "bot"]) {
+    $(`score-${side}`).textContent = scores[side];
+    $(`goal-${side}`).style.width = `${Math.min(100, 100 * scores[side] / goal)}%`;
+    $(`${side}-box`).classList.toggle("active", !!game && game.to_move === side);
+  }
+  return scores;
+}
+
 function percent(p, digits = 1) { return p === null || p === undefined ? "–" : `${(100 * p).toFixed(digits)}%`; }
 
 // Draw a goal x goal grid of values on a canvas with ticks; colour(s, o) fills each cell.

@@ -14,14 +14,7 @@ function entryWords(e) {
 }
 
 function render() {
-  const scores = game ? game.scores : {you: 0, bot: 0};
-  const goal = game ? game.goal : (policy ? policy.goal : 100);
-  $("score-you").textContent = scores.you;
-  $("score-bot").textContent = scores.bot;
-  $("goal-you").style.width = `${Math.min(100, 100 * scores.you / goal)}%`;
-  $("goal-bot").style.width = `${Math.min(100, 100 * scores.bot / goal)}%`;
-  $("you-box").classList.toggle("active", !!game && game.to_move === "you");
-  $("bot-box").classList.toggle("active", !!game && game.to_move === "bot");
+  const scores = drawScoreboard(game, policy ? policy.goal : 100);
   $("turn-total").textContent = game ? game.turn_total : 0;
   let status = "Start a new game";
   if (game && game.winner) status = game.winner === "you" ? "You won!" : "The bot won";
