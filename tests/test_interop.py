@@ -206,7 +206,7 @@ def test_evaluate_agent_on_a_pig_game():
     expected = pig_win_rate(hold_at_or_goal(8, 30), solve_pig(game), game)
     assert result.against_optimal.average != pytest.approx(pig_win_rate(hold_at(8), solve_pig(game), game).average)
     assert result.against_optimal.average == pytest.approx(expected.average, abs=1e-9)
-    with pytest.raises(ValueError, match="outside"):
+    with pytest.raises(ValueError, match=r"chose 7 at the observation \[0, 0, 0\]; expected an action from 0 to 1"):
         evaluate_agent(lambda o: 7, game)
 
 
@@ -238,6 +238,17 @@ def test_a_trained_q_agent_is_scored_as_hogsolve_compare_scores_its_table(tmp_pa
     exact = json.loads(compared.stdout)["exact"]
     assert exact["first"] == pytest.approx(result.against_optimal.first, abs=1e-12)
     assert exact["second"] == pytest.approx(result.against_optimal.second, abs=1e-12)
+    # the agent itself as a file (its Q values beside it), as `hogsolve compare agent.py:agent`
+    np.save(tmp_path / "q.npy", agent.q)
+    (tmp_path / "agent.py").write_text(
+        "from pathlib import Path\nimport numpy as np\n"
+        "q = np.load(Path(__file__).with_name('q.npy'))\n"
+        "def agent(observation):\n    return np.argmax(q[tuple(np.asarray(observation).T)], axis=-1)\n")
+    compared = run_main("compare", f"{tmp_path / 'agent.py'}:agent", "optimal", "--rules", "su18", "--goal", "30",
+                        "--json")
+    assert compared.returncode == 0, compared.stderr
+    again = json.loads(compared.stdout)["exact"]
+    assert [again[k] for k in ("first", "second")] == [exact[k] for k in ("first", "second")]  # bit for bit
 
 
 @pytest.mark.slow

@@ -254,8 +254,9 @@ def add_unproven_option(p) -> None:
 
 def spec_help(what: str) -> str:
     """Help text for a strategy argument, listing every spec form."""
+    from ..strategy.pig import PIG_STRATEGY_FORMS
     from ..strategy.specs import SPEC_HELP
-    return f"{what}: {SPEC_HELP}".replace("%", "%%")
+    return f"{what}: {SPEC_HELP}; in the roll-or-hold games: {PIG_STRATEGY_FORMS}".replace("%", "%%")
 
 
 def add_spec_options(p, help: str) -> None:

@@ -2,12 +2,9 @@
 and play verbs."""
 from __future__ import annotations
 
-
 from ..families import ROLL_OR_HOLD
 from .common import UsageError, emit_json, stderr_console
 
-#: The strategy forms (strategy.pig.PIG_STRATEGY_FORMS, which this module does not import until a verb runs).
-STRATEGY_FORMS = "optimal, hold_at:N, hold_at_or_goal:N"
 
 
 def pig_game(name: str, goal, max_memory_gb=None):
@@ -84,7 +81,7 @@ def solve_games(args) -> int:
 
 
 def strategy(spec: str, game, solution=None):
-    """A roll-or-hold strategy from its spec (see STRATEGY_FORMS)."""
+    """A roll-or-hold strategy from its spec (see strategy.pig.PIG_STRATEGY_FORMS)."""
     from ..strategy.pig import load_pig_strategy
     try:
         return load_pig_strategy(spec, game, solution)

@@ -1,25 +1,23 @@
-"""What every adapter shares: the games by name, their observations as vectors, every decision
-state in one batch, and the exact evaluation of an agent.
+"""What every adapter shares: the games by name, their observations as vectors, and the exact
+evaluation of an agent.
 
-An observation is what one seat sees, as whole numbers in a fixed order:
-Hog ``[score, opponent_score, memory, opponent_memory]`` (memories only under
-Feral Hogs) and the roll-or-hold games ``[score, opponent_score, turn_total]``.
-Actions are Hog's dice counts (0 to max dice) and roll (0) / hold (1).
-No third-party library is imported here.
+Observations, actions and decision states are defined once, in
+:mod:`hogsolve.strategy.observations` (which the command line's agent files
+use too).  No third-party library is imported here.
 """
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
 from ..families import FAMILIES, HOG, ROLL_OR_HOLD, Family, family_of
 from ..games.interface import GameState
 from ..pig.rules import PigGame
-
-#: A bound on a memory's value in an observation (points scored on one turn, or dice).
-MEMORY_HIGH = 200
+from ..strategy import observations
+from ..strategy.agent_calls import actions_of
+from ..strategy.pig import TabulatedPig
 
 
 @dataclasses.dataclass(frozen=True)
@@ -57,7 +55,7 @@ class GameSpec:
     @property
     def num_actions(self) -> int:
         """Dice counts 0..max dice, or roll and hold."""
-        return int(self.rules.max_dice) + 1 if self.is_hog else 2
+        return observations.num_actions(self.rules)
 
     @property
     def memories(self) -> bool:
@@ -67,10 +65,7 @@ class GameSpec:
     @property
     def highs(self) -> np.ndarray:
         """The largest value of each observation entry."""
-        g = self.goal
-        if self.is_hog:
-            return np.array([g, g] + ([MEMORY_HIGH, MEMORY_HIGH] if self.memories else []), dtype=np.int64)
-        return np.array([g, g, 2 * g], dtype=np.int64)
+        return observations.highs(self.rules)
 
     def new_state(self, first: int = 0) -> GameState:
         """A fresh game state, ``first`` to move."""
@@ -81,9 +76,9 @@ class GameSpec:
         """What ``seat`` sees, as the observation vector."""
         seen = state.observation(seat)
         values = [seen["score"], seen["opponent_score"]]
-        if self.is_hog:
-            values += [seen["memory"], seen["opponent_memory"]] if self.memories else []
-        else:
+        if self.memories:
+            values += self.rules.context_index((seen["memory"], seen["opponent_memory"]))
+        elif not self.is_hog:
             values.append(seen["turn_total"])
         return np.minimum(np.array(values, dtype=np.int64), self.highs)
 
@@ -95,72 +90,18 @@ class GameSpec:
 
     def decision_states(self) -> Tuple[np.ndarray, Tuple[np.ndarray, ...]]:
         """Every decision state's observation (rows) and its table index (arrays per axis)."""
-        g = self.goal
-        if self.is_hog:
-            shape = (g, g) + tuple(self.rules.context_shape)
-        else:
-            shape = (g, g, g)
-        index = np.indices(shape).reshape(len(shape), -1)
-        if not self.is_hog:
-            keep = index[0] + index[2] < g  # beyond, the mover holds and wins
-            index = index[:, keep]
-        return index.T.astype(np.int64), tuple(index)
+        return observations.decision_rows(self.rules)
 
 
 def tabulate(agent, spec: GameSpec) -> np.ndarray:
-    """The agent's action at every decision state, in one batch when it takes one.
+    """The agent's action at every decision state, in one batch when it takes one, as the
+    game's table (:func:`hogsolve.strategy.observations.table_of`).
 
     ``agent`` is a callable on an observation, or an object with ``predict(observation)``
     (Stable-Baselines3 returns ``(actions, state)``); both may take a batch of rows.
     """
     rows, index = spec.decision_states()
-    act: Callable = agent.predict if hasattr(agent, "predict") else agent
-    actions = None
-    try:
-        out = act(rows)
-        out = out[0] if isinstance(out, tuple) else out
-        out = np.asarray(out).reshape(-1)
-        if out.shape == (len(rows),):
-            actions = out
-    except Exception:  # a single-observation agent: ask row by row below
-        actions = None
-    if actions is None:
-        actions = []
-        for row in rows:
-            out = act(row)
-            out = out[0] if isinstance(out, tuple) else out
-            actions.append(int(np.asarray(out).reshape(-1)[0]))
-        actions = np.array(actions)
-    if not np.all((actions >= 0) & (actions < spec.num_actions)) or not np.all(actions == np.round(actions)):
-        raise ValueError(f"the agent chose actions outside 0..{spec.num_actions - 1}")
-    actions = actions.astype(np.int64)
-    g = spec.goal
-    if spec.is_hog:
-        table = np.zeros((g, g) + tuple(spec.rules.context_shape), dtype=np.int8)
-        table[index] = actions
-        least = int(spec.rules.min_dice)
-        if (table < least).any():
-            raise ValueError(f"the agent chose fewer than {least} dice, which {spec.rules.name} forbids")
-        return table
-    roll = np.zeros((g, g, g), dtype=bool)
-    roll[index] = actions == 0  # action 0 rolls
-    roll[:, :, 0] = True        # the first roll of a turn is compulsory
-    return roll
-
-
-@dataclasses.dataclass(frozen=True)
-class TabulatedPig:
-    """A roll-or-hold agent as a roll table, as hogsolve's Pig analyses take it."""
-
-    game: PigGame
-    roll: np.ndarray
-    name: str = "agent"
-
-    def __call__(self, score: int, opponent_score: int, turn_total: int) -> bool:
-        """True to roll (holding at the goal, as the game does)."""
-        if score + turn_total >= self.game.goal:
-            return False
-        return bool(self.roll[score, opponent_score, turn_total])
+    return observations.table_of(spec.rules, actions_of(agent, rows, spec.num_actions), index)
 
 
 @dataclasses.dataclass(frozen=True)

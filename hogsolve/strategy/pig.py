@@ -12,6 +12,7 @@ from ..solver.pig import RollTable, solve_pig
 from ..solver.pig_tables import PIG_FORMAT
 from ..solver.tables import TableError, load_arrays
 from .optimal import PlayerWarning, shipped_tables
+from .userfile import DEFAULT_TIMEOUT, UserFileError, tabulate_table
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -25,6 +26,22 @@ class PigBot(RollTable):
 
     def __repr__(self) -> str:
         return f"PigBot({self.game.name}, goal={self.game.goal})"
+
+
+@dataclasses.dataclass(frozen=True)
+class TabulatedPig:
+    """A roll-or-hold strategy as a roll table (an agent's or a user file's), as hogsolve's
+    Pig analyses take it."""
+
+    game: PigGame
+    roll: np.ndarray
+    name: str = "agent"
+
+    def __call__(self, score: int, opponent_score: int, turn_total: int) -> bool:
+        """True to roll (holding at the goal, as the game does)."""
+        if score + turn_total >= self.game.goal:
+            return False
+        return bool(self.roll[score, opponent_score, turn_total])
 
 
 def _load_pig(directory: Path, game: PigGame) -> PigBot:
@@ -99,11 +116,15 @@ def policy_table(strategy, game: PigGame) -> np.ndarray:
 
 
 #: The roll-or-hold strategy specs the command line and the environments take.
-PIG_STRATEGY_FORMS = "optimal, hold_at:N, hold_at_or_goal:N"
+PIG_STRATEGY_FORMS = "optimal, hold_at:N, hold_at_or_goal:N, FILE.py:NAME"
 
 
-def load_pig_strategy(spec: str, game: PigGame, solution=None):
-    """A roll-or-hold strategy from its spec (see :data:`PIG_STRATEGY_FORMS`); ValueError if bad."""
+def load_pig_strategy(spec: str, game: PigGame, solution=None, *, timeout: float = DEFAULT_TIMEOUT):
+    """A roll-or-hold strategy from its spec (see :data:`PIG_STRATEGY_FORMS`); ValueError if bad.
+
+    ``FILE.py:NAME`` is an agent on observation vectors (:mod:`~hogsolve.strategy.observations`)
+    or a function ``(score, opponent_score, turn_total)`` returning True to roll, tabulated in
+    its own interpreter for at most ``timeout`` seconds."""
     if spec == "optimal":
         return solution or pig_bot(game)
     head, _, rest = spec.partition(":")
@@ -111,4 +132,13 @@ def load_pig_strategy(spec: str, game: PigGame, solution=None):
         if not rest.isascii() or not rest.isdigit() or not 1 <= int(rest) <= 10 * game.goal:
             raise ValueError(f"bad strategy {spec!r}: expected {head}:N with N from 1 to {10 * game.goal}")
         return hold_at(int(rest)) if head == "hold_at" else hold_at_or_goal(int(rest), game.goal)
+    if spec.count(":") >= 1 and spec.rsplit(":", 1)[0].endswith(".py"):
+        path, name = spec.rsplit(":", 1)
+        if not name.isidentifier():
+            raise ValueError(f"bad strategy {spec!r}: {name!r} is not a name")
+        try:
+            roll, _source, _captured = tabulate_table(path, name, game, timeout=timeout)
+        except UserFileError as exc:
+            raise ValueError(str(exc)) from None
+        return TabulatedPig(game, roll, spec)
     raise ValueError(f"bad strategy {spec!r} for {game.name}; accepted forms: {PIG_STRATEGY_FORMS}")

@@ -5,7 +5,9 @@ Every spec becomes a :class:`~hogsolve.strategy.policy.Policy`:
 * ``optimal`` — the optimal player of the ruleset;
 * ``always_roll:N``, ``bacon:MARGIN:N``, ``swap:MARGIN:N`` — the CS 61A baselines;
 * ``random:SEED`` — a fixed random dice count per state;
-* ``path/to/file.py:function`` — a user's file, run isolated (:mod:`hogsolve.strategy.userfile`);
+* ``path/to/file.py:function`` — a user's file, run isolated (:mod:`hogsolve.strategy.userfile`):
+  a CS 61A ``final_strategy(score, opponent_score)``, or an agent on observation vectors
+  (:mod:`hogsolve.strategy.observations`: a callable of one argument, or ``predict``);
 * ``table:path.csv`` — a policy table in the solutions/ layout, validated like code;
   ``table:path.npy`` — the same as a numpy array (the form of history rulesets' tables).
 """
@@ -30,10 +32,10 @@ from ..util.files import sha256
 from .userfile import DEFAULT_TIMEOUT, UserFileError, tabulate_file
 
 SPEC_FORMS = ("optimal", "always_roll:N", "bacon:MARGIN:N", "swap:MARGIN:N", "random:SEED",
-              "FILE.py:FUNCTION", "table:PATH.csv")
+              "FILE.py:FUNCTION", "FILE.py:AGENT", "table:PATH.csv")
 SPEC_HELP = ("a strategy: optimal; always_roll:N; bacon:MARGIN:N or swap:MARGIN:N (the CS 61A "
              "baselines); random:SEED; FILE.py:FUNCTION (your file, e.g. hog.py:final_strategy, run "
-             "isolated); table:PATH.csv (a policy table in the solutions/ layout)")
+             "isolated; or an agent on observation vectors, e.g. agent.py:agent); table:PATH.csv (a policy table in the solutions/ layout)")
 
 
 class StrategySpecError(ValueError):

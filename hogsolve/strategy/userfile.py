@@ -1,4 +1,4 @@
-"""A user's ``file.py:function``, tabulated in its own fresh interpreter.
+"""A user's ``file.py:function`` (or agent), tabulated in its own fresh interpreter.
 
 Student code is hostile by accident: it imports helpers with common names
 (``hog``, ``dice``, ``ucb``), prints, loops, exits, reads input, parses
@@ -7,6 +7,11 @@ with its own folder first on the import path, a time limit for the whole
 tabulation, stdout and stderr captured (never mixed into hogsolve's
 output), stdin closed, and its answers checked at every state, twice.  What
 goes wrong becomes one :class:`UserFileError` line naming the file.
+
+The name may be a CS 61A strategy ``(score, opponent_score)``, a roll-or-hold
+strategy ``(score, opponent_score, turn_total) -> roll?``, or an agent on the
+observation vectors of :mod:`hogsolve.strategy.observations` (a callable of one
+argument, or an object with ``predict``, as the RL libraries' agents have).
 
 Tables are cached under ``$HOGSOLVE_CACHE/strategies`` keyed by everything
 they depend on: the function, the ruleset, and the contents of every file
@@ -31,6 +36,8 @@ from typing import Dict, List, Optional, Tuple
 import numpy as np
 import psutil
 
+from .observations import Game, decision_rows, is_hog, num_actions, table_of
+from .agent_calls import AgentError
 from .policy import Policy, rules_key
 from ..hog.rules import Ruleset
 from ..util.files import atomic_write, sha256
@@ -70,13 +77,13 @@ def cache_dir() -> Path:
     return Path(os.environ.get("HOGSOLVE_CACHE", Path.home() / ".cache" / "hogsolve")) / "strategies"
 
 
-def _cache_path(file: Path, function: str, rules: Ruleset) -> Path:
+def _cache_path(file: Path, function: str, rules: Game) -> Path:
     key = json.dumps({"file": _sha256(file), "function": function, "rules": rules_key(rules)},
                      sort_keys=True)
     return cache_dir() / (sha256(key.encode()) + ".json")
 
 
-def _cached(file: Path, function: str, rules: Ruleset) -> Optional[dict]:
+def _cached(file: Path, function: str, rules: Game) -> Optional[dict]:
     """The cache record whose files are all unchanged: ``{"table": [...]}`` of a success, or
     ``{"failed": message, "timeout": seconds or None}`` of a failure; plus ``files`` and
     what the file printed (``lines``, ``text``)."""
@@ -98,7 +105,7 @@ def _folder_files(file: Path) -> Dict[str, str]:
     return {p.name: _sha256(p) for p in sorted(file.parent.glob("*.py")) if p.is_file()}
 
 
-def _store(file: Path, function: str, rules: Ruleset, record: dict) -> None:
+def _store(file: Path, function: str, rules: Game, record: dict) -> None:
     path = _cache_path(file, function, rules)
     try:
         records = json.loads(path.read_text())["records"] if path.exists() else []
@@ -155,6 +162,8 @@ def _where(progress: Path) -> str:
     phase, s, o = struct.unpack("<iii", progress.read_bytes()[:12])
     if phase == 2:
         return f"at score {s}, opponent score {o}"
+    if phase == 4:
+        return f"at the observation of score {s}, opponent score {o}"
     if phase == 1:
         return "while being imported"
     return "before it started"
@@ -171,37 +180,50 @@ def tabulate_file(path: str, function: str, rules: Ruleset, *, timeout: float = 
     limit again (a time-out only for limits up to the one it hit);
     ``retry_failed`` runs such a file again.
     """
+    table, source, captured = tabulate_table(path, function, rules, timeout=timeout, use_cache=use_cache,
+                                             retry_failed=retry_failed)
+    return Policy(table, rules, f"{path}:{function}", source), captured
+
+
+def tabulate_table(path: str, function: str, game: Game, *, timeout: float = DEFAULT_TIMEOUT,
+                   use_cache: bool = True, retry_failed: bool = False
+                   ) -> Tuple[np.ndarray, dict, Optional[CapturedOutput]]:
+    """As :func:`tabulate_file`, for either family: the table (Hog's dice counts, or a
+    roll-or-hold game's roll table), where it came from, and what the file printed."""
     label = f"{path}:{function}"
     file = Path(path).resolve()
     if not file.is_file():
         raise UserFileError(f"{label}: no such file: {path}")
     source = {"kind": "file", "file": str(file), "function": function, "sha256": _sha256(file)}
     if use_cache:
-        hit = _cached(file, function, rules)
+        hit = _cached(file, function, game)
         if hit is not None and "failed" in hit and hit["files"] != _folder_files(file):
             hit = None  # a file added beside it (a helper that was missing) may mend it
         captured = CapturedOutput(int(hit.get("lines", 0)), str(hit.get("text", ""))) if hit else None
         if hit is not None and "table" in hit:
-            table = np.array(hit["table"], dtype=np.int64).reshape(rules.goal, rules.goal)
-            return Policy(table, rules, label, {**source, "files": hit["files"], "cached": True}), captured
+            shape = tuple(hit.get("shape", (game.goal, game.goal)))
+            table = np.array(hit["table"], dtype=np.int64).reshape(shape)
+            table = table.astype(bool) if not is_hog(game) else table
+            return table, {**source, "files": hit["files"], "cached": True}, captured
         limit = hit.get("timeout") if hit else None
         if hit is not None and not retry_failed and (limit is None or timeout <= limit):
             raise UserFileError(f"{hit['failed']} (cached: the file is unchanged; --retry-failed runs it again)")
     if stopping():  # Ctrl-C came while this thread waited its turn: start nothing new
         raise Interrupted()
     try:
-        policy, captured = _run(file, label, function, rules, timeout, source)
+        table, files, captured = _run(file, label, function, game, timeout)
     except _Failed as failure:
         if stopping():  # killed by the clean-up, not by its own doing: neither cached nor reported
             raise Interrupted() from None
         if use_cache:
-            _store(file, function, rules, {"files": _folder_files(file), "failed": failure.message,
-                                           "timeout": failure.timeout})
+            _store(file, function, game, {"files": _folder_files(file), "failed": failure.message,
+                                          "timeout": failure.timeout})
         raise UserFileError(failure.message) from None
     if use_cache:
-        _store(file, function, rules, {"files": policy.source["files"], "table": policy.table.reshape(-1).tolist(),
-                                       "lines": captured.lines, "text": captured.text})
-    return policy, captured
+        _store(file, function, game, {"files": files, "table": table.reshape(-1).astype(int).tolist(),
+                                      "shape": list(table.shape), "lines": captured.lines,
+                                      "text": captured.text})
+    return table, {**source, "files": files}, captured
 
 
 class _Failed(Exception):
@@ -212,16 +234,21 @@ class _Failed(Exception):
         self.message, self.timeout = message, timeout
 
 
-def _run(file: Path, label: str, function: str, rules: Ruleset, timeout: float, source: dict):
-    """Tabulate ``function`` of ``file`` in a fresh interpreter; raises :class:`_Failed`."""
+def _run(file: Path, label: str, function: str, game: Game, timeout: float):
+    """Tabulate ``function`` of ``file`` in a fresh interpreter: its table, the files it loaded,
+    what it printed; raises :class:`_Failed`."""
+    rows, index = decision_rows(game)
     with _work_folder() as work:
         work = Path(work)
-        progress, result = work / "progress", work / "result.json"
+        progress, result, rows_file = work / "progress", work / "result.json", work / "rows.npy"
         progress.write_bytes(bytes(12))
+        np.save(rows_file, rows, allow_pickle=False)
         request = work / "request.json"
-        request.write_text(json.dumps({"file": str(file), "function": function, "goal": int(rules.goal),
-                                       "max_dice": int(rules.max_dice), "progress": str(progress),
-                                       "result": str(result)}))
+        request.write_text(json.dumps({"file": str(file), "function": function, "goal": int(game.goal),
+                                       "family": "hog" if is_hog(game) else "roll_or_hold",
+                                       "max_dice": int(game.max_dice) if is_hog(game) else 1,
+                                       "num_actions": num_actions(game), "rows": str(rows_file),
+                                       "progress": str(progress), "result": str(result)}))
         outputs = [work / "stdout", work / "stderr"]
         env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1"}
         env.pop("PYTHONSTARTUP", None)
@@ -262,5 +289,11 @@ def _run(file: Path, label: str, function: str, rules: Ruleset, timeout: float, 
         where = (f" at score {report['score']}, opponent score {report['opponent_score']}"
                  if report["score"] >= 0 else "")
         raise _Failed(f"{label} {report['message']}{where}{report.get('hint', '')}")
-    table = np.array(report["table"], dtype=np.int64).reshape(rules.goal, rules.goal)
-    return Policy(table, rules, label, {**source, "files": report["files"]}), captured
+    if "actions" in report:
+        try:
+            table = table_of(game, np.array(report["actions"], dtype=np.int64), index)
+        except AgentError as exc:
+            raise _Failed(f"{label} {exc}") from None
+    else:
+        table = np.array(report["table"], dtype=np.int64).reshape(game.goal, game.goal)
+    return table, report["files"], captured

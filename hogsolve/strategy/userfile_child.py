@@ -5,7 +5,9 @@
 Standard library only, and no import of hogsolve, so nothing of hogsolve's
 and nothing of another user file is in the way: the file's own folder is
 first on ``sys.path`` and its helpers (``hog.py``, ``dice.py``, ``ucb.py``)
-are its own.  The parent (:mod:`hogsolve.strategy.userfile`) sets the time limit,
+are its own.  An agent on observation vectors is asked through
+``agent_calls.py`` beside this file, loaded by path after the user's file,
+on the rows the parent saved.  The parent (:mod:`hogsolve.strategy.userfile`) sets the time limit,
 captures stdout and stderr, and closes stdin.  Progress is written to a
 small file (phase, score, opponent score) so a stopped run can say where it
 stopped; the result is written to a JSON file, never to stdout.
@@ -20,7 +22,8 @@ import struct
 import sys
 import sysconfig
 
-IMPORTING, CALLING, DONE = 1, 2, 3
+IMPORTING, CALLING, DONE, ASKING = 1, 2, 3, 4
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 
@@ -76,8 +79,12 @@ def main(request_path: str) -> None:
         fail("import", f"{type(exc).__name__} while being imported" + (f": {exc}" if str(exc) else ""))
 
     strategy = getattr(module, function, None)
-    if not callable(strategy):
+    if not callable(strategy) and not callable(getattr(strategy, "predict", None)):
         fail("missing", f"has no function {function!r}")
+    calls = _agent_calls()
+    if calls.takes_observation(strategy) or request["family"] != "hog":
+        finish({"ok": True, "actions": ask_every_row(calls, strategy, request, mark, fail),
+                "files": user_files(folder)})
 
     goal, most = request["goal"], request["max_dice"]
     table = []
@@ -101,6 +108,65 @@ def main(request_path: str) -> None:
                                          f"{answers[1]}", s, o)
             table.append(answers[0])
     finish({"ok": True, "table": table, "files": user_files(folder)})
+
+
+def _agent_calls():
+    """hogsolve's agent_calls.py, loaded by path from beside this file (standard library only at
+    its top)."""
+    spec = importlib.util.spec_from_file_location("_hogsolve_agent_calls", os.path.join(HERE, "agent_calls.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _numpy():
+    """numpy, imported with the user's folder off the path (a user's ``numpy.py`` does not
+    shadow it)."""
+    first = sys.path.pop(0)
+    try:
+        import numpy
+    finally:
+        sys.path.insert(0, first)
+    return numpy
+
+
+def ask_every_row(calls, strategy, request, mark, fail) -> list:
+    """The action at every row the parent saved: an agent's (one batch if it takes one), or a
+    roll-or-hold function's True (roll, action 0) or False (hold, action 1); asked twice."""
+    np = _numpy()
+    rows = np.load(request["rows"], allow_pickle=False)
+    agent = calls.takes_observation(strategy)
+    if agent:
+        def ask():
+            return calls.actions_of(strategy, rows, request["num_actions"],
+                                    progress=lambda row: mark(ASKING, int(row[0]), int(row[1])))
+    else:
+        def ask():
+            answers = []
+            for s, o, t in rows.tolist():
+                mark(CALLING, s, o)
+                roll = strategy(s, o, t)
+                if not isinstance(roll, bool) and type(roll).__name__ != "bool_":
+                    raise calls.AgentError(f"returned {short_repr(roll)} at score {s}, opponent score {o}, "
+                                           "turn total {t}; expected True (roll) or False (hold)".format(t=t))
+                answers.append(0 if roll else 1)
+            return np.array(answers, dtype=np.int64)
+    results = []
+    for _ in range(2):
+        try:
+            results.append(ask())
+        except calls.AgentError as exc:
+            fail("value", str(exc))
+        except SystemExit as exc:
+            fail("exit", f"called sys.exit({exc.code!r})")
+        except BaseException as exc:  # noqa: B902
+            fail("raised", f"raised {described(exc)}")
+    differ = np.flatnonzero(results[0] != results[1])
+    if len(differ):
+        at = int(differ[0])
+        fail("nondeterministic", f"is not deterministic: it chose {results[0][at]} and then {results[1][at]} at "
+                                 f"the observation {rows[at].tolist()}")
+    return results[0].tolist()
 
 
 def short_repr(value) -> str:

@@ -1,0 +1,82 @@
+"""Asking an agent for its action at every decision state: one batch when it takes one.
+
+An agent is a callable on an observation vector, or an object with
+``predict(observation)`` (Stable-Baselines3's returns ``(actions, state)``).
+Both may take a whole batch of rows.  hogsolve imports this module, and the
+isolated child that runs a user's file loads it by path
+(:mod:`hogsolve.strategy.userfile_child`), so it imports only the standard
+library at the top and numpy when an agent is asked: a plain CS 61A
+strategy's child then starts without numpy.
+"""
+from __future__ import annotations
+
+import inspect
+from typing import Callable, Optional
+
+#: Rows asked again as a smaller batch, to check that a batch answer is row by row.
+SAMPLE = 64
+
+
+class AgentError(ValueError):
+    """An agent that gave no usable action; the message is one line."""
+
+
+def takes_observation(obj) -> bool:
+    """True for an agent (a ``predict`` method, or a callable of one required argument);
+    False for a CS 61A strategy ``(score, opponent_score)`` or a roll-or-hold one."""
+    if callable(getattr(obj, "predict", None)):
+        return True
+    try:
+        signature = inspect.signature(obj)
+    except (TypeError, ValueError):
+        return False
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    required = [p for p in signature.parameters.values() if p.kind in positional and p.default is p.empty]
+    return len(required) == 1
+
+
+def actions_of(agent, rows, num_actions: int, progress: Optional[Callable] = None):
+    """The agent's action (int64) at each row of ``rows``, asked in one batch when the agent
+    takes one (and answers a sample of the rows, asked again as a batch, alike), else row by row;
+    ``progress(row)`` hears each row asked singly.  AgentError names the first bad answer."""
+    import numpy as np  # here, not at the top: see the module docstring
+
+    predict = getattr(agent, "predict", None)
+    act = predict if callable(predict) else agent
+
+    def flat(out):
+        return np.asarray(out[0] if isinstance(out, tuple) else out).reshape(-1)
+
+    def one(row):
+        out = flat(act(row))
+        if out.shape != (1,):
+            raise AgentError(f"returned {out.size} values for the observation {row.tolist()}; expected one action")
+        return out[0]
+
+    def checked(values):
+        good = np.zeros(len(values), dtype=bool) if values.dtype.kind not in "iuf" else \
+            (values == np.round(values)) & (values >= 0) & (values < num_actions)
+        if not good.all():
+            at = int(np.flatnonzero(~good)[0])
+            raise AgentError(f"chose {values[at].item()!r} at the observation {rows[at].tolist()}; "
+                             f"expected an action from 0 to {num_actions - 1}")
+        return values.astype(np.int64)
+
+    try:
+        batch = flat(act(rows))
+    except Exception:  # noqa: BLE001 - an agent of one observation at a time fails on a batch
+        batch = None
+    if batch is not None and batch.shape == (len(rows),):
+        sample = np.unique(np.linspace(0, len(rows) - 1, min(SAMPLE, len(rows))).astype(np.int64))
+        try:
+            again = flat(act(rows[sample]))
+        except Exception:  # noqa: BLE001
+            again = None
+        if again is not None and again.shape == sample.shape and np.array_equal(again, batch[sample]):
+            return checked(batch)
+    answers = []
+    for row in rows:
+        if progress is not None:
+            progress(row)
+        answers.append(one(row))
+    return checked(np.array(answers))
