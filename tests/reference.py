@@ -167,7 +167,7 @@ def recursive_best_response(rules, opponent):
     return mine(0, 0), 1 - theirs(0, 0)
 
 
-def stagewise_values(rules, tie=1e-13):
+def stagewise_values(rules, tie=1e-13, exact=False):
     """Optimal values for rulesets whose turns may score 0, solved in closed form.
 
     A turn scoring 0 points keeps the score sum and leads from (s, o) to one
@@ -176,15 +176,17 @@ def stagewise_values(rules, tie=1e-13):
     the same sum, and the loops are of length 1 or 2.  Each is solved
     directly: a self-loop ``v = max_a c_a + p_a (1 - v)`` has the largest of
     the per-action fixed points; a pair is solved for every pair of actions
-    and the pair of mutual best responses kept.  Plain floats, no iteration.
+    and the pair of mutual best responses kept.  Plain floats, no iteration; with
+    ``exact``, Fractions and no tolerance.
     """
     g = rules.goal
+    tie = 0 if exact else tie
     value = {}
 
     def split(s, o, n):
         """(c, p, stay): value from leaving the sum, chance of staying, and where."""
-        c, p, stay = 0.0, 0.0, None
-        for key, q in outcome_distribution(rules, s, o, n).items():
+        c, p, stay = 0, 0, None
+        for key, q in outcome_distribution(rules, s, o, n, exact).items():
             if key == "win":
                 c += q
             elif key == "loss":
@@ -200,7 +202,7 @@ def stagewise_values(rules, tie=1e-13):
         options, succ = {}, {}
         for x in states:
             options[x] = []
-            for n in range(rules.max_dice + 1):
+            for n in range(rules.min_dice, rules.max_dice + 1):
                 c, p, stay = split(*x, n)
                 options[x].append((c, p))
                 if stay is not None:

@@ -66,7 +66,8 @@ def test_the_model_kind_is_decided_once_and_routes_every_algorithm():
         table = outcome_table(model)
         assert type(table) is {"history": HistoryTable, "landing": LandingTable,
                                "outcome": OutcomeTable}[backup_kind(model)]
-        assert (stage_plan(model) is not None) == covers(model, "lean pass") == (name in ("su18", "fa20"))
+        assert (stage_plan(model) is not None) == covers(model, "lean pass") == (name in ("su18", "fa20", "hog"))
+        assert covers(model, "lean policy pass") == (name in ("su18", "fa20"))
         assert slots_supported(model) == covers(model, "slot kernel") == (name in ("su18", "fa20", "hog"))
         exact = covers(model, "exact")
         assert exact == (name in ("su18", "fa20", "sp15", "fa15"))

@@ -81,7 +81,7 @@ def slot_values(model: Model, policies: np.ndarray, partner: np.ndarray) -> np.n
     g = model.goal
     policies = np.moveaxis(np.asarray(policies, dtype=np.intp).reshape(-1, g, g), 0, -1)  # (g, g, S)
     partner = np.asarray(partner, dtype=np.intp)
-    plan = stage_plan(model)
+    plan = stage_plan(model) if covers(model, "lean policy pass") else None
     if plan is not None and plan.plain:
         return _plain_slot_values(model, plan, policies, partner)
     table = OutcomeTable(model, slots=policies.shape[2])
@@ -157,7 +157,7 @@ def best_response_values(model: Model, opponent: np.ndarray):
     :func:`slots_supported` covers): ``(value_me, value_opponent, action_values_me)``."""
     g = model.goal
     opponent = np.asarray(opponent, dtype=np.intp)
-    plan = stage_plan(model)
+    plan = stage_plan(model) if covers(model, "lean policy pass") else None
     if plan is not None and plan.plain:
         return _plain_best_response(model, plan, opponent)
     table = OutcomeTable(model, slots=2)

@@ -14,7 +14,8 @@ from typing import Callable, Iterable, Optional, Tuple
 import numpy as np
 
 from .backup import Arithmetic, OutcomeTable, outcome_table
-from .model import Model
+from .mirrored import solve_mirrored
+from .model import Feature, Model
 from .stages import StagePlan, landing_values
 
 UNIT_ROUNDOFF = 2.0 ** -53
@@ -143,6 +144,10 @@ def lean_optimal_values(model: Model, plan: StagePlan,
     finished table and the certificate needs no second one.  ``action_values`` is a view
     of an actions-first array, which the certificate and the tie-break read fastest."""
     g, n = model.goal, model.num_states
+    zero_turns = Feature.ZERO_POINT_TURNS in model.features  # each state solved with its mirror
+    rounds = 0
+    if zero_turns:
+        stay, columns = model.probability[:, :, 0].copy(), [np.arange(m) for m in range(g + 1)]
     table = OutcomeTable(model)
     outcomes, cells = table.table, table.table.reshape(-1)
     w = model.probability
@@ -156,15 +161,23 @@ def lean_optimal_values(model: Model, plan: StagePlan,
     weights = list(w)
     # ufuncs and array methods directly: np.take's and ndarray.min's Python wrappers cost
     # about 1 us a call, a sixth of the pass
-    for k, o, m, kind, bacon, states, _, again, _, source in stages:
+    for k, o, m, kind, bacon, states, _, again, _, source, near_mirror in stages:
         block = sums[:, states]
         np.matmul(weights[kind], outcomes[k: k + P, o: o + m], out=block)
         cells.take(bacon, out=block[0])
         if below:
             block[:below] = np.inf
-        np.subtract(1.0, np.minimum.reduce(block, 0, None, lowest[:m]), out=values[states])
+        if zero_turns:  # the sum's own row of outcomes is still 0: block leaves the mirror out
+            guess = known.take(near_mirror[0])
+            guess += known.take(near_mirror[1])
+            guess -= known.take(near_mirror[2])
+            values[states], block[...], taken = solve_mirrored(block, stay[kind], guess, columns[m])
+            rounds += taken
+        else:
+            np.subtract(1.0, np.minimum.reduce(block, 0, None, lowest[:m]), out=values[states])
         if again is not None:
             np.subtract(1.0, values[states], out=own_loss[states])
         known.take(source, out=outcomes[k, o: o + m])
     action_values = np.subtract(1.0, sums, out=sums).reshape(A, g, g)
-    return values.reshape(g, g).copy(), np.moveaxis(action_values, 0, -1), IterationResult(len(plan.stages))
+    return values.reshape(g, g).copy(), np.moveaxis(action_values, 0, -1), \
+        IterationResult(rounds if zero_turns else len(plan.stages))

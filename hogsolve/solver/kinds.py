@@ -16,8 +16,11 @@ POINTS_LANDING, PIGGY_BACK, ZERO_POINT_TURNS = Feature.POINTS_LANDING, Feature.P
 
 #: Each algorithm and the features it does not cover.
 UNCOVERED: Dict[str, Feature] = {
-    # one pass over a per-model stage plan (stages.py, iteration.lean_optimal_values)
-    "lean pass": MEMORIES | POINTS_LANDING | PIGGY_BACK | ZERO_POINT_TURNS,
+    # one pass over a per-model stage plan (stages.py, iteration.lean_optimal_values); a turn
+    # scoring 0 only where it hands the opponent the same scores (stages.mirrored)
+    "lean pass": MEMORIES | POINTS_LANDING | PIGGY_BACK,
+    # a fixed policy's values in the lean pass, and many policies at once (policy_values.py)
+    "lean policy pass": MEMORIES | POINTS_LANDING | PIGGY_BACK | ZERO_POINT_TURNS,
     # many policies in one batched pass (policy_values.slot_values)
     "slot kernel": MEMORIES | POINTS_LANDING | PIGGY_BACK,
     # exact values by the dice recurrence (dicesums.py; it also needs rolls scoring their dice's sum)

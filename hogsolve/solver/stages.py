@@ -16,7 +16,7 @@ from typing import List, NamedTuple, Optional
 
 import numpy as np
 
-from .model import Model
+from .model import Feature, Model
 from .kinds import covers
 
 
@@ -33,6 +33,7 @@ class Stage(NamedTuple):
     again: Optional[np.ndarray]  # where that turn keeps the move (None: nowhere on this sum)
     plain: bool           # every turn ending here passes the move, and none ends the game
     source: np.ndarray    # the same landings as cells of :func:`landing_values`' vector
+    near_mirror: np.ndarray  # (3, size) flat states near each state's mirror (o, s): (o + 1, s), (o, s + 1), (o + 1, s + 1)
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -61,8 +62,19 @@ def stage_plan(model: Model) -> Optional[StagePlan]:
     return plan
 
 
+def mirrored(model: Model) -> bool:
+    """True when a turn scoring 0 hands the opponent the same two scores and nothing else:
+    no swap or bonus on 0 points, and zero dice always scores (or is no move)."""
+    g = model.goal
+    s, o = np.divmod(np.arange(g * g), g)
+    bacon_scores = bool(model.rules.min_dice) or bool((model.free_bacon_points > 0).all())
+    return bacon_scores and model.again is None and bool((model.after[s, o] == o * g + s).all())
+
+
 def _make_plan(model: Model) -> Optional[StagePlan]:
     if not covers(model, "lean pass"):
+        return None
+    if Feature.ZERO_POINT_TURNS in model.features and not mirrored(model):
         return None
     g, n = model.goal, model.num_states
     stages = []
@@ -79,8 +91,17 @@ def _make_plan(model: Model) -> Optional[StagePlan]:
         stages.append(Stage(
             k=k, first_opponent=int(d.o[0]), size=len(d.o), kind=int(d.kind),
             bacon=d.bacon_rows * g + d.o, states=slice(start, stop if stop >= 0 else None, -stride),
-            lands=d.lands, again=d.again, plain=d.again is None and not d.final, source=source))
+            lands=d.lands, again=d.again, plain=d.again is None and not d.final, source=source,
+            near_mirror=_near_mirror(d.s, d.o, g)))
     return StagePlan(stages)
+
+
+def _near_mirror(s: np.ndarray, o: np.ndarray, g: int) -> np.ndarray:
+    """Flat states one and two sums up from each mirror (o, s): their values, known before the
+    sum is solved, give a first guess of the mirror's, V(o + 1, s) + V(o, s + 1) - V(o + 1, s + 1)
+    (at the goal, the nearest state below it stands in)."""
+    up_o, up_s = np.minimum(o + 1, g - 1), np.minimum(s + 1, g - 1)
+    return np.stack([up_o * g + s, o * g + up_s, up_o * g + up_s])
 
 
 def landing_values(model: Model) -> np.ndarray:
