@@ -68,6 +68,7 @@ def test_the_model_kind_is_decided_once_and_routes_every_algorithm():
                                "outcome": OutcomeTable}[backup_kind(model)]
         assert (stage_plan(model) is not None) == covers(model, "lean pass") == (name in ("su18", "fa20", "hog"))
         assert covers(model, "lean policy pass") == (name in ("su18", "fa20"))
+        assert covers(model, "gather pass") == (name in ("su18", "sp15", "fa15"))
         assert slots_supported(model) == covers(model, "slot kernel") == (name in ("su18", "fa20", "hog"))
         exact = covers(model, "exact")
         assert exact == (name in ("su18", "fa20", "sp15", "fa15"))

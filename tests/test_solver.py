@@ -159,10 +159,31 @@ def test_the_mirrored_stage_by_enumeration_agrees_with_its_policy_iteration(monk
         assert u[i] == pytest.approx(max(1 - r[n, i] - z[n] * u[j] for n in (1, 2)), abs=1e-15)
 
 
+@pytest.mark.parametrize("name, goal", [("sp15", 20), ("sp15", 33), ("fa15", 20), ("fa15", 33)])
+def test_the_gathering_sweep_is_the_general_one(name, goal):
+    """A points bonus (sp15) and Piggy Back (fa15) in one pass gathering each state's landings:
+    the general sweep's values and fresh backup to 1e-15, its policy and ties, with a proof."""
+    from hogsolve.solver.iteration import gathered_optimal_values
+    from hogsolve.solver.stages import gather_plan
+    model = compile_model(get_rules(name, goal=goal))
+    values, action_values, result = gathered_optimal_values(model, gather_plan(model))
+    general, _, general_result = optimal_values(model)
+    fresh = backup_all(model, general)
+    gathered, other = certify(model, values, action_values, result), certify(model, general, fresh, general_result)
+    assert np.abs(values - general).max() <= 1e-15
+    assert np.abs(action_values - fresh).max() <= 1e-15
+    assert gathered.proven and gathered.max_bellman_residual == 0
+    assert np.array_equal(gathered.tie_states, other.tie_states)
+    assert np.array_equal(tie_broken_policy(action_values, gathered.tie_threshold),
+                          tie_broken_policy(fresh, other.tie_threshold))
+
+
 def test_solve_takes_the_one_pass_sweep_where_it_applies():
     lean = solve(get_rules("fa20"))  # covered: its action values are its own backup
     assert lean.certificate.max_bellman_residual == 0 and lean.certificate.proven
-    general = solve(get_rules("fa15"))  # Piggy Back: the general sweep and a fresh backup
+    gathered = solve(get_rules("fa15"))  # Piggy Back: the gathering pass, its own backup too
+    assert gathered.certificate.max_bellman_residual == 0 and gathered.certificate.proven
+    general = solve(pig_out_zero(20))  # a 0-point turn under su18's swap: iterated, and a fresh backup
     assert general.certificate.max_bellman_residual > 0 and general.certificate.proven
 
 

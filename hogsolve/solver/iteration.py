@@ -181,3 +181,37 @@ def lean_optimal_values(model: Model, plan: StagePlan,
     action_values = np.subtract(1.0, sums, out=sums).reshape(A, g, g)
     return values.reshape(g, g).copy(), np.moveaxis(action_values, 0, -1), \
         IterationResult(rounds if zero_turns else len(plan.stages))
+
+
+def gathered_optimal_values(model: Model, plan) -> Tuple[np.ndarray, np.ndarray, IterationResult]:
+    """:func:`optimal_values` in floats over a :func:`~hogsolve.solver.stages.gather_plan`: one
+    pass in which each score sum gathers its states' landings by points (a points bonus makes
+    the landing depend on the points, Piggy Back on the dice too) and one matrix product per
+    sum weighs them.  Returns ``(values, action_values, pass result)`` as
+    :func:`lean_optimal_values` does: its action values are the backup of the finished table."""
+    g, n = model.goal, model.num_states
+    known = np.zeros(n + 2)  # the next mover's value by flat state; model.win: 0, model.loss: 1
+    known[model.loss] = 1.0
+    w = model.probability
+    zero = w[:, :, 0, None]  # (T, A, 1): the chance of scoring 0, which Piggy Back moves elsewhere
+    below = model.rules.min_dice
+    sums = np.empty((w.shape[1], n))  # by stage order; put back in flat order at the end
+    order = np.empty(n, dtype=np.intp)
+    start = 0
+    for kind, states, lands, bacon, piggy in plan:
+        m = len(states)
+        block = sums[:, start: start + m]
+        nxt = known.take(lands)  # (m, P)
+        np.matmul(w[kind], nxt.T, out=block)
+        if piggy is not None:
+            block += zero[kind] * (known.take(piggy) - nxt[:, 0])
+        block[0] = known.take(bacon)
+        if below:
+            block[:below] = np.inf
+        known[states] = 1.0 - block.min(axis=0)
+        order[start: start + m] = states
+        start += m
+    action_values = np.empty_like(sums)
+    action_values[:, order] = 1.0 - sums
+    return known[:n].reshape(g, g).copy(), np.moveaxis(action_values.reshape(-1, g, g), 0, -1), \
+        IterationResult(len(plan))

@@ -19,6 +19,9 @@ UNCOVERED: Dict[str, Feature] = {
     # one pass over a per-model stage plan (stages.py, iteration.lean_optimal_values); a turn
     # scoring 0 only where it hands the opponent the same scores (stages.mirrored)
     "lean pass": MEMORIES | POINTS_LANDING | PIGGY_BACK,
+    # one pass gathering each state's landings by points (stages.gather_plan,
+    # iteration.gathered_optimal_values): a points bonus (sp15) or Piggy Back (fa15)
+    "gather pass": MEMORIES | ZERO_POINT_TURNS | EXTRA_TURNS,
     # a fixed policy's values in the lean pass, and many policies at once (policy_values.py)
     "lean policy pass": MEMORIES | POINTS_LANDING | PIGGY_BACK | ZERO_POINT_TURNS,
     # many policies in one batched pass (policy_values.slot_values)

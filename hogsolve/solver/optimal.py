@@ -25,11 +25,11 @@ import numpy as np
 from .backup import backup_all
 from .certificate import Certificate, certify, tie_broken_policy
 from .exact import check_exact_supported, verify
-from .iteration import lean_optimal_values, optimal_values
+from .iteration import gathered_optimal_values, lean_optimal_values, optimal_values
 from .model import Model, model_for
 from ..util.plain import plain
 from ..hog.rules import Ruleset
-from .stages import stage_plan
+from .stages import gather_plan, stage_plan
 from ..util.status import Certified
 from .memory import check_fits
 
@@ -129,9 +129,11 @@ def solve(rules: Ruleset, exact: bool = False, *, model: Optional[Model] = None,
     model = model_for(rules, model)
     if exact:
         check_exact_supported(model)
-    plan = stage_plan(model)
+    plan, gathered = stage_plan(model), gather_plan(model)
     if plan is not None:
         values, action_values, result = lean_optimal_values(model, plan, progress)
+    elif gathered is not None:
+        values, action_values, result = gathered_optimal_values(model, gathered)
     else:
         values, _, result = optimal_values(model, progress=progress)
         action_values = backup_all(model, values)

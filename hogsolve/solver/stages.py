@@ -104,6 +104,47 @@ def _near_mirror(s: np.ndarray, o: np.ndarray, g: int) -> np.ndarray:
     return np.stack([up_o * g + s, o * g + up_s, up_o * g + up_s])
 
 
+class GatherStage(NamedTuple):
+    """One score sum of a :func:`gather_plan`: cells of the known-values vector (the next
+    mover's value by flat state, then 0 where the mover has won and 1 where lost)."""
+
+    kind: int                # the sum's one kind of dice
+    states: np.ndarray       # the sum's flat states, by rising opponent score
+    lands: np.ndarray        # (size, P): where a turn scoring each number of points leads
+    bacon: np.ndarray        # (size,): where zero dice lead
+    piggy: Optional[np.ndarray]  # (A, size): where n dice scoring 0 lead under Piggy Back (None: no such rule)
+
+
+_GATHER_PLANS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def gather_plan(model: Model) -> Optional[List[GatherStage]]:
+    """Every score sum as a :class:`GatherStage`, largest first, made once per model; None
+    for rules the gathering pass does not cover (history rules, extra turns, a turn scoring
+    0 points, or mixed kinds of dice on one score sum)."""
+    if model not in _GATHER_PLANS:
+        _GATHER_PLANS[model] = _make_gather_plan(model)
+    return _GATHER_PLANS[model]
+
+
+def _make_gather_plan(model: Model) -> Optional[List[GatherStage]]:
+    if not covers(model, "gather pass"):
+        return None
+    points = np.arange(model.probability.shape[2])
+    dice = np.arange(model.num_actions)[:, None]
+    plan = []
+    for k in range(2 * model.goal - 2, -1, -1):
+        d = model.diagonals[k]
+        if d.kind is None:
+            return None
+        lands = np.asarray(model.land(d.s[:, None], d.o[:, None], points[None, :]), dtype=np.intp)
+        bacon = lands[np.arange(len(d.s)), d.bacon_rows - k]
+        piggy = None if model.piggy is None else \
+            np.asarray(model.piggy_landing(d.s[None, :], d.o[None, :], np.maximum(dice, 1)), dtype=np.intp)
+        plan.append(GatherStage(int(d.kind), d.flat.astype(np.intp), lands, bacon, piggy))
+    return plan
+
+
 def landing_values(model: Model) -> np.ndarray:
     """The vector a :class:`Stage`'s ``source`` indexes: the next mover's value by flat
     state (first ``num_states`` cells), the mover's own chance of losing where an extra turn
