@@ -178,6 +178,19 @@ def test_the_gathering_sweep_is_the_general_one(name, goal):
                           tie_broken_policy(fresh, other.tie_threshold))
 
 
+@pytest.mark.parametrize("name", ["fa19", "sp20"])
+def test_a_feral_pass_keeps_the_backup_of_its_finished_table(name):
+    """Under Feral Hogs every turn scores, so each sum's action values, computed once from
+    larger sums already final, are bit for bit a fresh backup of the finished table (solve
+    keeps them instead of backing up twice), and the certificate proves them."""
+    model = compile_model(get_rules(name, goal=24))
+    values, kept, result = optimal_values(model, keep_action_values=True)
+    assert np.array_equal(kept, backup_all(model, values))
+    solution = solve(get_rules(name, goal=24))
+    assert np.array_equal(solution.action_values, kept) and solution.certificate.proven
+    assert solution.certificate.max_bellman_residual == 0
+
+
 def test_solve_takes_the_one_pass_sweep_where_it_applies():
     lean = solve(get_rules("fa20"))  # covered: its action values are its own backup
     assert lean.certificate.max_bellman_residual == 0 and lean.certificate.proven

@@ -327,26 +327,28 @@ class HistoryTable:
         return sums
 
     def action_values(self, k: int) -> np.ndarray:
-        """Mover's value of every action at each state of diagonal ``k``, (m, H, H, A)."""
+        """Mover's value of every action at each state of diagonal ``k``, (m, H, H, A): a view
+        of an actions-first array, whose reductions over the actions run fastest."""
         d = self.model.diagonals[k]
         A = self.arith.weights.shape[1]
         H = self.table.shape[2]
-        out = np.empty((len(d.s), H, H, A))
+        out = np.empty((A, len(d.s), H, H))  # [n, state, mover's memory a, opponent's memory b]
+        part = out if d.kind is not None else np.empty_like(out)
         for t in (d.kind,) if d.kind is not None else np.unique(d.kinds):
-            part = np.empty_like(out)
-            for beta in self.bonus_values:
-                sums = self._rolled(k, d, t, int(beta)).transpose(1, 2, 0)[:, None]  # (m, 1, H_b, A)
-                part = np.where((self.bonus == beta)[None, :, None, :], sums, part)
-            out = part if d.kind is not None else np.where((d.kinds == t)[:, None, None, None], part, out)
+            for beta in self.bonus_values:  # the bonus of n dice with memory a
+                np.copyto(part, self._rolled(k, d, t, int(beta))[:, :, None, :],
+                          where=(self.bonus == beta).T[:, None, :, None])
+            if part is not out:
+                np.copyto(out, part, where=(d.kinds == t)[None, :, None, None])
         # zero dice: the Free Bacon points, the bonus for memory a, and the memory they leave
         points = d.bacon_rows - k
         rows = d.bacon_rows[:, None] + self.bonus[:, 0][None, :]  # (m, H_a)
         memory = np.asarray(self.model.rules.history.index(
             self.model.rules.history.remembered(0, points), int(self.model.rules.max_dice)))
         memory = np.broadcast_to(memory, points.shape)
-        out[..., 0] = self.table[rows[:, :, None], d.o[:, None, None], np.arange(H)[None, None, :],
-                                 memory[:, None, None]]
-        return np.subtract(1.0, out, out=out)
+        out[0] = self.table[rows[:, :, None], d.o[:, None, None], np.arange(H)[None, None, :],
+                            memory[:, None, None]]
+        return np.moveaxis(np.subtract(1.0, out, out=out), 0, -1)
 
     def chosen_values(self, k: int, actions: np.ndarray) -> np.ndarray:
         """Mover's value of the given actions ``(m, H, H)`` at diagonal ``k``."""

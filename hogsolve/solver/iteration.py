@@ -116,7 +116,8 @@ def optimal_values(model: Model, arithmetic: Optional[Arithmetic] = None, *,
     """
     table = outcome_table(model, arithmetic)
     values = np.zeros(model.value_shape, dtype=table.arith.dtype)
-    kept = np.zeros(model.value_shape + (model.num_actions,), dtype=table.arith.dtype) if keep_action_values \
+    # actions first: the certificate and the tie-break read each action's values whole
+    kept = np.zeros((model.num_actions,) + model.value_shape, dtype=table.arith.dtype) if keep_action_values \
         else None
 
     def update(k: int) -> float:
@@ -126,12 +127,12 @@ def optimal_values(model: Model, arithmetic: Optional[Arithmetic] = None, *,
         change = 0.0 if model.progressive else float(np.abs(best - values[d.s, d.o]).max())
         values[d.s, d.o] = best
         if kept is not None:
-            kept[d.s, d.o] = q
+            kept[:, d.s, d.o] = np.moveaxis(q, -1, 0)
         table.fill(k, values)
         return change
 
     result = by_score_sum(model, update, progress=progress)
-    return values, kept, result
+    return values, None if kept is None else np.moveaxis(kept, 0, -1), result
 
 
 def lean_optimal_values(model: Model, plan: StagePlan,

@@ -134,6 +134,8 @@ def solve(rules: Ruleset, exact: bool = False, *, model: Optional[Model] = None,
         values, action_values, result = lean_optimal_values(model, plan, progress)
     elif gathered is not None:
         values, action_values, result = gathered_optimal_values(model, gathered)
+    elif model.progressive:  # each sum's action values come from final larger sums: the backup
+        values, action_values, result = optimal_values(model, keep_action_values=True, progress=progress)
     else:
         values, _, result = optimal_values(model, progress=progress)
         action_values = backup_all(model, values)
