@@ -136,7 +136,48 @@ def measure(quick: bool, previous: bool) -> dict:
     out["cold_start_ms"] = cold_start(5 if quick else 11)
     if not previous:
         out["sweep_500"] = sweep_500(quick)
+        out["per_state"] = per_state(per_ruleset, quick)
     return out
+
+
+#: The frontier: every game of at least this many states solves within FRONTIER x su18's time per state.
+FRONTIER_STATES, FRONTIER = 10_000, 3.0
+
+
+def per_state(per_ruleset: dict, quick: bool) -> dict:
+    """Every built-in game's solve at its goal: states, median seconds, time per state and its
+    ratio to su18's (the Hog rulesets from ``per_ruleset``, the Pig family timed here)."""
+    import numpy as np
+
+    from hogsolve import get_rules
+    from hogsolve.pig.rules import PIG_GAMES, get_pig_game
+    from hogsolve.solver.model import compile_model
+    from hogsolve.solver.pig import solve_pig
+    rows = {}
+    for name, seconds in per_ruleset.items():
+        rows[name] = {"states": int(np.prod(compile_model(get_rules(name)).value_shape)), "seconds": seconds}
+    for name in PIG_GAMES:
+        game = get_pig_game(name)
+        repeat = 1 if quick or game.outcomes().get(("wipe", 0)) else 3
+        rows[name] = {"states": game.goal ** 3, "seconds": median_time(lambda: solve_pig(game), repeat)}
+    base = rows["su18"]["seconds"] / rows["su18"]["states"]
+    for row in rows.values():
+        row["us_per_state"] = row["seconds"] / row["states"] * 1e6
+        row["ratio"] = row["seconds"] / row["states"] / base
+    return rows
+
+
+def per_state_table(rows: dict) -> str:
+    """The Markdown table of :func:`per_state`, slowest per state first."""
+    lines = ["| game | states | solve | per state | x su18 per state |", "| --- | --- | --- | --- | --- |"]
+    for name, row in sorted(rows.items(), key=lambda item: -item[1]["ratio"]):
+        small = row["states"] < FRONTIER_STATES
+        mark = " (under 10,000 states)" if small else ("" if row["ratio"] <= FRONTIER else " **over 3x**")
+        seconds = row["seconds"]
+        shown = f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
+        lines.append(f"| {name} | {row['states']:,} | {shown} | {row['us_per_state']:.3f} us | "
+                     f"{row['ratio']:.2f}x{mark} |")
+    return "\n".join(lines)
 
 
 def cold_start(repeat: int) -> dict:
@@ -331,6 +372,7 @@ def main() -> None:
     print(machine())
     print(text)
     print("solve at goal 100 by ruleset (ms): " + ", ".join(f"{k} {v:.1f}" for k, v in now["solve_ms_by_ruleset"].items()))
+    print(per_state_table(now["per_state"]))
     scaling = now["goal_scaling"]
     print("goal scaling (su18): " + "; ".join(f"goal {g}: {v['seconds']:.2f} s, {v['us_per_state']:.3f} us/state, "
                                               f"peak {v['peak_arrays']:.2f} arrays" for g, v in scaling.items()))
@@ -340,7 +382,9 @@ def main() -> None:
              f"{before['round_robin']['seconds']:.1f} s ({before['round_robin']['ms_per_pair']:.2f} ms per pair)"
              if before else ""))
     if args.write:
-        extra = (f"Solve at goal 100 by ruleset (ms): "
+        extra = (f"Every built-in game at its goal, time per state against su18's (the frontier: every game "
+                 f"of at least {FRONTIER_STATES:,} states within {FRONTIER:g}x):\n\n{per_state_table(now['per_state'])}\n\n"
+                 f"Solve at goal 100 by ruleset (ms): "
                  + ", ".join(f"{k} {v:.1f}" for k, v in now["solve_ms_by_ruleset"].items()) + ".\n\n"
                  + "Growth with the goal (su18): " + "; ".join(
                      f"goal {g}: {v['seconds']:.2f} s, {v['us_per_state']:.3f} us per state, peak "

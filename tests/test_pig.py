@@ -305,8 +305,8 @@ def test_two_dice_pig_wipes(capsys):
     wiped, visits = policy_exits(small, optimal.roll)
     assert 0 < wiped.max() < 1 and wiped[1, 0] > 0 and (visits >= 1).all()
     from hogsolve.cli import main
-    assert main(["solve", "--rules", "two-dice-pig", "--goal", "30", "--exact"]) == 2
-    assert "--exact is not built for two-dice-pig" in capsys.readouterr().err
+    assert main(["solve", "--rules", "two-dice-pig", "--goal", "30", "--exact"]) == 0
+    assert "exact: proof by error bound" in capsys.readouterr().out
 
 
 @pytest.mark.slow

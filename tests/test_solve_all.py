@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import hogsolve.hog.rules as hog_rules
+import hogsolve.pig.rules as pig_rules
 import hogsolve.strategy.optimal as optimal
 from hogsolve.cli import main
 from hogsolve.solver.tables import check_solution_arrays, load_arrays
@@ -24,9 +25,11 @@ def digest(folder: Path) -> str:
 
 @pytest.fixture
 def two_rulesets(monkeypatch, tmp_path):
-    """--all over su18 and fa18 only (the logic is the same for 21), with a private cache."""
+    """--all over su18 and fa18 only, and of the roll-or-hold games Piglet (the logic is the
+    same for every one), with a private cache."""
     few = {name: hog_rules.rulesets()[name] for name in ("su18", "fa18")}
     monkeypatch.setattr(hog_rules, "rulesets", lambda: few)
+    monkeypatch.setattr(pig_rules, "PIG_GAMES", {"piglet": pig_rules.PIG_GAMES["piglet"]})
     monkeypatch.setenv("HOGSOLVE_CACHE", str(tmp_path / "cache"))
     return tmp_path / "cache"
 
@@ -48,7 +51,9 @@ def test_solve_all_exact_outside_a_checkout_writes_the_user_cache(two_rulesets, 
     monkeypatch.setattr(optimal, "shipped_tables_are_a_checkout", lambda: False)
     before = digest(ROOT / "solutions")
     assert main(["solve", "--all", "--exact"]) == 0
-    assert f"wrote {two_rulesets / 'fa18-goal100'}" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert f"wrote {two_rulesets / 'fa18-goal100'}" in out and f"wrote {two_rulesets / 'piglet-goal10'}" in out
+    assert "exact: proof by error bound: 450 decisions" in out and "every decision proven" in out
     assert digest(ROOT / "solutions") == before
     shipped = np.load(ROOT / "solutions" / "fa18" / "policy.npy")
     assert np.array_equal(np.load(two_rulesets / "fa18-goal100" / "policy.npy"), shipped)

@@ -35,49 +35,52 @@ def describe(solution) -> str:
 
 def solve_games(args) -> int:
     """``hogsolve solve --rules pig ... [--exact] [--out DIR]``."""
-    names, goal, as_json, exact, out = args.rules, args.goal, args.json, args.exact, args.out
     if args.all or args.rules_file or args.exact_ties:
         raise UsageError("hogsolve solve: --all, --rules-file and --exact-ties are for Hog rulesets")
+    from .common import writable_dir
+    if args.out is not None:
+        writable_dir(args.out)
+    games = [pig_game(name, args.goal, args.max_memory) for name in args.rules]
+    records, failed = solve_pig_games(games, args.exact, args.out, args.json)
+    if args.json:
+        emit_json(records)
+    return 1 if failed else 0
+
+
+def solve_pig_games(games, exact: bool, out, as_json: bool, folder=lambda game: game.name):
+    """Solve each roll-or-hold game, with ``exact`` prove its policy by the rigorous error bound
+    (:mod:`hogsolve.solver.bound_check`), and write the proven tables under ``out``
+    (``folder(game)`` names each one's folder): ``(records, failed)``; lines are printed
+    unless ``as_json``."""
+    from ..solver.bound_check import check_pig_policy
     from ..solver.pig import solve_pig
-    from ..solver.pig_exact import check_exact_built, verify_pig
     from ..solver.pig_tables import pig_solution_files
     from ..util.files import atomic_write
     from ..version import __version__
-    from .common import write_or_fail, writable_dir
-    if out is not None:
-        writable_dir(out)
-    for name in names if exact else ():
-        try:
-            check_exact_built(pig_game(name, goal, args.max_memory))
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
+    from .common import write_or_fail
     records, failed = [], False
-    for name in names:
-        solution = solve_pig(pig_game(name, goal, args.max_memory))
+    for game in games:
+        solution = solve_pig(game)
         record = solution.to_dict()
         lines = describe(solution)
+        usable = solution.certificate.proven
         if exact:
-            checked = verify_pig(solution)
+            checked = check_pig_policy(game, solution.value, solution.roll)
             record["exact"] = checked.to_dict()
-            p = checked.win_probability_start
-            lines += (f"\n  exact: P = {p.numerator / p.denominator:.15f}... ({len(str(p.denominator))}-digit "
-                      f"denominator); policy optimal in every state: {'yes' if checked.proven else 'NO'} "
-                      f"({checked.suboptimal_states} worse); {checked.exact_ties} exact ties; max float error "
-                      f"{checked.max_float_error:.2g} ({checked.seconds:.1f} s)")
-            failed |= not checked.proven
-        if out is not None and solution.certificate.proven:
-            target = out / solution.game.name
+            lines += f"\n  exact: {checked!r}"
+            usable &= not checked.wrong
+        if out is not None and usable:
+            target = out / folder(game)
             target.mkdir(parents=True, exist_ok=True)
             for file_name, data in pig_solution_files(solution, __version__).items():
                 write_or_fail(lambda: atomic_write(target / file_name, data), target)
             record["written_to"] = str(target)
             lines += f"\n  wrote {target}"
+        failed |= not usable
         records.append(record)
         if not as_json:
             print(lines, flush=True)
-    if as_json:
-        emit_json(records)
-    return 1 if failed else 0
+    return records, failed
 
 
 def strategy(spec: str, game, solution=None):

@@ -79,6 +79,7 @@ def setup_solve(p):
 def solve_hog(args) -> int:
     """``hogsolve solve`` for Hog rulesets (--rules, --rules-file or --all)."""
     from ..strategy.optimal import cache_root, shipped_tables, shipped_tables_are_a_checkout
+    from ..solver.bound_check import check_hog_policy
     from ..solver.exact import ExactUnsupported, check_exact_supported, verify_ties
     from ..solver.model import compile_model
     from ..hog.rules import NO_VALUE, get_rules, rulesets
@@ -117,16 +118,16 @@ def solve_hog(args) -> int:
     for rules in chosen:
         model = compile_model(rules)
         exact, float_only = args.exact, False
-        if args.all and args.exact:  # what exact mode cannot verify gets the float certificate
+        if args.exact:  # where rationals cannot reach (cycles, memories): the proof by error bound
             try:
                 check_exact_supported(model)
             except ExactUnsupported:
                 exact, float_only = False, True
-        try:
-            solution = solve(rules, exact=exact, model=model, progress=solve_progress(f"solving {rules.name}"))
-        except ExactUnsupported as exc:
-            raise UsageError(str(exc)) from None
+        solution = solve(rules, exact=exact, model=model, progress=solve_progress(f"solving {rules.name}"))
         record = solution.to_dict()
+        bounded = check_hog_policy(model, solution.win_probability, solution.policy) if float_only else None
+        if bounded is not None:
+            record["exact"] = bounded.to_dict()
         ties = None
         if args.exact_ties:
             try:
@@ -134,7 +135,8 @@ def solve_hog(args) -> int:
             except ValueError as exc:  # not supported, or nothing proven to build on
                 raise UsageError(str(exc)) from None
             record["exact_ties"] = ties.to_dict()
-        usable = solution.converged and (solution.certificate.proven or not float_only)
+        usable = solution.converged and (solution.certificate.proven or not float_only) and \
+            not (bounded is not None and bounded.wrong)
         if out is not None and usable:
             target = out / (f"{rules.name}-goal{rules.goal}" if cached else rules.name)
             write_or_fail(lambda: write_solution(solution, target, __version__, policy_only=float_only), target)
@@ -144,14 +146,20 @@ def solve_hog(args) -> int:
             print(format_solution(solution, record.get("written_to")), flush=True)
             if ties is not None:
                 print(f"  exact (quick check): {ties!r}", flush=True)
-            if float_only:
-                print("  exact mode does not cover this ruleset (a history rule or zero-point turns): "
-                      "float certificate only", flush=True)
+            if bounded is not None:
+                print(f"  exact: {bounded!r}", flush=True)
         if not usable:
             failed = True
             print(f"error: {rules.name}: not proven optimal (the certificate says why); no table written"
                   if not args.json else f"error: {rules.name}: {solution.certificate.reason}; no table written",
                   file=sys.stderr)
+    if args.all:  # the roll-or-hold games too, at their built-in goals
+        from ..pig.rules import PIG_GAMES
+        records, pig_failed = pig.solve_pig_games(
+            list(PIG_GAMES.values()), args.exact, out, args.json,
+            folder=lambda game: f"{game.name}-goal{game.goal}" if cached else game.name)
+        results += records
+        failed |= pig_failed
     if args.json:
         emit_json(results)
     return 1 if failed else 0

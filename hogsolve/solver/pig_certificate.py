@@ -76,6 +76,12 @@ def policy_exits(game: PigGame, roll: np.ndarray, rolls: Optional[Rolls] = None)
     return tables[0, :, :, 0], tables[1, :, :, 0]
 
 
+def pig_backup_error(rolls: Rolls) -> float:
+    """Rounding error of one backup of a roll-or-hold state (the terms of a roll, the bust, the
+    wipe, and the operations around them)."""
+    return gamma(len(rolls.adds) + (6 if rolls.wipe else 4))
+
+
 def certify_pig(game: PigGame, value: np.ndarray, rolls: Rolls, passes: int,
                 roll: Optional[np.ndarray] = None) -> PigCertificate:
     """Residual, rigorous error bound and decision margins of a finished table.
@@ -97,7 +103,7 @@ def certify_pig(game: PigGame, value: np.ndarray, rolls: Rolls, passes: int,
         chosen = np.where(roll | (np.arange(g) == 0), roll_value, hold_value)
         residual_grid = np.maximum(residual_grid, np.where(inside, np.abs(chosen - value), 0.0))
     residual = float(residual_grid.max())
-    step = gamma(len(rolls.adds) + (6 if rolls.wipe else 4))
+    step = pig_backup_error(rolls)
     if rolls.wipe:
         wiped, visits = policy_exits(game, roll, rolls)
         c = float(wiped.max()) + 1e-9  # slack for their own rounding
