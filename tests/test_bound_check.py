@@ -53,3 +53,54 @@ def test_solve_exact_proves_neller_hog_and_two_dice_pig_from_the_command_line():
         result = run_main("solve", "--rules", rules, "--goal", "30", "--exact")
         assert result.returncode == 0, result.stderr
         assert "exact: proof by error bound" in result.stdout and "every decision proven" in result.stdout
+
+
+def test_decided_states_are_those_of_a_plain_recursion_on_the_outcomes():
+    """States lost or won for sure (Feral Hogs, small): the backups of 0/1 tables find exactly
+    the states a plain recursion over each action's outcomes finds, and at the won ones the
+    actions that win for sure."""
+    from functools import lru_cache
+    from hogsolve.solver.bound_check import decided_states
+    rules = get_rules("fa19", goal=16).replace(max_dice=2)  # both kinds occur here
+    model = model_for(rules)
+    solution = solve(rules, model=model)
+    lost, won, sure = decided_states(model, solution.win_probability)
+    g = model.goal
+
+    def where(key):  # an outcome: "won", "lost" (the mover's), or the next mover's state
+        if isinstance(key, tuple):
+            return divmod(key[0], g) + key[1:]
+        return "won" if key == model.win else "lost"
+
+    @lru_cache(maxsize=None)
+    def outcome_sets(state):
+        return [[where(k) for k, _ in model.transitions(state[0], state[1], n, state[2:])]
+                for n in range(rules.max_dice + 1)]
+
+    @lru_cache(maxsize=None)
+    def is_won(state):
+        return any(all(o == "won" or (o != "lost" and is_lost(o)) for o in outs) for outs in outcome_sets(state))
+
+    @lru_cache(maxsize=None)
+    def is_lost(state):
+        return all(all(o == "lost" or (o != "won" and is_won(o)) for o in outs) for outs in outcome_sets(state))
+
+    for state in np.ndindex(lost.shape):
+        assert lost[state] == is_lost(state) and won[state] == is_won(state), state
+        if won[state]:
+            wins = [all(o == "won" or (o != "lost" and is_lost(o)) for o in outs) for outs in outcome_sets(state)]
+            assert list(sure[state]) == wins
+    assert lost.any() and won.any()
+
+
+def test_a_wrong_move_at_a_state_won_for_sure_is_caught():
+    rules = get_rules("fa19", goal=16)
+    model = model_for(rules)
+    solution = solve(rules, model=model)
+    from hogsolve.solver.bound_check import decided_states
+    lost, won, sure = decided_states(model, solution.win_probability)
+    state = next(tuple(map(int, s)) for s in np.argwhere(won & ~sure.all(axis=-1)))
+    planted = solution.policy.copy()
+    planted[state] = int(np.flatnonzero(~sure[state])[0])
+    caught = check_hog_policy(model, solution.win_probability, planted)
+    assert caught.wrong and list(state) in caught.worst

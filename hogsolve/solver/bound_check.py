@@ -13,6 +13,16 @@ value lies within ``E + step`` of the one computed.  A state is proven when
 the policy's action is more than ``2 (E + step)`` above every other: then it
 is the unique optimal action there, whatever the rounding.  The check is of
 the *given* policy, so a table with one wrong move fails at that state.
+
+Ties a bound cannot order are settled exactly where every turn scores (the
+Feral Hogs semesters): first the states whose value is exactly 0 or 1, found
+by backups of 0/1 tables (a state is lost for sure when every outcome of every
+action leaves the opponent a sure win, won for sure when one action's every
+outcome wins or leaves the opponent a sure loss; a sum of probabilities is 0 or
+1 exactly when its float is within half the smallest probability, far above
+rounding), checked by induction over the score sums; then, at the few states
+left, the tied actions' exact outcome distributions (Fractions), with the
+decided states merged, must be the same as the policy's.
 """
 from __future__ import annotations
 
@@ -49,6 +59,7 @@ class BoundCheck(Proof):
     worst: list             # up to five unproven states (the smallest margins), by the state's indices
     seconds: float
     reason: str = ""
+    settled: int = 0        # ties settled exactly (decided states, or the same exact outcomes)
 
     @property
     def wrong(self) -> bool:
@@ -67,13 +78,14 @@ class BoundCheck(Proof):
 
     def __repr__(self) -> str:
         status = "every decision proven" if self.proven else ("WRONG: " if self.wrong else "not proven: ") + self.reason
+        settled = f", {self.settled:,} ties settled exactly" if self.settled else ""
         return (f"proof by error bound: {self.decisions:,} decisions, each above every other action by "
-                f"more than 2 x {self.error_bound:.2g} (smallest margin {self.min_margin:.2g}; "
+                f"more than 2 x {self.error_bound:.2g} (smallest margin {self.min_margin:.2g}{settled}; "
                 f"{self.seconds:.1f} s): {status}")
 
 
 def _verdict(name: str, margin: np.ndarray, error: float, seconds: float, bound_reason: str) -> BoundCheck:
-    error *= OUTWARD
+    """The check's result from every decision's margin (inf: a tie settled exactly; -inf: wrong)."""
     unproven = margin <= 2 * error
     worse = int((margin < -2 * error).sum())
     ties = int(unproven.sum()) - worse
@@ -87,17 +99,19 @@ def _verdict(name: str, margin: np.ndarray, error: float, seconds: float, bound_
                   f"(the first at {worst[0]})")
     else:
         reason = ""
-    return BoundCheck(name, int(margin.size), error, float(margin.min()) if margin.size else float("inf"),
+    finite = margin[np.isfinite(margin)]
+    return BoundCheck(name, int(margin.size), error, float(finite.min()) if finite.size else float("inf"),
                       worse, ties, worst, seconds, reason)
 
 
 def check_hog_policy(model: Model, values: np.ndarray, policy: np.ndarray) -> BoundCheck:
     """Prove ``policy`` (``[s, o]`` or with memories ``[s, o, a, b]``) optimal from float ``values``
-    by a fresh backup and the certificate's rigorous bound (see the module docstring)."""
+    by a fresh backup and the certificate's rigorous bound, settling ties exactly where every
+    turn scores (see the module docstring)."""
     start = time.process_time()
     fresh = backup_all(model, values)
     certificate = certify(model, values, fresh, IterationResult(0))
-    error = certificate.error_bound + certificate.backup_error
+    error = (certificate.error_bound + certificate.backup_error) * OUTWARD
     policy = np.broadcast_to(np.asarray(policy, dtype=np.intp), values.shape)
     chosen = np.take_along_axis(fresh, policy[..., None], axis=-1)[..., 0]
     others = fresh.copy()
@@ -105,7 +119,69 @@ def check_hog_policy(model: Model, values: np.ndarray, policy: np.ndarray) -> Bo
     margin = chosen - others.max(axis=-1)
     bound_reason = "" if np.isfinite(certificate.error_bound) and certificate.error_bound <= 1e-9 else \
         f"no usable error bound ({certificate.error_bound:.3g})"
-    return _verdict(model.rules.name, margin, error, time.process_time() - start, bound_reason)
+    settled = 0
+    if not bound_reason and model.progressive and (np.abs(margin) <= 2 * error).any():
+        exact_ties, wrong = _settle_ties(model, values, fresh, policy, np.abs(margin) <= 2 * error, error)
+        margin = np.where(exact_ties, np.inf, np.where(wrong, -np.inf, margin))
+        settled = int(exact_ties.sum())
+    check = _verdict(model.rules.name, margin, error, time.process_time() - start, bound_reason)
+    return dataclasses.replace(check, settled=settled)
+
+
+def decided_states(model: Model, values: np.ndarray):
+    """``(lost, won, sure)``: the states whose true value is exactly 0, exactly 1 (for a
+    progressive model, from candidates near 0 and 1 in ``values``, each checked against the
+    others by one backup of 0/1 tables, repeated until none is dropped), and at the won ones,
+    which actions win for sure."""
+    if not model.progressive:
+        raise ValueError("decided states by induction need every turn to score")
+    half = float(model.probability[model.probability > 0].min()) / 2  # far above any rounding here
+    lost, won = values <= 1e-9, values >= 1 - 1e-9
+    while True:
+        # lost: every action's chance of a win or of leaving the opponent anything but a sure win is 0
+        leaves = backup_all(model, won.astype(float))
+        still_lost = lost & (np.where(np.isfinite(leaves), leaves, 0.0).max(axis=-1) <= half)
+        # won: some action wins or leaves the opponent a sure loss with chance 1
+        gains = backup_all(model, (~lost).astype(float))
+        sure = np.isfinite(gains) & (gains >= 1 - half)
+        still_won = won & sure.any(axis=-1)
+        if np.array_equal(still_lost, lost) and np.array_equal(still_won, won):
+            return lost, won, sure
+        lost, won = still_lost, still_won
+
+
+def _settle_ties(model: Model, values: np.ndarray, fresh: np.ndarray, policy: np.ndarray, ties: np.ndarray,
+                 error: float):
+    """``(exact ties, wrong)`` among the ``ties`` states (see the module docstring)."""
+    lost, won, sure = decided_states(model, values)
+    chosen_sure = np.take_along_axis(sure, policy[..., None], axis=-1)[..., 0]
+    exact = ties & (lost | (won & chosen_sure))
+    wrong = ties & won & ~chosen_sure
+    for state in np.argwhere(ties & ~lost & ~won)[:5000]:
+        state = tuple(int(x) for x in state)
+        q, mine = fresh[state], int(policy[state])
+        rivals = [n for n in range(len(q)) if n != mine and np.isfinite(q[n]) and q[n] >= q[mine] - 2 * error]
+        outcome = _merged_outcomes(model, state, mine, lost, won)
+        if all(_merged_outcomes(model, state, n, lost, won) == outcome for n in rivals):
+            exact[state] = True
+    return exact, wrong
+
+
+def _merged_outcomes(model: Model, state: tuple, n: int, lost: np.ndarray, won: np.ndarray) -> dict:
+    """Action ``n``'s exact outcome distribution at ``state``, the mover's sure wins (a win, or the
+    opponent in a state lost for sure) merged into "won" and the sure losses into "lost"."""
+    g, merged = model.goal, {}
+    for key, probability in model.transitions(state[0], state[1], n, state[2:]):
+        if isinstance(key, tuple):
+            there = divmod(key[0], g) + key[1:]
+            key = "won" if lost[there] else "lost" if won[there] else there
+        elif key in (model.win, model.loss):
+            key = "won" if key == model.win else "lost"
+        else:
+            there = divmod(key, g)
+            key = "won" if lost[there] else "lost" if won[there] else there
+        merged[key] = merged.get(key, 0) + probability
+    return merged
 
 
 def check_pig_policy(game, value: np.ndarray, roll: np.ndarray, rolls: Optional[Rolls] = None) -> BoundCheck:
@@ -118,7 +194,7 @@ def check_pig_policy(game, value: np.ndarray, roll: np.ndarray, rolls: Optional[
     g = game.goal
     decided = inside & (np.arange(g)[None, None, :] >= 1)  # at k = 0 the first roll is compulsory
     margin = np.where(roll, roll_value - hold_value, hold_value - roll_value)[decided]
-    error = certificate.error_bound + pig_backup_error(rolls)
+    error = (certificate.error_bound + pig_backup_error(rolls)) * OUTWARD
     bound_reason = "" if np.isfinite(certificate.error_bound) and certificate.error_bound <= 1e-9 else \
         f"no usable error bound ({certificate.error_bound:.3g})"
     check = _verdict(game.name, margin, error, time.process_time() - start, bound_reason)
