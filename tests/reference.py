@@ -100,12 +100,14 @@ def recursive_values(rules, exact=False):
     return value, action_value
 
 
-def iterated_values(rules, sweeps=2000, tol=1e-15):
-    """Optimal values by plain Gauss-Seidel value iteration over a dict."""
+def iterated_values(rules, sweeps=2000, tol=1e-15, start=0.0):
+    """Optimal values by plain Gauss-Seidel value iteration over a dict, every value starting
+    at ``start`` (1/2: the limit of games cut short as a draw, which is the value of the
+    game in which an endless game is a draw), states by falling score sum."""
     g = rules.goal
     dists = {(s, o, n): outcome_distribution(rules, s, o, n)
              for s in range(g) for o in range(g) for n in range(rules.max_dice + 1)}
-    v = {(s, o): 0.0 for s in range(g) for o in range(g)}
+    v = {(s, o): start for s, o in sorted(((s, o) for s in range(g) for o in range(g)), key=lambda x: -sum(x))}
     moves = range(getattr(rules, "min_dice", 0), rules.max_dice + 1)
     for _ in range(sweeps):
         change = 0.0

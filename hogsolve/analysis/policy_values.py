@@ -18,6 +18,7 @@ from ..solver.iteration import STAGE_CAP, ConvergenceError, by_score_sum
 from ..solver.model import Model
 from ..solver.stages import StagePlan, stage_plan
 from ..solver.kinds import covers
+from ..solver.passes import zero_dice_passes
 
 
 def full_policy(model: Model, policy: np.ndarray) -> np.ndarray:
@@ -45,11 +46,15 @@ def play_values(model: Model, policy_a: np.ndarray, policy_b: np.ndarray,
     moves_a, moves_b = outcome_table(model, arithmetic), outcome_table(model, arithmetic)
     dtype = moves_a.arith.dtype
     value_a, value_b = np.zeros(model.value_shape, dtype=dtype), np.zeros(model.value_shape, dtype=dtype)
+    forever_a, forever_b = endless_play(model, policy_a, policy_b), endless_play(model, policy_b, policy_a)
+    half = None if forever_a is None else moves_a.arith.one * 0.5  # an endless game under --endless draw
 
     def update(k: int) -> float:
         d = model.diagonals[k]
         qa = moves_a.chosen_values(k, policy_a[d.s, d.o])
         qb = moves_b.chosen_values(k, policy_b[d.s, d.o])
+        if forever_a is not None:
+            qa, qb = np.where(forever_a[d.s, d.o], half, qa), np.where(forever_b[d.s, d.o], half, qb)
         change = 0.0 if model.progressive else max(float(np.abs(qa - value_a[d.s, d.o]).max()),
                                                    float(np.abs(qb - value_b[d.s, d.o]).max()))
         value_a[d.s, d.o], value_b[d.s, d.o] = qa, qb
@@ -59,6 +64,24 @@ def play_values(model: Model, policy_a: np.ndarray, policy_b: np.ndarray,
 
     by_score_sum(model, update).check("exact win rate")
     return value_a, value_b
+
+
+def endless_play(model: Model, mine: np.ndarray, theirs: np.ndarray) -> Optional[np.ndarray]:
+    """``[s, o, ...]``: where the player using ``mine`` passes at (s, o) and the one using
+    ``theirs`` passes back at (o, s), so play never ends (trailing axes broadcast, e.g. slots);
+    None when the rules have no passes (:mod:`hogsolve.solver.passes`).  Raises
+    :class:`ConvergenceError` if it happens and the rules agree on no value for an endless game."""
+    passes = zero_dice_passes(model)
+    if passes is None:
+        return None
+    extra = (None,) * (np.ndim(mine) - 2)
+    forever = passes[(...,) + extra] & (mine == 0) & np.swapaxes(passes[(...,) + extra] & (theirs == 0), 0, 1)
+    if forever.any() and model.rules.endless != "draw":
+        s, o = (int(x) for x in np.argwhere(forever)[0][:2])
+        raise ConvergenceError(f"{model.rules.name}: the strategies pass to each other forever at ({s}, {o}) and "
+                               f"({o}, {s}), and an endless game has no agreed value (--endless draw counts it as "
+                               "half a win for each)")
+    return forever
 
 
 def slots_supported(model: Model) -> bool:
@@ -86,10 +109,13 @@ def slot_values(model: Model, policies: np.ndarray, partner: np.ndarray) -> np.n
         return _plain_slot_values(model, plan, policies, partner)
     table = OutcomeTable(model, slots=policies.shape[2])
     values = np.zeros(policies.shape)
+    forever = endless_play(model, policies, policies[:, :, partner])
 
     def update(k: int) -> float:
         d = model.diagonals[k]
         q = table.chosen_slot_values(k, policies[d.s, d.o])
+        if forever is not None:
+            q = np.where(forever[d.s, d.o], 0.5, q)
         change = 0.0 if model.progressive else float(np.abs(q - values[d.s, d.o]).max())
         values[d.s, d.o] = q
         table.fill(k, values, values, partner)
@@ -167,12 +193,23 @@ def best_response_values(model: Model, opponent: np.ndarray):
 
     flat, kept_flat, opponent_flat = values.reshape(-1, 2), kept.reshape(-1, kept.shape[2]), opponent.reshape(-1)
 
+    passes = zero_dice_passes(model)
+    # where the opponent passes back, my pass starts an endless game (EndlessPlay without a draw)
+    back = None if passes is None else passes & (opponent == 0).T & passes.T
+    if back is not None and back.any() and model.rules.endless != "draw":
+        back = None  # my pass there is worth what the iteration gives; a pass back and forth shows as stuck
+
     def update(k: int) -> float:
         d = model.diagonals[k]
         every = table.slot_action_values(k)  # (A, m, 2): me in slot 0, the opponent in slot 1
+        if back is not None:
+            every[0, :, 0] = np.where(back[d.s, d.o], 0.5, every[0, :, 0])
         before = None if model.progressive else flat[d.flat].copy()
         flat[d.flat, 0] = every[:, :, 0].max(axis=0)
         flat[d.flat, 1] = every[opponent_flat[d.flat], np.arange(len(d.s)), 1]
+        if back is not None:  # the opponent passing at (s, o) to my pass back: the endless game
+            mine_back = back.T[d.s, d.o] & (every[:, :, 0].argmax(axis=0)[::-1] == 0)
+            flat[d.flat, 1] = np.where(mine_back, 0.5, flat[d.flat, 1])
         kept_flat[d.flat] = every[:, :, 0].T
         change = 0.0 if before is None else float(np.abs(flat[d.flat] - before).max())
         table.fill(k, values, values, partner)

@@ -128,6 +128,13 @@ def add_rules_option(p, *, many: bool = False) -> None:
     p.add_argument("--max-memory", type=gigabytes, default=None, metavar="GB",
                    help="memory a solve may use, a positive number of GB (default: what the machine has "
                         "available)")
+    p.add_argument("--endless", choices=ENDLESS_CHOICES, default="none",
+                   help="what a game that never ends is worth: none (no value is agreed: where optimal players "
+                        "would pass forever, as in sp22, optimal play has no value) or draw (half a win each)")
+
+
+#: The --endless choices (hog.rules.ENDLESS, which this module does not import until a verb runs).
+ENDLESS_CHOICES = ("none", "draw")
 
 
 def gigabytes(text: str) -> float:
@@ -143,9 +150,9 @@ def gigabytes(text: str) -> float:
 
 
 def load_rules(name: str, goal: Optional[int] = None, *, max_memory_gb: Optional[float] = None,
-               exact: bool = False, rules_file: Optional[Path] = None):
-    """The named ruleset (or the one in ``rules_file``) at ``goal``, refused when solving it
-    would not fit in memory."""
+               exact: bool = False, rules_file: Optional[Path] = None, endless: str = "none"):
+    """The named ruleset (or the one in ``rules_file``) at ``goal`` with an endless game worth
+    ``endless``, refused when solving it would not fit in memory."""
     from ..solver.memory import MemoryLimitError, check_fits
     from ..hog.rulefile import RuleFileError, load_rules_file
     from ..hog.rules import UnknownRulesetError, get_rules
@@ -155,6 +162,7 @@ def load_rules(name: str, goal: Optional[int] = None, *, max_memory_gb: Optional
             rules = rules if goal is None else rules.replace(goal=goal)
         else:
             rules = get_rules(name, goal)
+        rules = rules if endless == rules.endless else rules.replace(endless=endless)
         check_fits(rules, exact=exact, limit_gb=max_memory_gb)
     except (UnknownRulesetError, RuleFileError, ValueError, TypeError, MemoryLimitError) as exc:
         raise UsageError(str(exc)) from None
@@ -318,8 +326,9 @@ def stderr_console():
 
 
 def rules_of(args):
-    """The ruleset named by --rules/--goal/--max-memory."""
-    return load_rules(args.rules, args.goal, max_memory_gb=args.max_memory, rules_file=args.rules_file)
+    """The ruleset named by --rules/--goal/--max-memory/--endless."""
+    return load_rules(args.rules, args.goal, max_memory_gb=args.max_memory, rules_file=args.rules_file,
+                      endless=getattr(args, "endless", "none"))
 
 
 def rules_and_policy(args):

@@ -90,8 +90,9 @@ def solve_hog(args) -> int:
     if sum(bool(x) for x in (args.all, args.rules, args.rules_file)) > 1:
         raise UsageError("hogsolve solve: name one of --rules NAME ..., --rules-file FILE or --all")
     if args.all:
-        names = [n for n in rulesets() if n not in NO_VALUE]
-        for name in NO_VALUE:
+        skipped = NO_VALUE if args.endless == "none" else {}  # a draw gives them a value
+        names = [n for n in rulesets() if n not in skipped]
+        for name in skipped:
             print(f"skipping {name}: {NO_VALUE[name]}", file=sys.stderr if args.json else sys.stdout,
                   flush=True)
     elif args.rules:
@@ -101,7 +102,8 @@ def solve_hog(args) -> int:
     else:
         raise UsageError("hogsolve solve: name --rules NAME ..., --rules-file FILE or --all")
     chosen = [load_rules(n, args.goal, max_memory_gb=args.max_memory, exact=args.exact,
-                         rules_file=args.rules_file) for n in names]
+                         rules_file=args.rules_file, endless=args.endless if n in NO_VALUE or n is None or not args.all
+                         else "none") for n in names]
     out, cached = args.out, False
     if out is None and args.all:
         for rules in chosen:

@@ -587,6 +587,10 @@ def checked_choice(strategy, score: int, opponent_score: int, max_dice: int, con
 
 # --------------------------------------------------------------- Ruleset ----
 
+#: What an endless game is worth (:attr:`Ruleset.endless`): nothing agreed, or half a win each.
+ENDLESS = ("none", "draw")
+
+
 @dataclasses.dataclass(frozen=True)
 class Ruleset:
     """A Hog ruleset: rule components plus goal and max_dice.
@@ -624,6 +628,10 @@ class Ruleset:
         Points of a turn in which any die shows 1.
     goal, max_dice : int
         Score that ends the game; most dice a player may roll.
+    endless : str
+        What a game that never ends is worth: ``"none"`` (nothing is agreed: where optimal
+        players would pass forever the game has no value, as in sp22) or ``"draw"`` (half a
+        win for each).
     min_dice : int
         Fewest dice a player may roll: 0 (zero dice is a move) or 1 (it is not,
         as in Neller's Hog).
@@ -648,6 +656,7 @@ class Ruleset:
     history: Optional[FeralHogs] = None
     points_bonus: Optional[Callable] = None
     min_dice: int = 0
+    endless: str = "none"
 
     def __post_init__(self):
         for field in ("goal", "max_dice", "pig_out", "min_dice"):
@@ -660,6 +669,8 @@ class Ruleset:
             raise ValueError(f"max_dice must be from 1 to 20, got {self.max_dice}")
         if self.min_dice not in (0, 1):
             raise ValueError(f"min_dice must be 0 or 1, got {self.min_dice}")
+        if self.endless not in ENDLESS:
+            raise ValueError(f"endless must be one of {', '.join(ENDLESS)}, got {self.endless!r}")
         if self.pig_out < 0:
             raise ValueError(f"pig_out must be at least 0, got {self.pig_out}")
         if not isinstance(self.piggy_back, bool):
@@ -712,6 +723,7 @@ class Ruleset:
                if (rule := getattr(self, field)) is not default},
             **({"piggy_back": True} if self.piggy_back else {}),
             **({"min_dice": int(self.min_dice)} if self.min_dice else {}),
+            **({"endless": self.endless} if self.endless != "none" else {}),
         }
 
 
@@ -916,7 +928,8 @@ INFERRED: Dict[str, str] = {
 #: they still play, simulate and evaluate fixed strategies).
 NO_VALUE: Dict[str, str] = {
     "sp22": "at (72, 75) and (75, 72) zero dice score 0 for either player and each prefers passing to "
-            "rolling, so optimal players pass forever: the game has no value (hogsolve solve explains)",
+            "rolling, so optimal players pass forever: the game has no value (hogsolve solve explains; "
+            "--endless draw counts an endless game as half a win for each, and then it has one)",
 }
 
 #: Semesters of the course's rule history that are not built in, and why.

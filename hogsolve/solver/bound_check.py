@@ -38,6 +38,7 @@ from .backup import backup_all
 from .certificate import certify
 from .iteration import IterationResult
 from .model import Model
+from .passes import passing_action_values, zero_dice_passes
 from .pig_certificate import certify_pig, pig_backup_error
 from .pig_stages import Rolls, action_values
 
@@ -109,7 +110,7 @@ def check_hog_policy(model: Model, values: np.ndarray, policy: np.ndarray) -> Bo
     by a fresh backup and the certificate's rigorous bound, settling ties exactly where every
     turn scores (see the module docstring)."""
     start = time.process_time()
-    fresh = backup_all(model, values)
+    fresh = passing_action_values(model, values, backup_all(model, values))
     certificate = certify(model, values, fresh, IterationResult(0))
     error = (certificate.error_bound + certificate.backup_error) * OUTWARD
     policy = np.broadcast_to(np.asarray(policy, dtype=np.intp), values.shape)
@@ -120,7 +121,7 @@ def check_hog_policy(model: Model, values: np.ndarray, policy: np.ndarray) -> Bo
     bound_reason = "" if np.isfinite(certificate.error_bound) and certificate.error_bound <= 1e-9 else \
         f"no usable error bound ({certificate.error_bound:.3g})"
     settled = 0
-    if not bound_reason and model.progressive and (np.abs(margin) <= 2 * error).any():
+    if not bound_reason and _well_founded(model) and (np.abs(margin) <= 2 * error).any():
         exact_ties, wrong = _settle_ties(model, values, fresh, policy, np.abs(margin) <= 2 * error, error)
         margin = np.where(exact_ties, np.inf, np.where(wrong, -np.inf, margin))
         settled = int(exact_ties.sum())
@@ -128,13 +129,21 @@ def check_hog_policy(model: Model, values: np.ndarray, policy: np.ndarray) -> Bo
     return dataclasses.replace(check, settled=settled)
 
 
+def _well_founded(model: Model) -> bool:
+    """True when every claim of a sure win rests on larger score sums: every turn scores, or
+    only passes repeat a sum (and a pass never counts as a sure win)."""
+    return model.progressive or zero_dice_passes(model) is not None
+
+
 def decided_states(model: Model, values: np.ndarray):
-    """``(lost, won, sure)``: the states whose true value is exactly 0, exactly 1 (for a
-    progressive model, from candidates near 0 and 1 in ``values``, each checked against the
-    others by one backup of 0/1 tables, repeated until none is dropped), and at the won ones,
-    which actions win for sure."""
-    if not model.progressive:
-        raise ValueError("decided states by induction need every turn to score")
+    """``(lost, won, sure)``: the states whose true value is exactly 0, exactly 1 (from
+    candidates near 0 and 1 in ``values``, each checked against the others by one backup of
+    0/1 tables, repeated until none is dropped), and at the won ones, which actions win for
+    sure.  Sound by induction over the score sums where every turn scores; with passes, a
+    pass never counts as a sure win, so no claim rests on itself around a cycle."""
+    if not _well_founded(model):
+        raise ValueError("decided states by induction need every turn to score, or only passes to repeat a sum")
+    passes = zero_dice_passes(model)
     half = float(model.probability[model.probability > 0].min()) / 2  # far above any rounding here
     lost, won = values <= 1e-9, values >= 1 - 1e-9
     while True:
@@ -144,6 +153,8 @@ def decided_states(model: Model, values: np.ndarray):
         # won: some action wins or leaves the opponent a sure loss with chance 1
         gains = backup_all(model, (~lost).astype(float))
         sure = np.isfinite(gains) & (gains >= 1 - half)
+        if passes is not None:
+            sure[..., 0] &= ~passes
         still_won = won & sure.any(axis=-1)
         if np.array_equal(still_lost, lost) and np.array_equal(still_won, won):
             return lost, won, sure

@@ -14,7 +14,9 @@ bound on the distance to the true optimal values:
   equation gives ``e <= r_k + step + rho_k e + (1 - rho_k) E_{k+1}``, so
   ``E_k <= E_{k+1} + (r_k + step) / (1 - rho_k)``; summed over every sum,
   that is ``error_bound``.  This covers games with cycles (a turn that
-  leaves the scores unchanged) as long as every ``rho_k < 1``.
+  leaves the scores unchanged) as long as every ``rho_k < 1``.  Passes
+  (:mod:`hogsolve.solver.passes`) are measured against their closed form
+  instead, which is 1-Lipschitz in larger sums' values: there ``rho_k`` is 0.
 
 A dice count is proven optimal at a state when it beats every other count by
 more than ``tie_threshold = 2 (error_bound + step)``; the other states are
@@ -36,6 +38,7 @@ import numpy as np
 from .iteration import UNIT_ROUNDOFF, IterationResult
 from ..util.plain import plain
 from .model import Model
+from .passes import closed_form, zero_dice_passes
 from ..util.status import Proof
 
 #: Largest error bound on values that still counts as a proof.
@@ -161,8 +164,14 @@ def certify(model: Model, values: np.ndarray, action_values: np.ndarray,
     module docstring.  The ``...`` is the model's context (players' memories), if any."""
     step = backup_error(model)
     residuals = np.abs(action_values.max(axis=-1) - values)
-    residual = float(residuals.max())
     rho = stay_by_score_sum(model)
+    passes = zero_dice_passes(model)
+    if passes is not None:  # a pass is measured against its closed form, whose errors do not grow
+        target = closed_form(action_values, passes, model.rules.endless == "draw")
+        residuals = np.where(passes, np.maximum(residuals, np.nan_to_num(np.abs(values - target), nan=np.inf)),
+                             residuals)
+        rho = np.zeros_like(rho)
+    residual = float(residuals.max())
     by_scores = residuals.reshape(model.goal, model.goal, -1).max(axis=2)  # worst over any memories
     bound = value_error_bound(model, _by_score_sum(model, by_scores), rho)
     threshold = 2 * (bound + step)

@@ -15,6 +15,7 @@ import numpy as np
 
 from .backup import Arithmetic, OutcomeTable, outcome_table
 from .mirrored import solve_mirrored
+from .passes import pass_values
 from .model import Feature, Model
 from .stages import StagePlan, landing_values
 
@@ -145,7 +146,8 @@ def lean_optimal_values(model: Model, plan: StagePlan,
     finished table and the certificate needs no second one.  ``action_values`` is a view
     of an actions-first array, which the certificate and the tie-break read fastest."""
     g, n = model.goal, model.num_states
-    zero_turns = Feature.ZERO_POINT_TURNS in model.features  # each state solved with its mirror
+    # each state solved with its mirror (turns scoring 0), unless only zero dice pass
+    zero_turns = Feature.ZERO_POINT_TURNS in model.features and plan.stages[0].passing is None
     rounds = 0
     if zero_turns:
         stay, columns = model.probability[:, :, 0].copy(), [np.arange(m) for m in range(g + 1)]
@@ -162,13 +164,17 @@ def lean_optimal_values(model: Model, plan: StagePlan,
     weights = list(w)
     # ufuncs and array methods directly: np.take's and ndarray.min's Python wrappers cost
     # about 1 us a call, a sixth of the pass
-    for k, o, m, kind, bacon, states, _, again, _, source, near_mirror in stages:
+    draw, stuck = model.rules.endless == "draw", []
+    for k, o, m, kind, bacon, states, _, again, _, source, near_mirror, passing, zero_bacon in stages:
         block = sums[:, states]
         np.matmul(weights[kind], outcomes[k: k + P, o: o + m], out=block)
         cells.take(bacon, out=block[0])
         if below:
             block[:below] = np.inf
-        if zero_turns:  # the sum's own row of outcomes is still 0: block leaves the mirror out
+        if passing is not None:  # zero dice scoring 0: a pass to the mirror, or a landing on a larger sum
+            if not _passing_sum(block, known, source, passing, zero_bacon, draw, values[states]):
+                stuck.append(k)
+        elif zero_turns:  # the sum's own row of outcomes is still 0: block leaves the mirror out
             guess = known.take(near_mirror[0])
             guess += known.take(near_mirror[1])
             guess -= known.take(near_mirror[2])
@@ -181,7 +187,24 @@ def lean_optimal_values(model: Model, plan: StagePlan,
         known.take(source, out=outcomes[k, o: o + m])
     action_values = np.subtract(1.0, sums, out=sums).reshape(A, g, g)
     return values.reshape(g, g).copy(), np.moveaxis(action_values, 0, -1), \
-        IterationResult(rounds if zero_turns else len(plan.stages))
+        IterationResult(rounds if zero_turns else len(plan.stages), tuple(stuck))
+
+
+def _passing_sum(block: np.ndarray, known: np.ndarray, source: np.ndarray, passing: np.ndarray,
+                 zero_bacon: np.ndarray, draw: bool, out: np.ndarray) -> bool:
+    """One score sum of rules with passes (:mod:`hogsolve.solver.passes`): ``block`` (the next
+    mover's chance per action, zero dice read from this sum's row, not yet filled) is set
+    right, the sum's values written to ``out``; False when a cycle has no value."""
+    lands_above = zero_bacon & ~passing
+    block[0, lands_above] = known.take(source[lands_above])  # on a larger sum: known already
+    block[0, passing] = np.inf
+    rest = 1.0 - block.min(axis=0)
+    values, mirror_passes, endless = pass_values(rest, rest[::-1], passing, passing[::-1], draw)
+    worth = ~np.isnan(values)
+    out[...] = np.where(worth, values, 0.5)
+    mirror_value = out[::-1]
+    block[0, passing] = np.where(mirror_passes, 0.5, mirror_value)[passing]  # the next mover's chance after a pass
+    return bool(worth.all())
 
 
 def gathered_optimal_values(model: Model, plan) -> Tuple[np.ndarray, np.ndarray, IterationResult]:

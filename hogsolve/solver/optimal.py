@@ -29,6 +29,7 @@ from .iteration import gathered_optimal_values, lean_optimal_values, optimal_val
 from .model import Model, model_for
 from ..util.plain import plain
 from ..hog.rules import Ruleset
+from .passes import roll_rather_than_pass, zero_dice_passes
 from .stages import gather_plan, stage_plan
 from ..util.status import Certified
 from .memory import check_fits
@@ -141,6 +142,9 @@ def solve(rules: Ruleset, exact: bool = False, *, model: Optional[Model] = None,
         action_values = backup_all(model, values)
     certificate = certify(model, values, action_values, result)
     policy = tie_broken_policy(action_values, certificate.tie_threshold)
+    passes = zero_dice_passes(model)
+    if passes is not None:
+        policy = roll_rather_than_pass(policy, action_values, certificate.tie_threshold, passes)
     solution = Solution(
         rules=rules,
         win_probability=values,

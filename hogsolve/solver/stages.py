@@ -18,6 +18,7 @@ import numpy as np
 
 from .model import Feature, Model
 from .kinds import covers
+from .passes import zero_dice_passes
 
 
 class Stage(NamedTuple):
@@ -34,6 +35,8 @@ class Stage(NamedTuple):
     plain: bool           # every turn ending here passes the move, and none ends the game
     source: np.ndarray    # the same landings as cells of :func:`landing_values`' vector
     near_mirror: np.ndarray  # (3, size) flat states near each state's mirror (o, s): (o + 1, s), (o, s + 1), (o + 1, s + 1)
+    passing: Optional[np.ndarray]  # where zero dice pass to the mirror (None: rules without passes)
+    zero_bacon: Optional[np.ndarray]  # where zero dice score 0 (passing, or landing on a larger sum)
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -74,7 +77,8 @@ def mirrored(model: Model) -> bool:
 def _make_plan(model: Model) -> Optional[StagePlan]:
     if not covers(model, "lean pass"):
         return None
-    if Feature.ZERO_POINT_TURNS in model.features and not mirrored(model):
+    passes = zero_dice_passes(model)
+    if Feature.ZERO_POINT_TURNS in model.features and not mirrored(model) and passes is None:
         return None
     g, n = model.goal, model.num_states
     stages = []
@@ -92,7 +96,9 @@ def _make_plan(model: Model) -> Optional[StagePlan]:
             k=k, first_opponent=int(d.o[0]), size=len(d.o), kind=int(d.kind),
             bacon=d.bacon_rows * g + d.o, states=slice(start, stop if stop >= 0 else None, -stride),
             lands=d.lands, again=d.again, plain=d.again is None and not d.final, source=source,
-            near_mirror=_near_mirror(d.s, d.o, g)))
+            near_mirror=_near_mirror(d.s, d.o, g),
+            passing=None if passes is None else passes[d.s, d.o],
+            zero_bacon=None if passes is None else d.bacon_rows == k))
     return StagePlan(stages)
 
 
