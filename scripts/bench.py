@@ -149,13 +149,16 @@ def per_state(per_ruleset: dict, quick: bool) -> dict:
     ratio to su18's (the Hog rulesets from ``per_ruleset``, the Pig family timed here)."""
     import numpy as np
 
-    from hogsolve import get_rules
+    from hogsolve import get_rules, solve
     from hogsolve.pig.rules import PIG_GAMES, get_pig_game
     from hogsolve.solver.model import compile_model
     from hogsolve.solver.pig import solve_pig
     rows = {}
     for name, seconds in per_ruleset.items():
         rows[name] = {"states": int(np.prod(compile_model(get_rules(name)).value_shape)), "seconds": seconds}
+    draw = get_rules("sp22").replace(endless="draw")  # no value without a convention for endless games
+    model = compile_model(draw)
+    rows["sp22 --endless draw"] = {"states": draw.goal ** 2, "seconds": median_time(lambda: solve(draw, model=model), 5)}
     for name in PIG_GAMES:
         game = get_pig_game(name)
         repeat = 1 if quick or game.outcomes().get(("wipe", 0)) else 3
