@@ -70,30 +70,30 @@ def _turn_values(rolls: Rolls, hold: np.ndarray, room: np.ndarray, u: np.ndarray
     top = K + int(rolls.adds.max())
     ab = np.zeros((2, P, top))                 # value = ab[0] + ab[1] u; beyond the room: hold and win
     ab[0] = win
-    otherwise = np.stack([hold, np.zeros_like(hold)])  # what holding gives: (value, 0)
+    # what holding gives, (value, 0), until a roll is chosen; from the room on, the goal: a win
+    ab[0, :, :K] = np.where(np.arange(K)[None, :] < room[:, None], hold, win)
+    exits = np.stack([wipe, bust])             # what a roll adds: the wipe's value, the bust's weight
     roll_choice = np.zeros((P, K), dtype=bool)
     D = len(rolls.dense)
     rooms = -np.sort(-room)
     last = min(K, int(room.max()))
-    if highest_roll is not None and highest_roll + 1 < last:
-        live = np.arange(K)[None, highest_roll + 1:] < room[:, None]
-        ab[0, :, highest_roll + 1:K] = np.where(live, hold[:, highest_roll + 1:], win)
-        ab[1, :, highest_roll + 1:K] = 0.0
-        last = highest_roll + 1
     live_rows = np.searchsorted(-rooms, -np.arange(K), side="left").tolist()  # rooms fall: live rows lead
+    if highest_roll is not None and highest_roll + 1 < last:
+        last = highest_roll + 1  # beyond it, hold without comparing (as set above)
     for k in range(last - 1, -1, -1):
         n = live_rows[k]
         lo = k + rolls.least_add
         r = ab[:, :n, lo: lo + D] @ rolls.dense
-        r[0] += wipe[:n]
-        r[1] += bust[:n]
+        r += exits[:, :n]
         if k == 0:
             roll = np.ones(n, dtype=bool)
         elif policy is not None:
             roll = policy[:n, k]
         else:
-            roll = r[0] + r[1] * u[:n] >= hold[:n, k]  # ties roll
-        ab[:, :n, k] = np.where(roll, r, otherwise[:, :n, k])
+            roll = r[1] * u[:n]
+            roll += r[0]
+            roll = roll >= hold[:n, k]  # ties roll
+        np.copyto(ab[:, :n, k], r, where=roll)
         roll_choice[:n, k] = roll
     a, b = ab[0], ab[1]
     return a[:, :K], b[:, :K], roll_choice
