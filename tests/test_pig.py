@@ -420,3 +420,22 @@ def test_the_simulation_line_reads_as_hogs(capsys):
     hog_line = capsys.readouterr().out.splitlines()[-1]
     shape = r"  simulated, 2000 games \(seed 0\): 0\.\d{6} \(95% interval 0\.\d{6} to 0\.\d{6}\)"
     assert re.fullmatch(shape, pig_line) and re.fullmatch(shape, hog_line)
+
+
+def test_regret_follows_play_back_down_after_a_wipe():
+    """Two-Dice Pig: the reach follows the mass a wipe sends to (j, 0, 0) round after round,
+    and the expected losses still add up to 1/2 minus the win rate (without the wipes' mass,
+    they would fall short)."""
+    from hogsolve.analysis import pig_evaluate
+    game = get_pig_game("two-dice-pig", goal=20)
+    solution = solve_pig(game)
+    report = pig_evaluate.pig_regret(hold_at(12), game, solution)
+    assert report.total_expected_loss == pytest.approx(0.5 - report.win_rate.average, abs=1e-12)
+    assert report.total_expected_loss > 0.01
+    one_round = pig_evaluate.WIPE_ROUNDS
+    try:
+        pig_evaluate.WIPE_ROUNDS = 1
+        with pytest.raises(Exception, match="wipes still carry play back"):
+            pig_evaluate.pig_regret(hold_at(12), game, solution)
+    finally:
+        pig_evaluate.WIPE_ROUNDS = one_round

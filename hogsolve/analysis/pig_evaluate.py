@@ -12,6 +12,7 @@ import numpy as np
 from ..pig.rules import PigGame
 from ..solver.pig_stages import (Rolls, _greedy, _hold_values, _pair_values, _settle, _stage_pairs, _turn_values,
                                  action_values)
+from ..solver.iteration import ConvergenceError
 from ..solver.pig import PigSolution, solve_pig
 from ..strategy.pig import policy_table
 from ..util.plain import plain
@@ -179,14 +180,18 @@ def _turn_reach(rolls: Rolls, start: np.ndarray, policy: np.ndarray) -> np.ndarr
     return mass[:, :K]
 
 
+#: Rounds of wipes the reach follows at most (each round's mass is the last's times the chance of a
+#: wipe before the game ends, 0.67 at most in Two-Dice Pig at goal 100).
+WIPE_ROUNDS = 400
+
+
 def pig_regret(strategy, game: PigGame, solution: Optional[PigSolution] = None) -> PigRegret:
     """Per-state loss of ``strategy`` against optimal choices, weighted by how often play
-    against the optimal opponent reaches the state (half the games with each first)."""
+    against the optimal opponent reaches the state (half the games with each first).  With
+    wipes (Two-Dice Pig) the reach follows play back down: each round of passes upwards sends
+    the mass a wipe takes to (j, 0, 0) into the next, until it is below 1e-17."""
     g = game.goal
     rolls = Rolls.of(game)
-    if rolls.wipe:
-        raise ValueError(f"regret is not built for {game.name}: a wipe sends play back to lower scores, "
-                         "so the reach of a state is no longer one pass upwards")
     solution = solution or solve_pig(game)
     tables = [policy_table(strategy, game), policy_table(solution, game)]  # [me, optimal opponent]
     width = tables[0].shape[2]
@@ -195,15 +200,28 @@ def pig_regret(strategy, game: PigGame, solution: Optional[PigSolution] = None) 
     first_roll = np.arange(width)[None, None, :] == 0
     chosen = np.where(tables[0] | first_roll, roll_q, hold_q)
     loss = np.maximum(np.maximum(roll_q, hold_q) - chosen, 0.0)
-    # reach, stage by stage upwards: turns start at k = 0, busts return within the stage
     incoming = [np.zeros((g, g)), np.zeros((g, g))]  # mass arriving at (i, j, 0) with me / them to move
     incoming[0][0, 0] = incoming[1][0, 0] = 0.5
     reach = np.zeros((g, g, width))
+    for _ in range(WIPE_ROUNDS):
+        incoming = _reach_pass(rolls, tables, incoming, reach, g, width)
+        if incoming[0].sum() + incoming[1].sum() <= 1e-17:
+            break
+    else:
+        raise ConvergenceError(f"regret: wipes still carry play back after {WIPE_ROUNDS} rounds")
+    return PigRegret(game, getattr(strategy, "name", "strategy"), loss, reach, pig_win_rate(strategy, solution, game))
+
+
+def _reach_pass(rolls: Rolls, tables: list, incoming: list, reach: np.ndarray, g: int, width: int) -> list:
+    """One pass upwards over the stages: turns start at k = 0, busts return within the stage,
+    holds go up; adds my visits to ``reach`` and returns the mass a wipe sends back down."""
+    wiped = [np.zeros((g, g)), np.zeros((g, g))]
     for s in range(2 * g - 1):
         i_, j_ = _stage_pairs(g, s)
         partner = s - i_ - i_[0]
         zeros = np.zeros((len(i_), width))
-        busts = [_turn_values(rolls, zeros, np.full(len(i_), width), np.zeros(len(i_)), t[i_, j_])[1][:, 0]
+        bust, _ = rolls.exits(i_, j_, None)  # a wipe with nothing banked is a bust
+        busts = [_turn_values(rolls, zeros, np.full(len(i_), width), np.zeros(len(i_)), t[i_, j_], bust=bust)[1][:, 0]
                  for t in tables]  # chance that a turn from k = 0 ends in a bust
         inflow = [incoming[r][i_, j_] for r in (0, 1)]
         starts = [None, None]
@@ -213,10 +231,14 @@ def pig_regret(strategy, game: PigGame, solution: Optional[PigSolution] = None) 
         for r in (0, 1):
             mass = _turn_reach(rolls, starts[r], tables[r][i_, j_])
             if r == 0:
-                reach[i_, j_] = mass
-            holds = mass * ~(tables[r][i_, j_] | (np.arange(width) == 0)[None, :])
+                reach[i_, j_] += mass
+            rolled = mass * (tables[r][i_, j_] | (np.arange(width) == 0)[None, :])
+            if rolls.wipe:  # a wipe of a banked score: the other moves at (j, 0, 0)
+                np.add.at(wiped[1 - r], (j_, 0), np.where(i_ > 0, rolls.wipe * rolled.sum(axis=1), 0.0))
+            holds = mass - rolled
             p_idx, k_idx = np.nonzero(holds)
             banked = i_[p_idx] + k_idx
             going = banked < g  # otherwise the holder has won
             np.add.at(incoming[1 - r], (j_[p_idx][going], banked[going]), holds[p_idx, k_idx][going])
-    return PigRegret(game, getattr(strategy, "name", "strategy"), loss, reach, pig_win_rate(strategy, solution, game))
+    return wiped
+
