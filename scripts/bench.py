@@ -288,22 +288,25 @@ NOTES = """## Notes
 
 - **solve.** Where the state is the two scores, every turn scores, one kind of dice serves
   each score sum and the landing does not depend on the points (15 of the 21 built-in
-  rulesets: every one but sp15, fa15, the three Feral Hogs semesters and Neller's Hog),
-  the sweep works each sum's indexing out once per model and spends five numpy calls per
-  sum (an 11 x 61 matrix product of about 3 us, and two gathers, a minimum and a
+  rulesets), the sweep works each sum's indexing out once per model and spends five numpy
+  calls per sum (an 11 x 61 matrix product of about 3 us, and two gathers, a minimum and a
   subtraction of 0.7-1.5 us each, called without numpy's Python wrappers): about 1.7 ms
   for the 199 sums of goal 100. Each sum's action values are computed once from larger
   sums that are already final, so they are the backup of the finished table that the
   certificate needs (no second full backup), and the top-two gap and the tie-break make
-  one pass over the actions. Those rulesets solve in 2.1-2.4 ms in a quiet process; in
-  the last bench run 2.2-3.0 ms (three earlier runs, before the last 0.5 ms came off,
-  measured 2.5-4.9 ms, the high figures in busy periods of this shared machine), so the
-  line holds with little room. The others keep the general backup: sp15
-  (Hogtimus Prime: the landing depends on the points, about 12 ms; a one-pass sweep that
-  gathers each state's landings measured 2.8 ms for the sweep alone, before the 0.4 ms
-  that the certificate and the tie-break take, and was not added), fa15 (Piggy Back, about 15 ms), the Feral Hogs
-  semesters (1.2 million states with both memories, about 0.8-1 s) and Neller's Hog
-  (turns can score 0, so each sum is iterated, about 250 ms).
+  one pass over the actions. The other games take a one-pass path of their own:
+  Neller's Hog (a 1 scores nothing, so a turn can hand the same scores back) solves each
+  state with its mirror, a 2 x 2 system per pair of actions in closed form, by policy
+  iteration from a guess of nearby states' values (two rounds at most sums, 2.1 on
+  average); sp15's points bonus and fa15's Piggy Back gather each state's landings by
+  points (and by dice) and weigh them with one matrix product per sum; the Feral Hogs
+  semesters keep each sum's action values (a pass computes them from final larger sums,
+  so no second backup), built actions-first so the certificate reads them without a
+  copy; sp22 under `--endless draw` solves its passes in closed form. The roll-or-hold
+  games solve by stages with per-stage policy iteration (Neller and Presser's stages);
+  Two-Dice Pig's wipes send play back to lower sums, so its passes over every stage
+  repeat until the values after a wipe settle (15 passes at goal 100, about 20-fold
+  each): it is the one game over 3x su18's time per state.
 - **Exact check.** `--exact` takes every action's exact value from the dice recurrence
   F_n(j) = F_n(j+1) + F_(n-1)(j+2) - F_(n-1)(j+S+1) (F_n: the outcome table summed over the
   rolls of n dice without a 1), two big-integer additions per row, state and dice count
