@@ -168,8 +168,9 @@ def optimal_strategy(rules: Union[str, Ruleset] = "su18", *, allow_unproven: boo
         rules = get_rules(rules)
     bot = _find_or_solve(rules)
     if not bot.proven and not allow_unproven:
+        endless = " or count an endless game as a draw with --endless draw" if "endless game" in bot.reason else ""
         raise UnprovenStrategyError(f"{rules.name} has no proven optimal strategy: {bot.reason}; its figures "
-                                    "would not be exact (ask for them anyway with --allow-unproven)")
+                                    f"would not be exact (ask for them anyway with --allow-unproven{endless})")
     return bot
 
 
