@@ -439,3 +439,20 @@ def test_regret_follows_play_back_down_after_a_wipe():
             pig_evaluate.pig_regret(hold_at(12), game, solution)
     finally:
         pig_evaluate.WIPE_ROUNDS = one_round
+
+
+@pytest.mark.parametrize("verb", [["play", "--seed", "1"], ["tournament", "optimal", "hold_at:20", "--goal", "100"]])
+def test_play_and_tournament_start_from_the_shipped_tables(verb, monkeypatch):
+    """Two-Dice Pig's optimal player comes from its shipped tables: nothing is solved first
+    (a solve takes seconds at goal 100)."""
+    import hogsolve.strategy.pig as strategy_pig
+    from cli_helpers import run_main
+
+    def no_solving(game):
+        raise AssertionError(f"{game.name} was solved instead of read from its shipped tables")
+    monkeypatch.setattr(strategy_pig, "solve_pig", no_solving)
+    if verb[0] == "tournament":  # the win rates themselves take passes over every wipe (tested above)
+        from hogsolve.analysis.results import WinRate
+        monkeypatch.setattr("hogsolve.analysis.pig_evaluate.pig_win_rate", lambda a, b, game: WinRate("a", "b", 0.5, 0.5))
+    result = run_main(verb[0], *verb[1:], "--rules", "two-dice-pig", stdin="q\n")
+    assert result.returncode == 0, result.stderr

@@ -162,8 +162,8 @@ def tournament_game(args) -> int:
         raise UsageError("hogsolve tournament: name at least two strategies")
     specs, game, as_json = args.specs, pig_game(args.rules, args.goal, args.max_memory), args.json
     from ..analysis.pig_evaluate import pig_win_rate
-    from ..solver.pig import solve_pig
-    solution = solve_pig(game) if "optimal" in specs else None
+    from ..strategy.pig import pig_bot
+    solution = pig_bot(game) if "optimal" in specs else None
     players = [strategy(s, game, solution) for s in specs]
     n = len(specs)
     rate = [[0.5] * n for _ in range(n)]

@@ -32,12 +32,12 @@ def _matplotlib(args) -> bool:
 def plot_pig(args) -> int:
     """The roll/hold boundary: the hold threshold at every pair of scores."""
     from ..analysis.plot import plot_solution
-    from ..solver.pig import solve_pig
+    from ..strategy.pig import pig_bot
     from .pig import pig_game
     game = pig_game(args.rules, args.goal, args.max_memory)
     if not _matplotlib(args):
         return 1
-    solution = solve_pig(game)
+    solution = pig_bot(game)
     write_or_fail(lambda: plot_solution(solution.hold_threshold, solution.value[:, :, 0],
                                         f"{game.name} (goal {game.goal})", args.out,
                                         "turn total at which to hold"), args.out)

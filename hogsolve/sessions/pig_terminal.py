@@ -20,8 +20,8 @@ def play_game(game, you_first: bool, seed, read: Callable[[str], str] = input,
               write: Callable[[str], None] = print, bot=None) -> dict:
     """A person against the optimal roll/hold player; returns the game's record (``winner``
     None when the person quit)."""
-    from ..solver.pig import solve_pig
-    session = PigSession(game, bot or solve_pig(game), you_first, seed)
+    from ..strategy.pig import pig_bot
+    session = PigSession(game, bot or pig_bot(game), you_first, seed)
     write(f"{game.description}. First to {game.goal}.")
     try:
         return _play(session, read, write)
