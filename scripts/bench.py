@@ -305,8 +305,8 @@ NOTES = """## Notes
   copy; sp22 under `--endless draw` solves its passes in closed form. The roll-or-hold
   games solve by stages with per-stage policy iteration (Neller and Presser's stages);
   Two-Dice Pig's wipes send play back to lower sums, so its passes over every stage
-  repeat until the values after a wipe settle (15 passes at goal 100, about 20-fold
-  each): it is the one game over 3x su18's time per state.
+  repeat until the values after a wipe settle (13 passes at goal 100 with Anderson's
+  mixing of the last six, 15 without): it is the one game over 3x su18's time per state.
 - **Exact check.** `--exact` takes every action's exact value from the dice recurrence
   F_n(j) = F_n(j+1) + F_(n-1)(j+2) - F_(n-1)(j+S+1) (F_n: the outcome table summed over the
   rolls of n dice without a 1), two big-integer additions per row, state and dice count

@@ -456,3 +456,21 @@ def test_play_and_tournament_start_from_the_shipped_tables(verb, monkeypatch):
         monkeypatch.setattr("hogsolve.analysis.pig_evaluate.pig_win_rate", lambda a, b, game: WinRate("a", "b", 0.5, 0.5))
     result = run_main(verb[0], *verb[1:], "--rules", "two-dice-pig", stdin="q\n")
     assert result.returncode == 0, result.stderr
+
+
+def test_mixing_settles_the_wipes_where_plain_repetition_does(monkeypatch):
+    """Anderson's mixing of the values after a wipe reaches the fixed point plain repetition
+    reaches (to 1e-14), for the solve and a win rate, and a pass budget too small says so."""
+    from hogsolve.solver import pig_stages
+    from hogsolve.solver.iteration import ConvergenceError
+    game = get_pig_game("two-dice-pig", goal=30)
+    mixed = solve_pig(game)
+    rate = pig_win_rate(mixed, hold_at(12), game)
+    monkeypatch.setattr(pig_stages, "MIXING_DEPTH", 1)  # remembers one pass: plain repetition
+    plain = solve_pig(game)
+    assert np.abs(plain.value - mixed.value).max() <= 1e-14 and np.array_equal(plain.roll, mixed.roll)
+    assert pig_win_rate(plain, hold_at(12), game).first == pytest.approx(rate.first, abs=1e-14)
+    rolls = pig_stages.Rolls.of(game)
+    with pytest.raises(ConvergenceError, match="did not settle in 2 passes"):
+        pig_stages._settle(rolls, lambda w: (np.zeros(3) if w is None else w * 0.5 + 1.0,),
+                           lambda result: result[0], max_passes=2)
