@@ -435,7 +435,7 @@ def test_regret_follows_play_back_down_after_a_wipe():
     one_round = pig_evaluate.WIPE_ROUNDS
     try:
         pig_evaluate.WIPE_ROUNDS = 1
-        with pytest.raises(Exception, match="wipes still carry play back"):
+        with pytest.raises(Exception, match="after a wipe did not settle in 1 passes"):
             pig_evaluate.pig_regret(hold_at(12), game, solution)
     finally:
         pig_evaluate.WIPE_ROUNDS = one_round

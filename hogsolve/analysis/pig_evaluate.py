@@ -12,7 +12,6 @@ import numpy as np
 from ..pig.rules import PigGame
 from ..solver.pig_stages import (Rolls, _greedy, _hold_values, _pair_values, _settle, _stage_pairs, _turn_values,
                                  action_values)
-from ..solver.iteration import ConvergenceError
 from ..solver.pig import PigSolution, solve_pig
 from ..strategy.pig import policy_table
 from ..util.plain import plain
@@ -180,16 +179,16 @@ def _turn_reach(rolls: Rolls, start: np.ndarray, policy: np.ndarray) -> np.ndarr
     return mass[:, :K]
 
 
-#: Rounds of wipes the reach follows at most (each round's mass is the last's times the chance of a
-#: wipe before the game ends, 0.67 at most in Two-Dice Pig at goal 100).
-WIPE_ROUNDS = 400
+#: Passes the reach may take to settle the mass wipes send back (13 or so in Two-Dice Pig).
+WIPE_ROUNDS = 100
 
 
 def pig_regret(strategy, game: PigGame, solution: Optional[PigSolution] = None) -> PigRegret:
     """Per-state loss of ``strategy`` against optimal choices, weighted by how often play
     against the optimal opponent reaches the state (half the games with each first).  With
-    wipes (Two-Dice Pig) the reach follows play back down: each round of passes upwards sends
-    the mass a wipe takes to (j, 0, 0) into the next, until it is below 1e-17."""
+    wipes (Two-Dice Pig) the reach follows play back down: the mass wipes send to (j, 0, 0) is
+    the fixed point of a pass upwards that starts with it too (settled as the values after a
+    wipe are, :func:`~hogsolve.solver.pig_stages._settle`), then one last pass counts every visit."""
     g = game.goal
     rolls = Rolls.of(game)
     solution = solution or solve_pig(game)
@@ -200,15 +199,15 @@ def pig_regret(strategy, game: PigGame, solution: Optional[PigSolution] = None) 
     first_roll = np.arange(width)[None, None, :] == 0
     chosen = np.where(tables[0] | first_roll, roll_q, hold_q)
     loss = np.maximum(np.maximum(roll_q, hold_q) - chosen, 0.0)
-    incoming = [np.zeros((g, g)), np.zeros((g, g))]  # mass arriving at (i, j, 0) with me / them to move
-    incoming[0][0, 0] = incoming[1][0, 0] = 0.5
+    start = np.zeros((2, g, g))  # mass arriving at (i, j, 0) with me / them to move
+    start[:, 0, 0] = 0.5
+
+    def wiped_by(sent):  # the mass wipes send back to (j, 0, 0) when ``sent`` comes back too
+        return np.stack(_reach_pass(rolls, tables, list(start + (0.0 if sent is None else sent)),
+                                    np.zeros((g, g, width)), g, width))
+    sent = _settle(rolls, wiped_by, lambda wiped: wiped, max_passes=WIPE_ROUNDS)  # sent = what it sends back
     reach = np.zeros((g, g, width))
-    for _ in range(WIPE_ROUNDS):
-        incoming = _reach_pass(rolls, tables, incoming, reach, g, width)
-        if incoming[0].sum() + incoming[1].sum() <= 1e-17:
-            break
-    else:
-        raise ConvergenceError(f"regret: wipes still carry play back after {WIPE_ROUNDS} rounds")
+    _reach_pass(rolls, tables, list(start + sent), reach, g, width)
     return PigRegret(game, getattr(strategy, "name", "strategy"), loss, reach, pig_win_rate(strategy, solution, game))
 
 
