@@ -1,7 +1,7 @@
 """Tabular Q-learning through the Gymnasium environments, evaluated exactly as it trains.
 
-    python scripts/train_q_learning.py [--rules su18] [--pig pig] [--goal 50] [--episodes 40000]
-                                       [--every 4000] [--seed 1] [--out docs/q-learning.png]
+    python scripts/train_q_learning.py [--rules su18] [--pig pig] [--goal 100] [--episodes 300000]
+                                       [--every 25000] [--seed 1] [--out docs/q-learning.png]
 
 The agent learns against the optimal bot in Hog (``--rules``) and in a
 roll-or-hold game (``--pig``, against Neller and Presser's optimum), at
@@ -89,9 +89,9 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", default="su18")
     parser.add_argument("--pig", default="pig")
-    parser.add_argument("--goal", type=int, default=50)
-    parser.add_argument("--episodes", type=int, default=40000)
-    parser.add_argument("--every", type=int, default=4000)
+    parser.add_argument("--goal", type=int, default=100)
+    parser.add_argument("--episodes", type=int, default=300000)
+    parser.add_argument("--every", type=int, default=25000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=None, help="the plot (PNG)")
     args = parser.parse_args(argv)
