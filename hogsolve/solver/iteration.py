@@ -147,7 +147,7 @@ def lean_optimal_values(model: Model, plan: StagePlan,
     of an actions-first array, which the certificate and the tie-break read fastest."""
     g, n = model.goal, model.num_states
     # each state solved with its mirror (turns scoring 0), unless only zero dice pass
-    zero_turns = Feature.ZERO_POINT_TURNS in model.features and plan.stages[0].passing is None
+    zero_turns = Feature.ZERO_POINT_TURNS in model.features and not plan.passes
     rounds = 0
     if zero_turns:
         stay, columns = model.probability[:, :, 0].copy(), [np.arange(m) for m in range(g + 1)]
@@ -165,14 +165,14 @@ def lean_optimal_values(model: Model, plan: StagePlan,
     # ufuncs and array methods directly: np.take's and ndarray.min's Python wrappers cost
     # about 1 us a call, a sixth of the pass
     draw, stuck = model.rules.endless == "draw", []
-    for k, o, m, kind, bacon, states, _, again, _, source, near_mirror, passing, zero_bacon in stages:
+    for k, o, m, kind, bacon, states, _, again, _, source, near_mirror, zero_dice in stages:
         block = sums[:, states]
         np.matmul(weights[kind], outcomes[k: k + P, o: o + m], out=block)
         cells.take(bacon, out=block[0])
         if below:
             block[:below] = np.inf
-        if passing is not None:  # zero dice scoring 0: a pass to the mirror, or a landing on a larger sum
-            if not _passing_sum(block, known, source, passing, zero_bacon, draw, values[states]):
+        if zero_dice is not None:  # zero dice scoring 0: a pass to the mirror, or a landing on a larger sum
+            if not _passing_sum(block, known, zero_dice, draw, values[states], lowest[:m]):
                 stuck.append(k)
         elif zero_turns:  # the sum's own row of outcomes is still 0: block leaves the mirror out
             guess = known.take(near_mirror[0])
@@ -190,20 +190,21 @@ def lean_optimal_values(model: Model, plan: StagePlan,
         IterationResult(rounds if zero_turns else len(plan.stages), tuple(stuck))
 
 
-def _passing_sum(block: np.ndarray, known: np.ndarray, source: np.ndarray, passing: np.ndarray,
-                 zero_bacon: np.ndarray, draw: bool, out: np.ndarray) -> bool:
-    """One score sum of rules with passes (:mod:`hogsolve.solver.passes`): ``block`` (the next
-    mover's chance per action, zero dice read from this sum's row, not yet filled) is set
-    right, the sum's values written to ``out``; False when a cycle has no value."""
-    lands_above = zero_bacon & ~passing
-    block[0, lands_above] = known.take(source[lands_above])  # on a larger sum: known already
-    block[0, passing] = np.inf
-    rest = 1.0 - block.min(axis=0)
-    values, mirror_passes, endless = pass_values(rest, rest[::-1], passing, passing[::-1], draw)
+def _passing_sum(block: np.ndarray, known: np.ndarray, zero_dice, draw: bool, out: np.ndarray,
+                 lowest: np.ndarray) -> bool:
+    """One score sum with zero dice scoring 0 (:mod:`hogsolve.solver.passes`): ``block`` (the
+    next mover's chance per action; zero dice read this sum's row, not yet filled) is set
+    right and the sum's values written to ``out``; False when a cycle has no value."""
+    above, above_source, passes, mirrors, back = zero_dice
+    block[0, above] = known.take(above_source)  # a landing on a larger sum: known already
+    block[0, passes] = np.inf  # R: the best action but the pass
+    np.subtract(1.0, np.minimum.reduce(block, 0, None, lowest), out=out)
+    if not passes.size:
+        return True
+    values, mirror_passes, endless = pass_values(out[passes], out[mirrors], True, back, draw)
     worth = ~np.isnan(values)
-    out[...] = np.where(worth, values, 0.5)
-    mirror_value = out[::-1]
-    block[0, passing] = np.where(mirror_passes, 0.5, mirror_value)[passing]  # the next mover's chance after a pass
+    out[passes] = np.where(worth, values, 0.5)
+    block[0, passes] = np.where(mirror_passes, 0.5, out[mirrors])  # the next mover's chance after a pass
     return bool(worth.all())
 
 

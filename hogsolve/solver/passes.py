@@ -14,6 +14,7 @@ so errors do not grow through a cycle (the certificate's rho is 0 here).
 """
 from __future__ import annotations
 
+import weakref
 from typing import Optional, Tuple
 
 import numpy as np
@@ -21,10 +22,19 @@ import numpy as np
 from .model import Feature, Model
 
 
+_PASSES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
 def zero_dice_passes(model: Model) -> Optional[np.ndarray]:
     """``pass[s, o]``: zero dice score 0 at (s, o) and hand the opponent (o, s); None for rules
     where a score sum repeats some other way (dice that score 0, extra turns, a zero-point turn
-    landing elsewhere on the same sum) or never."""
+    landing elsewhere on the same sum) or never.  Worked out once per model."""
+    if model not in _PASSES:
+        _PASSES[model] = _find_passes(model)
+    return _PASSES[model]
+
+
+def _find_passes(model: Model) -> Optional[np.ndarray]:
     if Feature.ZERO_POINT_TURNS not in model.features or model.again is not None or model.rules.min_dice \
             or model.context_shape or model.probability[:, 1:, 0].max() > 0:
         return None

@@ -35,8 +35,18 @@ class Stage(NamedTuple):
     plain: bool           # every turn ending here passes the move, and none ends the game
     source: np.ndarray    # the same landings as cells of :func:`landing_values`' vector
     near_mirror: np.ndarray  # (3, size) flat states near each state's mirror (o, s): (o + 1, s), (o, s + 1), (o + 1, s + 1)
-    passing: Optional[np.ndarray]  # where zero dice pass to the mirror (None: rules without passes)
-    zero_bacon: Optional[np.ndarray]  # where zero dice score 0 (passing, or landing on a larger sum)
+    zero_dice: Optional["ZeroDice"]  # where zero dice score 0 on this sum (None: nowhere, or rules without passes)
+
+
+class ZeroDice(NamedTuple):
+    """A score sum's zero-dice moves that score 0, under rules with passes (:mod:`.passes`):
+    places in the sum's states (by rising opponent score)."""
+
+    above: np.ndarray         # states whose zero dice land on a larger sum (a bonus): known already
+    above_source: np.ndarray  # where, as cells of :func:`landing_values`' vector
+    passes: np.ndarray        # states whose zero dice pass to the mirror
+    mirrors: np.ndarray       # each passing state's mirror
+    back: np.ndarray          # whether that mirror passes back (a cycle)
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -44,6 +54,7 @@ class StagePlan:
     """Every score sum of a model as a :class:`Stage`, largest first."""
 
     stages: List[Stage]
+    passes: bool = False  # some zero dice score 0 and pass (the stages' zero_dice say where)
 
     @property
     def plain(self) -> bool:
@@ -96,10 +107,18 @@ def _make_plan(model: Model) -> Optional[StagePlan]:
             k=k, first_opponent=int(d.o[0]), size=len(d.o), kind=int(d.kind),
             bacon=d.bacon_rows * g + d.o, states=slice(start, stop if stop >= 0 else None, -stride),
             lands=d.lands, again=d.again, plain=d.again is None and not d.final, source=source,
-            near_mirror=_near_mirror(d.s, d.o, g),
-            passing=None if passes is None else passes[d.s, d.o],
-            zero_bacon=None if passes is None else d.bacon_rows == k))
-    return StagePlan(stages)
+            near_mirror=_near_mirror(d.s, d.o, g), zero_dice=None if passes is None else
+            _zero_dice(passes[d.s, d.o], d.bacon_rows == k, source)))
+    return StagePlan(stages, passes=passes is not None)
+
+
+def _zero_dice(passing: np.ndarray, zero: np.ndarray, source: np.ndarray) -> Optional[ZeroDice]:
+    if not zero.any():
+        return None
+    above = np.flatnonzero(zero & ~passing)
+    passes = np.flatnonzero(passing)
+    mirrors = len(passing) - 1 - passes
+    return ZeroDice(above, source[above], passes, mirrors, passing[mirrors])
 
 
 def _near_mirror(s: np.ndarray, o: np.ndarray, g: int) -> np.ndarray:
