@@ -202,10 +202,12 @@ def _passing_sum(block: np.ndarray, known: np.ndarray, zero_dice, draw: bool, ou
     if not passes.size:
         return True
     values, mirror_passes, endless = pass_values(out[passes], out[mirrors], True, back, draw)
-    worth = ~np.isnan(values)
-    out[passes] = np.where(worth, values, 0.5)
-    block[0, passes] = np.where(mirror_passes, 0.5, out[mirrors])  # the next mover's chance after a pass
-    return bool(worth.all())
+    stuck = endless.any() and not draw
+    out[passes] = np.where(endless, 0.5, values) if stuck else values  # no value: 1/2 as a stand-in
+    block[0, passes] = out[mirrors]  # the next mover's chance after a pass
+    if endless.any():  # a cycle never left: the draw
+        block[0, passes[mirror_passes]] = 0.5
+    return not stuck
 
 
 def gathered_optimal_values(model: Model, plan) -> Tuple[np.ndarray, np.ndarray, IterationResult]:

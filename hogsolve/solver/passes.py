@@ -49,22 +49,20 @@ def _find_passes(model: Model) -> Optional[np.ndarray]:
     return (zero & mirror).reshape(g, g)
 
 
-def pass_values(rest: np.ndarray, rest_mirror: np.ndarray, passes: np.ndarray, passes_back: np.ndarray,
+def pass_values(rest: np.ndarray, rest_mirror: np.ndarray, passes, passes_back: np.ndarray,
                 draw: bool) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(values, mirror passes forever, endless)`` of states whose best other action is worth
     ``rest`` (the mirror's ``rest_mirror``), where ``passes`` says the state can pass and
     ``passes_back`` its mirror can (see the module docstring).  ``endless`` marks the
-    cycles optimal players never leave (worth 1/2 under ``draw``, no value otherwise);
+    cycles optimal players never leave (worth 1/2 under ``draw``, no value (NaN) otherwise);
     ``mirror passes forever`` where the mirror then passes while this state rolls or passes."""
     cycle = passes & passes_back
+    values = np.where(passes & ~passes_back, np.maximum(rest, 1.0 - rest_mirror), rest)
     endless = cycle & (rest + rest_mirror < 1.0)
-    one_way = passes & ~passes_back
-    values = np.where(one_way, np.maximum(rest, 1.0 - rest_mirror), rest)
-    if draw:
-        values = np.where(endless, np.clip(0.5, rest, 1.0 - rest_mirror), values)
-    else:
-        values = np.where(endless, np.nan, values)
     mirror_passes = endless & (rest_mirror <= 0.5)
+    if endless.any():  # rare: one pair of states in sp22
+        forever = np.minimum(np.maximum(0.5, rest), 1.0 - rest_mirror) if draw else np.nan
+        values = np.where(endless, forever, values)
     return values, mirror_passes, endless
 
 
@@ -101,8 +99,9 @@ def roll_rather_than_pass(policy: np.ndarray, action_values: np.ndarray, thresho
     """``policy`` with a pass replaced by the best other action wherever that is as good (within
     ``threshold``): a pass tied with a roll gains nothing, and two players who both pass on a
     tie never end the game (at (99, 20) in sp22 rolling wins at once; the pass only ties)."""
-    rest = action_values[..., 1:]
-    better = 1 + np.argmax(rest, axis=-1)
-    idle = passes & (policy == 0) & (rest.max(axis=-1) >= action_values.max(axis=-1) - threshold)
-    return np.where(idle, better, policy).astype(policy.dtype)
-
+    where = np.nonzero(passes & (policy == 0))
+    rest = action_values[where][:, 1:]
+    idle = rest.max(axis=-1) >= action_values[where].max(axis=-1) - threshold
+    out = policy.copy()
+    out[tuple(w[idle] for w in where)] = 1 + np.argmax(rest[idle], axis=-1)
+    return out
