@@ -136,7 +136,7 @@ def measure(quick: bool, previous: bool) -> dict:
     out["cold_start_ms"] = cold_start(5 if quick else 11)
     if not previous:
         out["sweep_500"] = sweep_500(quick)
-        out["per_state"] = per_state(per_ruleset, quick)
+        out["per_state"] = per_state(per_ruleset, quick)  # su18 timed beside each game
     return out
 
 
@@ -146,27 +146,40 @@ FRONTIER_STATES, FRONTIER = 10_000, 3.0
 
 def per_state(per_ruleset: dict, quick: bool) -> dict:
     """Every built-in game's solve at its goal: states, median seconds, time per state and its
-    ratio to su18's (the Hog rulesets from ``per_ruleset``, the Pig family timed here)."""
+    ratio to su18's, each game timed in turns with su18 (a warm su18 solve before each of its
+    own), so a busy moment of this shared machine slows both sides of a ratio alike."""
     import numpy as np
 
-    from hogsolve import get_rules, solve
+    from hogsolve import get_rules, rulesets, solve
+    from hogsolve.hog.rules import NO_VALUE
     from hogsolve.pig.rules import PIG_GAMES, get_pig_game
     from hogsolve.solver.model import compile_model
     from hogsolve.solver.pig import solve_pig
-    rows = {}
-    for name, seconds in per_ruleset.items():
-        rows[name] = {"states": int(np.prod(compile_model(get_rules(name)).value_shape)), "seconds": seconds}
-    draw = get_rules("sp22").replace(endless="draw")  # no value without a convention for endless games
-    model = compile_model(draw)
-    rows["sp22 --endless draw"] = {"states": draw.goal ** 2, "seconds": median_time(lambda: solve(draw, model=model), 5)}
+    base_rules = get_rules("su18")
+    base_model = compile_model(base_rules)
+    games = {}
+    for name in rulesets():
+        rules = get_rules(name).replace(endless="draw") if name in NO_VALUE else get_rules(name)
+        model = compile_model(rules)
+        label = f"{name} --endless draw" if name in NO_VALUE else name
+        games[label] = (int(np.prod(model.value_shape)), lambda rules=rules, model=model: solve(rules, model=model))
     for name in PIG_GAMES:
         game = get_pig_game(name)
-        repeat = 1 if quick or game.outcomes().get(("wipe", 0)) else 3
-        rows[name] = {"states": game.goal ** 3, "seconds": median_time(lambda: solve_pig(game), repeat)}
-    base = rows["su18"]["seconds"] / rows["su18"]["states"]
-    for row in rows.values():
-        row["us_per_state"] = row["seconds"] / row["states"] * 1e6
-        row["ratio"] = row["seconds"] / row["states"] / base
+        games[name] = (game.goal ** 3, lambda game=game: solve_pig(game))
+    rows = {}
+    for label, (states, call) in games.items():
+        call()
+        repeat = 3 if states > 100_000 else (5 if quick else 15)
+        own, base = [], []
+        for _ in range(repeat):
+            solve(base_rules, model=base_model)  # warm again after the game's own arrays
+            for timed, out in ((lambda: solve(base_rules, model=base_model), base), (call, own)):
+                start = time.perf_counter()
+                timed()
+                out.append(time.perf_counter() - start)
+        seconds, su18 = statistics.median(own), statistics.median(base)
+        rows[label] = {"states": states, "seconds": seconds, "us_per_state": seconds / states * 1e6,
+                       "ratio": (seconds / states) / (su18 / base_model.num_states)}
     return rows
 
 
