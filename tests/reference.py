@@ -232,6 +232,8 @@ def _solve_pair(ox, oy, tie):
     """Values of x and y where x stays at y and y at x (the other player's view)."""
     for ca, pa in ox:
         for cb, pb in oy:
+            if pa * pb == 1:  # both pass for sure: no single value (an endless game), never the answer here
+                continue
             # vx = ca + pa (1 - vy), vy = cb + pb (1 - vx)
             vx = (ca + pa - pa * cb - pa * pb) / (1 - pa * pb)
             vy = cb + pb * (1 - vx)

@@ -12,7 +12,8 @@ from hogsolve.solver.pig_exact import verify_pig
 from reference import stagewise_values
 
 
-@pytest.mark.parametrize("name, goal", [("hog", 12), ("hog", 40), ("fa19", 16), ("sp20", 16)])
+@pytest.mark.parametrize("name, goal", [("hog", 12), pytest.param("hog", 40, marks=pytest.mark.slow), ("fa19", 16),
+                                        pytest.param("sp20", 16, marks=pytest.mark.slow)])
 def test_a_hog_policy_is_proven_and_a_planted_move_is_caught(name, goal):
     rules = get_rules(name, goal=goal)
     model = model_for(rules)
@@ -34,7 +35,8 @@ def test_a_hog_policy_is_proven_and_a_planted_move_is_caught(name, goal):
     assert caught.wrong and caught.worse == 1 and caught.worst[0] == list(state)
 
 
-@pytest.mark.parametrize("name, goal", [("pig", 25), ("piglet", 10), ("big-pig", 25), ("two-dice-pig", 25)])
+@pytest.mark.parametrize("name, goal", [("pig", 25), ("piglet", 10), pytest.param("big-pig", 25, marks=pytest.mark.slow),
+                                        ("two-dice-pig", 16)])
 def test_a_pig_policy_is_proven_and_a_planted_move_is_caught(name, goal):
     game = get_pig_game(name, goal)
     solution = solve_pig(game)

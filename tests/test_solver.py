@@ -115,7 +115,8 @@ def test_the_lean_sweep_without_a_zero_dice_move():
     assert np.isneginf(action_values[..., 0]).all() and np.isfinite(action_values[..., 1:]).all()
 
 
-@pytest.mark.parametrize("goal", [2, 7, 12, 20, 31])
+@pytest.mark.parametrize("goal", [2, 7, 12, pytest.param(20, marks=pytest.mark.slow),
+                                  pytest.param(31, marks=pytest.mark.slow)])
 def test_the_mirrored_sweep_is_the_iterated_one(goal):
     """Neller's Hog (a 1 scores nothing, so a turn can hand the same scores to the opponent):
     each state solved with its mirror in one pass gives the exact values to 1e-15 (a plain
@@ -159,7 +160,8 @@ def test_the_mirrored_stage_by_enumeration_agrees_with_its_policy_iteration(monk
         assert u[i] == pytest.approx(max(1 - r[n, i] - z[n] * u[j] for n in (1, 2)), abs=1e-15)
 
 
-@pytest.mark.parametrize("name, goal", [("sp15", 20), ("sp15", 33), ("fa15", 20), ("fa15", 33)])
+@pytest.mark.parametrize("name, goal", [("sp15", 20), pytest.param("sp15", 33, marks=pytest.mark.slow), ("fa15", 20),
+                                        pytest.param("fa15", 33, marks=pytest.mark.slow)])
 def test_the_gathering_sweep_is_the_general_one(name, goal):
     """A points bonus (sp15) and Piggy Back (fa15) in one pass gathering each state's landings:
     the general sweep's values and fresh backup to 1e-15, its policy and ties, with a proof."""

@@ -205,7 +205,7 @@ def pig_regret(strategy, game: PigGame, solution: Optional[PigSolution] = None) 
     def wiped_by(sent):  # the mass wipes send back to (j, 0, 0) when ``sent`` comes back too
         return np.stack(_reach_pass(rolls, tables, list(start + (0.0 if sent is None else sent)),
                                     np.zeros((g, g, width)), g, width))
-    sent = _settle(rolls, wiped_by, lambda wiped: wiped, max_passes=WIPE_ROUNDS)  # sent = what it sends back
+    sent = _settle(rolls, wiped_by, lambda wiped: wiped, max_passes=WIPE_ROUNDS) if rolls.wipe else 0.0
     reach = np.zeros((g, g, width))
     _reach_pass(rolls, tables, list(start + sent), reach, g, width)
     return PigRegret(game, getattr(strategy, "name", "strategy"), loss, reach, pig_win_rate(strategy, solution, game))
