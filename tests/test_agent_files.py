@@ -72,11 +72,11 @@ def test_a_feral_hogs_agent_sees_the_memories(tmp_path):
 
 
 def test_a_pig_agent_and_a_pig_function_through_the_command_line(tmp_path):
-    game = get_pig_game("pig", goal=30)
+    game = get_pig_game("pig", goal=20)
     write(tmp_path, "pig.py", "def agent(o):\n    return 0 if o[2] < 8 else 1\n\n"
                               "def rule(score, opponent_score, turn_total):\n    return turn_total < 8\n")
     expected = evaluate_agent(lambda o: 0 if o[2] < 8 else 1, game)
-    goal = ("--rules", "pig", "--goal", "30")
+    goal = ("--rules", "pig", "--goal", "20")
     for name in ("agent", "rule"):
         exact = json_of("compare", f"{tmp_path / 'pig.py'}:{name}", "optimal", *goal)["exact"]
         assert exact["average"] == pytest.approx(expected.against_optimal.average, abs=1e-12)

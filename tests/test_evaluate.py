@@ -52,7 +52,8 @@ def test_best_response_matches_recursion(name):
     assert achieved.average == pytest.approx(br.win_rate.average, abs=1e-13)
 
 
-@pytest.mark.parametrize("name", ["su18", "fa13", "sp15", "fa15", "fa19", "fa20", "fa21", "hog"])
+@pytest.mark.parametrize("name", ["su18", pytest.param("fa13", marks=pytest.mark.slow), "sp15", "fa15",
+                                  "fa19", "fa20", "fa21", "hog"])
 def test_monte_carlo_agrees_within_interval(name):
     """Every kind of rule the simulator follows: mixed dice (fa13), a points bonus (sp15),
     Piggy Back (fa15), memories (fa19), extra turns (fa20), final bonuses (fa21), no zero

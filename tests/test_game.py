@@ -108,7 +108,7 @@ def faces_for(points, n, sides, pig_out):
     return faces
 
 
-@pytest.mark.parametrize("name", ["su18", "fa13"])  # tests/test_properties.py samples all four
+@pytest.mark.parametrize("name", ["su18", pytest.param("fa13", marks=pytest.mark.slow)])  # test_properties samples all four
 def test_engine_matches_model_in_every_state(name):
     rules = get_rules(name)
     model = compile_model(rules)

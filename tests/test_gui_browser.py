@@ -385,7 +385,8 @@ def test_new_game_waits_for_a_bot_being_prepared(browser, monkeypatch):
         page.wait_for_selector("#progress:not([hidden])")
         assert page.is_disabled("#new-game")
         page.wait_for_selector("body[data-game-id]", timeout=20_000)
-        assert not page.is_disabled("#new-game") and loads.count("fa17") == 1
+        page.wait_for_function(polling=50, expression="!document.querySelector('#new-game').disabled", timeout=5_000)
+        assert loads.count("fa17") == 1
         assert problems == []
         context.close()
 

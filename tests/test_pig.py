@@ -252,7 +252,7 @@ def test_regret_adds_up_to_the_shortfall(capsys):
     """Performance difference: the per-state expected losses of a strategy against optimal play
     add up exactly to 1/2 minus its win rate (a wrong reach or loss breaks this)."""
     from hogsolve.analysis.pig_evaluate import pig_regret
-    game = get_pig_game("pig", goal=40)
+    game = get_pig_game("pig", goal=30)
     solution = solve_pig(game)
     for strategy in (hold_at(20), hold_at_or_goal(12, game.goal), solution):
         report = pig_regret(strategy, game, solution)
@@ -261,7 +261,7 @@ def test_regret_adds_up_to_the_shortfall(capsys):
     report = pig_regret(hold_at(20), game, solution)
     assert report.reach[0, 0, 0] >= 0.5 and report.worst(1)[0]["expected_loss"] > 0
     from hogsolve.cli import main
-    assert main(["regret", "hold_at:20", "--rules", "pig", "--goal", "40"]) == 0
+    assert main(["regret", "hold_at:20", "--rules", "pig", "--goal", "30"]) == 0
     assert "= 1/2 - win rate" in capsys.readouterr().out
 
 
@@ -463,7 +463,7 @@ def test_mixing_settles_the_wipes_where_plain_repetition_does(monkeypatch):
     reaches (to 1e-14), for the solve and a win rate, and a pass budget too small says so."""
     from hogsolve.solver import pig_stages
     from hogsolve.solver.iteration import ConvergenceError
-    game = get_pig_game("two-dice-pig", goal=30)
+    game = get_pig_game("two-dice-pig", goal=20)
     mixed = solve_pig(game)
     rate = pig_win_rate(mixed, hold_at(12), game)
     monkeypatch.setattr(pig_stages, "MIXING_DEPTH", 1)  # remembers one pass: plain repetition
