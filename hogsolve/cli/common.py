@@ -115,7 +115,7 @@ def add_jobs_option(p) -> None:
 def add_rules_option(p, *, many: bool = False) -> None:
     """Add ``--rules``, ``--goal`` and ``--max-memory``."""
     from ..pig.rules import PIG_GAMES
-    from ..hog.rules import rulesets
+    from ..hog.rules import ENDLESS, rulesets
     names = ", ".join(rulesets()) + "; roll-or-hold: " + ", ".join(PIG_GAMES)
     if many:
         p.add_argument("--rules", nargs="+", metavar="NAME", help=f"rulesets ({names})")
@@ -128,13 +128,10 @@ def add_rules_option(p, *, many: bool = False) -> None:
     p.add_argument("--max-memory", type=gigabytes, default=None, metavar="GB",
                    help="memory a solve may use, a positive number of GB (default: what the machine has "
                         "available)")
-    p.add_argument("--endless", choices=ENDLESS_CHOICES, default="none",
+    p.add_argument("--endless", choices=ENDLESS, default="none",
                    help="what a game that never ends is worth: none (no value is agreed: where optimal players "
                         "would pass forever, as in sp22, optimal play has no value) or draw (half a win each)")
 
-
-#: The --endless choices (hog.rules.ENDLESS, which this module does not import until a verb runs).
-ENDLESS_CHOICES = ("none", "draw")
 
 
 def gigabytes(text: str) -> float:

@@ -12,7 +12,7 @@ from ..solver.pig import RollTable, solve_pig
 from ..solver.pig_tables import PIG_FORMAT
 from ..solver.tables import TableError, load_arrays
 from .optimal import PlayerWarning, shipped_tables
-from .userfile import DEFAULT_TIMEOUT, UserFileError, tabulate_table
+from .userfile import DEFAULT_TIMEOUT, UserFileError, file_spec, tabulate_table
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -132,13 +132,11 @@ def load_pig_strategy(spec: str, game: PigGame, solution=None, *, timeout: float
         if not rest.isascii() or not rest.isdigit() or not 1 <= int(rest) <= 10 * game.goal:
             raise ValueError(f"bad strategy {spec!r}: expected {head}:N with N from 1 to {10 * game.goal}")
         return hold_at(int(rest)) if head == "hold_at" else hold_at_or_goal(int(rest), game.goal)
-    if spec.count(":") >= 1 and spec.rsplit(":", 1)[0].endswith(".py"):
-        path, name = spec.rsplit(":", 1)
-        if not name.isidentifier():
-            raise ValueError(f"bad strategy {spec!r}: {name!r} is not a name")
-        try:
-            roll, _source, _captured = tabulate_table(path, name, game, timeout=timeout)
-        except UserFileError as exc:
-            raise ValueError(str(exc)) from None
-        return TabulatedPig(game, roll, spec)
+    try:
+        named = file_spec(spec)
+        if named is not None:
+            roll, _source, _captured = tabulate_table(*named, game, timeout=timeout)
+            return TabulatedPig(game, roll, spec)
+    except UserFileError as exc:
+        raise ValueError(str(exc)) from None
     raise ValueError(f"bad strategy {spec!r} for {game.name}; accepted forms: {PIG_STRATEGY_FORMS}")

@@ -29,7 +29,7 @@ from ..hog.rules import Ruleset
 from .named import bacon_strategy, random_strategy, swap_strategy
 from ..solver.tables import META_LIMIT
 from ..util.files import sha256
-from .userfile import DEFAULT_TIMEOUT, UserFileError, tabulate_file
+from .userfile import DEFAULT_TIMEOUT, UserFileError, file_spec, tabulate_file
 
 SPEC_FORMS = ("optimal", "always_roll:N", "bacon:MARGIN:N", "swap:MARGIN:N", "random:SEED",
               "FILE.py:FUNCTION", "FILE.py:AGENT", "table:PATH.csv")
@@ -93,10 +93,12 @@ def load_strategy(spec: str, rules: Ruleset, *, timeout: float = DEFAULT_TIMEOUT
         load = load_table_npy if rest.endswith(".npy") else load_table_csv
         return Policy(load(Path(rest), rules), rules, spec,
                       {"kind": "table", "path": str(Path(rest).resolve())})
-    if spec.count(":") >= 1 and spec.rsplit(":", 1)[0].endswith(".py"):
-        path, function = spec.rsplit(":", 1)
-        if not function.isidentifier():
-            raise _bad(spec, f"{function!r} is not a function name")
+    try:
+        named = file_spec(spec)
+    except UserFileError as exc:
+        raise StrategySpecError(f"{exc}; accepted forms: {', '.join(SPEC_FORMS)}") from None
+    if named is not None:
+        path, function = named
         try:
             policy, captured = tabulate_file(path, function, rules, timeout=timeout, retry_failed=retry_failed)
         except UserFileError as exc:

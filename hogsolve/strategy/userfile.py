@@ -55,6 +55,17 @@ class UserFileError(ValueError):
     """A user file that could not be tabulated; the message is one line."""
 
 
+def file_spec(spec: str) -> Optional[Tuple[str, str]]:
+    """``(path, name)`` of a ``FILE.py:NAME`` spec, None for any other form; UserFileError when
+    the name is not one."""
+    path, _, name = spec.rpartition(":")
+    if not path.endswith(".py"):
+        return None
+    if not name.isidentifier():
+        raise UserFileError(f"bad strategy {spec!r}: {name!r} is not a function name")
+    return path, name
+
+
 @dataclasses.dataclass(frozen=True)
 class CapturedOutput:
     """What a user file printed while it was tabulated."""
