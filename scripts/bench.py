@@ -310,7 +310,7 @@ NOTES = """## Notes
   one pass over the actions. The other games take a one-pass path of their own:
   Neller's Hog (a 1 scores nothing, so a turn can hand the same scores back) solves each
   state with its mirror, a 2 x 2 system per pair of actions in closed form, by policy
-  iteration from a guess of nearby states' values (two rounds at most sums, 2.1 on
+  iteration from a guess of nearby states' values (two rounds at most sums, 2.3 on
   average); sp15's points bonus and fa15's Piggy Back gather each state's landings by
   points (and by dice) and weigh them with one matrix product per sum; the Feral Hogs
   semesters keep each sum's action values (a pass computes them from final larger sums,
