@@ -106,3 +106,57 @@ def test_a_wrong_move_at_a_state_won_for_sure_is_caught():
     planted[state] = int(np.flatnonzero(~sure[state])[0])
     caught = check_hog_policy(model, solution.win_probability, planted)
     assert caught.wrong and list(state) in caught.worst
+
+
+def _feral_model(goal=16, max_dice=2):
+    rules = get_rules("fa19", goal=goal).replace(max_dice=max_dice)
+    model = model_for(rules)
+    return model, solve(rules, model=model)
+
+
+def test_exact_values_of_ties_are_those_of_a_plain_recursion_in_fractions():
+    """The exact values that settle ties (the best of the actions the bound cannot rule out,
+    here a bound far wider than the true one, so that several are compared) equal a plain
+    recursion over every action's outcomes, state by state."""
+    from fractions import Fraction
+    from functools import lru_cache
+    from hogsolve.solver.bound_check import _SameValue, decided_states
+    model, solution = _feral_model()
+    lost, won, _ = decided_states(model, solution.win_probability)
+    same = _SameValue(model, lost, won, solution.action_values, 0.05)
+    g = model.goal
+
+    @lru_cache(maxsize=None)
+    def value(state):
+        best = Fraction(0)
+        for n in range(model.num_actions):
+            total = Fraction(0)
+            for key, p in model.transitions(state[0], state[1], n, state[2:]):
+                if isinstance(key, tuple):
+                    total += p * (1 - value(divmod(key[0], g) + key[1:]))
+                elif key == model.win:
+                    total += p
+            best = max(best, total)
+        return best
+
+    for state in np.ndindex(solution.win_probability.shape):
+        assert same.exact_value(tuple(map(int, state))) == value(tuple(map(int, state))), state
+
+
+def test_ties_the_bound_cannot_order_are_ordered_exactly(monkeypatch):
+    """With the bound widened a hundred-billion-fold, decisions far apart become ties; valued
+    exactly, the solver's policy is still proven, and a second-best move planted among them
+    is caught."""
+    from hogsolve.solver import bound_check
+    model, solution = _feral_model()
+    monkeypatch.setattr(bound_check, "OUTWARD", 1e11)
+    check = check_hog_policy(model, solution.win_probability, solution.policy)
+    assert check.proven and check.settled > 0 and check.error_bound > 1e-3, check
+    q = solution.action_values
+    ordered = np.sort(np.where(np.isfinite(q), q, -np.inf), axis=-1)
+    gap = ordered[..., -1] - ordered[..., -2]
+    state = tuple(map(int, np.argwhere((gap > 1e-12) & (gap < 2 * check.error_bound))[0]))
+    planted = solution.policy.copy()
+    planted[state] = int(np.argsort(np.where(np.isfinite(q[state]), q[state], -np.inf))[-2])
+    caught = check_hog_policy(model, solution.win_probability, planted)
+    assert caught.wrong and caught.worse == 1 and list(state) in caught.worst, caught

@@ -22,12 +22,17 @@ outcome wins or leaves the opponent a sure loss; a sum of probabilities is 0 or
 1 exactly when its float is within half the smallest probability, far above
 rounding), checked by induction over the score sums; then, at the few states
 left, the tied actions' exact outcome distributions (Fractions), with the
-decided states merged, must be the same as the policy's.
+decided states merged, the same as the policy's (states that differ only in a
+memory count as the same when, a few turns ahead, they provably are); and at
+the very few left, the tied actions' exact values, from a recursion in
+Fractions over the states they reach, in which only the actions the bound
+cannot rule out are valued.
 """
 from __future__ import annotations
 
 import dataclasses
 import time
+from fractions import Fraction
 from typing import Optional
 
 import numpy as np
@@ -168,14 +173,109 @@ def _settle_ties(model: Model, values: np.ndarray, fresh: np.ndarray, policy: np
     chosen_sure = np.take_along_axis(sure, policy[..., None], axis=-1)[..., 0]
     exact = ties & (lost | (won & chosen_sure))
     wrong = ties & won & ~chosen_sure
+    same = _SameValue(model, lost, won, fresh, error)
     for state in np.argwhere(ties & ~lost & ~won)[:5000]:
         state = tuple(int(x) for x in state)
         q, mine = fresh[state], int(policy[state])
         rivals = [n for n in range(len(q)) if n != mine and np.isfinite(q[n]) and q[n] >= q[mine] - 2 * error]
-        outcome = _merged_outcomes(model, state, mine, lost, won)
-        if all(_merged_outcomes(model, state, n, lost, won) == outcome for n in rivals):
+        outcome = same.outcomes(state, mine)
+        unmatched = [n for n in rivals if not same.matched(same.outcomes(state, n), outcome, SAME_VALUE_DEPTH)]
+        if not unmatched:
             exact[state] = True
+            continue
+        try:  # the tied actions' exact values, from the exact values of the states they reach
+            chosen = same.exact_action_value(state, mine)
+            best = max(same.exact_action_value(state, n) for n in unmatched)
+        except _TooFar:
+            continue
+        exact[state], wrong[state] = chosen >= best, chosen < best
     return exact, wrong
+
+
+#: How many turns ahead two states are followed to show their values are the same.
+SAME_VALUE_DEPTH = 3
+#: Most states valued exactly (Fractions) to settle one game's ties that no match settles.
+EXACT_STATES = 50_000
+
+
+class _TooFar(Exception):
+    """Valuing a tie exactly would need more than :data:`EXACT_STATES` states."""
+
+
+class _SameValue:
+    """Exact proofs that two outcome distributions are worth the same: the same chance of every
+    score pair, where states with the same scores are equal in value when the same actions are
+    within the bound of the best in both, and each of those actions' outcomes match in turn
+    (followed a few turns ahead, as far as the decided states merge them).  In the Feral Hogs semesters, states that differ only in a memory whose bonus can no
+    longer change anything (the player it belongs to wins for sure either way) are equal so."""
+
+    def __init__(self, model: Model, lost: np.ndarray, won: np.ndarray, fresh: np.ndarray, error: float):
+        self.model, self.lost, self.won, self.fresh, self.error = model, lost, won, fresh, error
+        self.known: dict = {}
+        self.values: dict = {}
+
+    def outcomes(self, state: tuple, n: int) -> dict:
+        return _merged_outcomes(self.model, state, n, self.lost, self.won)
+
+    def matched(self, mine: dict, theirs: dict, depth: int) -> bool:
+        """True when the two distributions are provably worth the same to the mover."""
+        if mine == theirs:
+            return True
+        if set(mine) & {"won", "lost"} != set(theirs) & {"won", "lost"} or \
+                any(mine[k] != theirs[k] for k in ("won", "lost") if k in mine):
+            return False
+        by_scores = {}
+        for side, dist in enumerate((mine, theirs)):
+            for key, probability in dist.items():
+                if isinstance(key, tuple):
+                    by_scores.setdefault(key[:2], ([], []))[side].append((key, probability))
+        for a, b in by_scores.values():
+            if len(a) != 1 or len(b) != 1 or a[0][1] != b[0][1] or not self.equal(a[0][0], b[0][0], depth):
+                return False
+        return True
+
+    def equal(self, x: tuple, y: tuple, depth: int) -> bool:
+        """True when states ``x`` and ``y`` provably have the same value: the same actions may be
+        best in both (every other is below the best by more than the bound), and each of those
+        actions' outcomes match (:meth:`matched`), at most ``depth`` turns ahead."""
+        if x == y:
+            return True
+        if depth == 0:
+            return False
+        key = (x, y, depth)
+        if key not in self.known:
+            best = [self._near_best(x), self._near_best(y)]
+            self.known[key] = best[0] == best[1] and all(
+                self.matched(self.outcomes(x, n), self.outcomes(y, n), depth - 1) for n in best[0])
+        return self.known[key]
+
+    def exact_action_value(self, state: tuple, n: int) -> Fraction:
+        """Action ``n``'s exact value at ``state`` (Fractions), from the exact values of the states
+        it reaches; raises :class:`_TooFar` beyond :data:`EXACT_STATES` states."""
+        total = Fraction(0)
+        for key, probability in self.outcomes(state, n).items():
+            if key == "won":
+                total += probability
+            elif key != "lost":
+                total += probability * (1 - self.exact_value(key))
+        return total
+
+    def exact_value(self, state: tuple) -> Fraction:
+        """The exact value at ``state``: the best of the actions that may be best there (every
+        other is provably below them)."""
+        if state not in self.values:
+            if len(self.values) >= EXACT_STATES:
+                raise _TooFar(state)
+            self.values[state] = None  # under way: met again, a cycle (passes) that recursion cannot value
+            self.values[state] = max(self.exact_action_value(state, n) for n in self._near_best(state))
+        if self.values[state] is None:
+            raise _TooFar(state)
+        return self.values[state]
+
+    def _near_best(self, state: tuple) -> list:
+        """The actions that may be best at ``state``: within twice the bound of the largest."""
+        q = self.fresh[state]
+        return [n for n in range(len(q)) if np.isfinite(q[n]) and q[n] >= q.max() - 2 * self.error]
 
 
 def _merged_outcomes(model: Model, state: tuple, n: int, lost: np.ndarray, won: np.ndarray) -> dict:
