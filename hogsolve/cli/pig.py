@@ -28,7 +28,8 @@ def describe(solution) -> str:
         f"start, solved in {solution.solve_seconds * 1000:.0f} ms",
         f"  certificate: values within {c.error_bound:.2g} of optimal (Bellman residual "
         f"{c.max_bellman_residual:.2g}); smallest decision margin {c.min_decision_margin:.2g}; "
-        f"{c.tie_states} states tied within the bound; {c.policy_passes} policy passes at most per stage",
+        f"{c.tie_states} states tied within the bound; " + (f"{c.policy_passes} rounds of policy iteration over "
+        f"whole turns" if c.over_turns else f"{c.policy_passes} policy passes at most per stage"),
         "  proven optimal" if c.proven else f"  NOT proven: {c.reason}",
     ])
 

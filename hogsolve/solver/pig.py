@@ -7,18 +7,20 @@ over k whose value is linear in the value after a bust: ``x_i = a_i + b_i (1 -
 x_i')`` with i' = j, a 2x2 linear system per pair, solved directly.  Policy
 iteration repeats that until the policy is greedy for its own values
 (usually two or three passes), so no stage is iterated to a tolerance.
+Games with wipes (Two-Dice Pig) send play back to lower sums, so they are
+solved by policy iteration over whole turns instead (:mod:`.pig_turns`).
 """
 from __future__ import annotations
 
 import dataclasses
 import time
-from typing import Optional
 import numpy as np
 
 from ..util.plain import plain
 from ..util.status import Certified
 from ..pig.rules import PigGame
-from .pig_stages import Rolls, _greedy, _hold_values, _pair_values, _settle, _stage_pairs, _turn_values
+from .pig_stages import Rolls, _greedy, _hold_values, _pair_values, _stage_pairs, _turn_values
+from .pig_turns import solve_by_turns
 from .pig_certificate import PigCertificate, certify_pig
 from .memory import check_pig_fits
 
@@ -80,9 +82,9 @@ class PigSolution(RollTable, Certified):
                 f"at the start; {self.certificate!r})")
 
 
-def _stage_pass(game: PigGame, rolls: Rolls, after_wipe: Optional[np.ndarray], max_passes: int):
-    """One pass over the stages, from the largest score sum down, with the value of a wipe
-    taken from ``after_wipe`` (see :meth:`Rolls.exits`): ``(value, roll, most policy passes)``."""
+def _stage_pass(game: PigGame, rolls: Rolls, max_passes: int):
+    """One pass over the stages, from the largest score sum down (no wipes):
+    ``(value, roll, most policy passes)``."""
     g = game.goal
     value = np.zeros((g, g, g))
     roll = np.zeros((g, g, g), dtype=bool)
@@ -93,7 +95,7 @@ def _stage_pass(game: PigGame, rolls: Rolls, after_wipe: Optional[np.ndarray], m
         partner = s - i - i[0]  # index of (j, i) in the stage's list
         hold = _hold_values(value, i, j, g)
         room = g - i
-        bust, wipe = rolls.exits(i, j, after_wipe)
+        bust, wipe = rolls.exits(i, j, None)
         # start from the neighbouring state of the stage above: the policy is then usually right at once
         x = np.where(j + 1 < g, value[i, np.minimum(j + 1, g - 1), 0], 1.0) if s < 2 * g - 2 else np.full(len(i), 0.5)
         for passes in range(1, max_passes + 1):
@@ -114,13 +116,16 @@ def _stage_pass(game: PigGame, rolls: Rolls, after_wipe: Optional[np.ndarray], m
 
 def solve_pig(game: PigGame, *, max_passes: int = 50) -> PigSolution:
     """Optimal values and policy of ``game`` by stages and per-stage policy iteration; with
-    wipes, passes over all stages repeat until the values after a wipe stop changing.  A game
-    that would not fit in the memory available raises
-    :class:`hogsolve.solver.memory.MemoryLimitError` first."""
+    wipes, which send play back to lower sums, by policy iteration over whole turns instead
+    (:mod:`hogsolve.solver.pig_turns`: a sparse solve a round, where passes over all stages
+    would repeat until the values after a wipe stop changing).  A game that would not fit
+    in the memory available raises :class:`hogsolve.solver.memory.MemoryLimitError` first."""
     check_pig_fits(game, physical=True)
     start = time.perf_counter()
     rolls = Rolls.of(game)
-    value, roll, passes_most = _settle(rolls, lambda after: _stage_pass(game, rolls, after, max_passes),
-                                       lambda result: 1.0 - result[0][:, 0, 0])
-    certificate = certify_pig(game, value, rolls, passes_most, roll)
+    if rolls.wipe:
+        value, roll, passes_most = solve_by_turns(game, rolls)
+    else:
+        value, roll, passes_most = _stage_pass(game, rolls, max_passes)
+    certificate = certify_pig(game, value, rolls, passes_most, roll, over_turns=bool(rolls.wipe))
     return PigSolution(game, value, roll, certificate, time.perf_counter() - start)

@@ -17,13 +17,15 @@ from ..solver.certificate import PROOF_TOLERANCE, gamma
 from ..util.plain import plain
 from ..util.status import Proof
 from ..pig.rules import PigGame
-from .pig_stages import Rolls, _hold_values, _pair_values, _stage_pairs, _turn_values, action_values
+from .pig_stages import Rolls, _stage_pairs, action_values
+from .pig_turns import Turns
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class PigCertificate(Proof):
     """Evidence that a roll-or-hold table is optimal (see the module docstring); ``ok`` when
-    proven, ``message`` the reason otherwise, ``iterations`` the most policy passes of a stage."""
+    proven, ``message`` the reason otherwise, ``iterations`` the most policy passes of a stage
+    (or, ``over_turns``, the rounds of policy iteration over whole turns)."""
 
     max_bellman_residual: float
     error_bound: float
@@ -31,10 +33,11 @@ class PigCertificate(Proof):
     tie_states: int
     policy_passes: int
     reason: str = ""
+    over_turns: bool = False
 
     @property
     def iterations(self) -> int:
-        """The most policy passes one stage took."""
+        """The most policy passes one stage took (or the rounds over whole turns)."""
         return self.policy_passes
 
     def to_dict(self) -> dict:
@@ -59,21 +62,10 @@ def bust_before_goal(rolls: Rolls, g: int) -> np.ndarray:
 def policy_exits(game: PigGame, roll: np.ndarray, rolls: Optional[Rolls] = None):
     """With both players following ``roll``, per ``[i, j]`` from (i, j, 0), counting only up
     to the first wipe of a banked score: the chance that such a wipe happens, and the
-    expected number of states visited.  One pass over the stages each."""
-    rolls = rolls or Rolls.of(game)
-    g = game.goal
-    tables = np.zeros((2, g, g, g))  # [wipe chance, visits] at (i, j, 0), the rest unused
-    for s in range(2 * g - 2, -1, -1):
-        i, j = _stage_pairs(g, s)
-        partner = s - i - i[0]
-        bust, _ = rolls.exits(i, j, None)
-        per_roll = (np.where(i == 0, 0.0, rolls.wipe), np.ones(len(i)))  # what each roll adds
-        for t, hold_adds in ((0, 0.0), (1, 1.0)):
-            hold = hold_adds + _hold_values(tables[t], i, j, g, flip=False)
-            a, b, _ = _turn_values(rolls, hold, g - i, np.zeros(len(i)), roll[i, j], bust=bust,
-                                   wipe=per_roll[t], win=0.0)
-            tables[t, i, j, 0] = _pair_values(a[:, 0], -b[:, 0], a[:, 0], -b[:, 0], partner)  # x = a + b x'
-    return tables[0, :, :, 0], tables[1, :, :, 0]
+    expected number of states visited (one sparse solve each, over whole turns)."""
+    turns = Turns(game, rolls or Rolls.of(game))
+    wiped, visits = turns.until_wipe(turns.by_turn(roll))
+    return wiped.reshape(game.goal, game.goal), visits.reshape(game.goal, game.goal)
 
 
 def pig_backup_error(rolls: Rolls) -> float:
@@ -83,7 +75,7 @@ def pig_backup_error(rolls: Rolls) -> float:
 
 
 def certify_pig(game: PigGame, value: np.ndarray, rolls: Rolls, passes: int,
-                roll: Optional[np.ndarray] = None) -> PigCertificate:
+                roll: Optional[np.ndarray] = None, over_turns: bool = False) -> PigCertificate:
     """Residual, rigorous error bound and decision margins of a finished table.
 
     Games with wipes (Two-Dice Pig) take the policy route: with the table's
@@ -130,4 +122,4 @@ def certify_pig(game: PigGame, value: np.ndarray, rolls: Rolls, passes: int,
         reason = f"{int(tied.sum())} decisions within the bound: the policy route needs every one separated"
     else:
         reason = ""
-    return PigCertificate(residual, bound, min_margin, int(tied.sum()), passes, reason)
+    return PigCertificate(residual, bound, min_margin, int(tied.sum()), passes, reason, over_turns)
