@@ -175,9 +175,9 @@ def lean_optimal_values(model: Model, plan: StagePlan,
             if not _passing_sum(block, known, zero_dice, draw, values[states], lowest[:m]):
                 stuck.append(k)
         elif zero_turns:  # the sum's own row of outcomes is still 0: block leaves the mirror out
-            guess = known.take(near_mirror[0])
-            guess += known.take(near_mirror[1])
-            guess -= known.take(near_mirror[2])
+            near = known.take(near_mirror)
+            guess = np.add(near[0], near[1], out=near[0])
+            guess -= near[2]
             values[states], block[...], taken = solve_mirrored(block, stay[kind], guess, columns[m])
             rounds += taken
         else:
