@@ -59,7 +59,7 @@ def test_a_fixed_policy_turn_values_and_chances_match_a_plain_recursion(name, go
     roll[..., :4] = True
     roll[2, 5, 4:7] = True  # not a threshold everywhere
     win, wiped, visits = plain_policy_values(game, roll)
-    x = turns.start_values(turns.by_turn(roll))
+    x = turns.start_values([turns.by_turn(roll)])[0]
     z_wiped, z_visits = turns.until_wipe(turns.by_turn(roll))
     for i in range(goal):
         for j in range(goal):
@@ -74,14 +74,54 @@ def test_a_fixed_policy_turn_values_and_chances_match_a_plain_recursion(name, go
         assert value[k, i * goal + j] == pytest.approx(v, abs=1e-14)
 
 
-def test_a_fixed_policy_start_value_is_the_stage_evaluators_win_rate():
-    game = get_pig_game("two-dice-pig", goal=25)
-    turns = Turns(game, Rolls.of(game))
-    strategy = hold_at_or_goal(15, 25)  # the turns' states end at the goal
-    roll = strategy.table(*np.meshgrid(*(np.arange(25),) * 3, indexing="ij"), 25)
-    x = turns.start_values(turns.by_turn(roll))
-    rate = pig_win_rate(strategy, strategy, game)
-    assert x[0] == pytest.approx(rate.first, abs=1e-14)
+def plain_two_player_values(game, rolls, tol=1e-15):
+    """Player m to move follows ``rolls[m][i, j, k]`` (k below twice the goal, rolling on past
+    the goal allowed), or with ``rolls[m]`` None plays best; per player to move, their chance
+    to win from every (i, j, k): Gauss-Seidel over dicts, from the rules."""
+    g, dist = game.goal, game.outcomes()
+    width = 2 * g
+    states = [(i, j, k) for i in range(g) for j in range(g) for k in range(width)]
+    win = [{s: 0.5 for s in states}, {s: 0.5 for s in states}]
+    while True:
+        change = 0.0
+        for m in (0, 1):
+            mine, theirs = win[m], win[1 - m]
+            for (i, j, k) in states:
+                hold = 1.0 if i + k >= g else 1.0 - theirs[j, i + k, 0]
+                roll = 0.0
+                for (kind, x), p in dist.items():
+                    if kind == "add":
+                        roll += float(p) * (1.0 if k + x >= width else mine[i, j, k + x])
+                    else:  # a bust, or a wipe (which zeroes a banked score)
+                        roll += float(p) * (1.0 - theirs[j, 0 if kind == "wipe" else i, 0])
+                if k == 0:
+                    value = roll
+                elif rolls[m] is None:
+                    value = max(roll, hold) if i + k < g else hold
+                else:
+                    value = roll if rolls[m][i, j, k] else hold
+                change = max(change, abs(value - mine[i, j, k]))
+                mine[i, j, k] = value
+        if change < tol:
+            return win
+
+
+def test_two_fixed_strategies_and_a_best_response_match_a_plain_recursion():
+    """Two-Dice Pig at goal 8: the win rates of two fixed tables (one rolls on past the goal),
+    and the best response to one of them, against plain value iteration over every state."""
+    from hogsolve import hold_at, pig_best_response
+    from hogsolve.strategy.pig import policy_table
+    game = get_pig_game("two-dice-pig", goal=8)
+    a, b = policy_table(hold_at(5), game), policy_table(hold_at_or_goal(3, 8), game)
+    win = plain_two_player_values(game, [a, b])
+    rate = pig_win_rate(hold_at(5), hold_at_or_goal(3, 8), game)
+    assert rate.first == pytest.approx(win[0][0, 0, 0], abs=1e-14)
+    assert rate.second == pytest.approx(1.0 - win[1][0, 0, 0], abs=1e-14)
+    best = plain_two_player_values(game, [None, b])
+    response = pig_best_response(hold_at_or_goal(3, 8), game)
+    assert response.first == pytest.approx(best[0][0, 0, 0], abs=1e-14)
+    assert response.second == pytest.approx(1.0 - best[1][0, 0, 0], abs=1e-14)
+    assert response.average > rate.average
 
 
 @pytest.mark.parametrize("name, goal", [("pig", 30), ("big-pig", 25)])

@@ -1,7 +1,9 @@
 """Exact evaluation of roll-or-hold strategies: win rates, best response, regret.
 
 Each runs the solver's stages (:mod:`hogsolve.solver.pig_stages`) with one
-or both players' roll tables fixed.
+or both players' roll tables fixed; in games with wipes, win rates and best
+responses work on whole turns instead (:mod:`hogsolve.solver.pig_turns`), as
+the solver does.
 """
 from __future__ import annotations
 
@@ -13,21 +15,23 @@ from ..pig.rules import PigGame
 from ..solver.pig_stages import (Rolls, _greedy, _hold_values, _pair_values, _settle, _stage_pairs, _turn_values,
                                  action_values)
 from ..solver.pig import PigSolution, solve_pig
+from ..solver.pig_turns import best_response_by_turns, policy_start_values
 from ..strategy.pig import policy_table
 from ..util.plain import plain
 from .results import WinRate
 
 
 def _policy_values(game: PigGame, mine: np.ndarray, theirs: np.ndarray):
-    """Win probabilities at (i, j, 0) of two fixed roll/hold tables: ``(value_mine, value_theirs)``."""
+    """Win probabilities at (i, j, 0) of two fixed roll/hold tables, each for its own player to
+    move: ``(value_mine[i, j], value_theirs[i, j])``."""
     rolls = Rolls.of(game)
-    return _settle(rolls, lambda after: _policy_pass(game, rolls, (mine, theirs), after),
-                   lambda result: 1.0 - np.stack([result[1][:, 0, 0], result[0][:, 0, 0]]))
+    if rolls.wipe:
+        return policy_start_values(game, mine, theirs, rolls)
+    return _policy_pass(game, rolls, (mine, theirs))
 
 
-def _policy_pass(game: PigGame, rolls: Rolls, tables: tuple, after_wipe: Optional[np.ndarray]):
-    """One pass of :func:`_policy_values`; ``after_wipe[p]``: player p's values once the other
-    moves at (j, 0, 0)."""
+def _policy_pass(game: PigGame, rolls: Rolls, tables: tuple):
+    """:func:`_policy_values` by one pass over the stages (no wipes)."""
     g = game.goal
     v = [np.zeros((g, g, g)), np.zeros((g, g, g))]
     width = tables[0].shape[2]
@@ -36,14 +40,14 @@ def _policy_pass(game: PigGame, rolls: Rolls, tables: tuple, after_wipe: Optiona
         partner = s - i - i[0]
         room = np.full(len(i), width)
         holds = [_hold_values(v[1 - p], i, j, g, width) for p in (0, 1)]  # the other player moves next
-        exits = [rolls.exits(i, j, None if after_wipe is None else after_wipe[p]) for p in (0, 1)]
+        exits = [rolls.exits(i, j, None) for p in (0, 1)]
         ab = [_turn_values(rolls, holds[p], room, np.zeros(len(i)), tables[p][i, j], bust=exits[p][0],
                            wipe=exits[p][1]) for p in (0, 1)]
         b0, b1 = ab[0][1][:, 0], ab[1][1][:, 0]
         c0, c1 = ab[0][0][:, 0] + b0, ab[1][0][:, 0] + b1
         v[0][i, j, 0] = _pair_values(c0, b0, c1, b1, partner)
         v[1][i, j, 0] = _pair_values(c1, b1, c0, b0, partner)
-    return v[0], v[1]
+    return v[0][:, :, 0], v[1][:, :, 0]
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -86,18 +90,21 @@ class PigBestResponse:
 
 def pig_best_response(strategy, game: PigGame, *, max_passes: int = 50) -> PigBestResponse:
     """The roll/hold table that wins most often against the fixed ``strategy``: stages as in
-    :func:`solve_pig`, with the opponent's turns fixed linear maps of the value after a bust."""
+    :func:`solve_pig`, with the opponent's turns fixed linear maps of the value after a bust
+    (with wipes, policy iteration over whole turns)."""
     rolls = Rolls.of(game)
     theirs = policy_table(strategy, game)
-    mine_v, their_v, roll = _settle(rolls, lambda after: _best_response_pass(game, rolls, theirs, after, max_passes),
-                                    lambda result: 1.0 - np.stack([result[1][:, 0, 0], result[0][:, 0, 0]]))
+    if rolls.wipe:
+        mine_v, their_v, roll = best_response_by_turns(game, theirs, rolls)
+    else:
+        mine_v, their_v, roll = _best_response_pass(game, rolls, theirs, max_passes)
     name = getattr(strategy, "name", "strategy")
-    return PigBestResponse(game, name, roll, float(mine_v[0, 0, 0]), float(1.0 - their_v[0, 0, 0]))
+    return PigBestResponse(game, name, roll, float(mine_v[0, 0]), float(1.0 - their_v[0, 0]))
 
 
-def _best_response_pass(game: PigGame, rolls: Rolls, theirs: np.ndarray, after_wipe: Optional[np.ndarray],
-                         max_passes: int):
-    """One pass of :func:`pig_best_response`: ``(mine, theirs, roll)`` tables."""
+def _best_response_pass(game: PigGame, rolls: Rolls, theirs: np.ndarray, max_passes: int):
+    """:func:`pig_best_response` by one pass over the stages (no wipes): ``(mine[i, j],
+    theirs[i, j], roll[i, j, k])``."""
     g = game.goal
     mine_v, their_v = np.zeros((g, g, g)), np.zeros((g, g, g))
     roll = np.zeros((g, g, g), dtype=bool)
@@ -106,8 +113,8 @@ def _best_response_pass(game: PigGame, rolls: Rolls, theirs: np.ndarray, after_w
         partner = s - i - i[0]
         hold_mine = _hold_values(their_v, i, j, g)
         hold_theirs = _hold_values(mine_v, i, j, g, theirs.shape[2])
-        bust_m, wipe_m = rolls.exits(i, j, None if after_wipe is None else after_wipe[0])
-        bust_t, wipe_t = rolls.exits(i, j, None if after_wipe is None else after_wipe[1])
+        bust_m, wipe_m = rolls.exits(i, j, None)
+        bust_t, wipe_t = rolls.exits(i, j, None)
         a_t, b_t, _ = _turn_values(rolls, hold_theirs, np.full(len(i), theirs.shape[2]), np.zeros(len(i)),
                                    theirs[i, j], bust=bust_t, wipe=wipe_t)
         c_t = a_t[:, 0] + b_t[:, 0]
@@ -124,14 +131,14 @@ def _best_response_pass(game: PigGame, rolls: Rolls, theirs: np.ndarray, after_w
         mine_v[i, j] = a + b * u[:, None]
         their_v[i, j, 0] = x_theirs
         roll[i, j] = choice
-    return mine_v, their_v, roll
+    return mine_v[:, :, 0], their_v[:, :, 0], roll
 
 
 def pig_win_rate(a, b, game: PigGame) -> WinRate:
     """Exact P(a wins | a first), P(a wins | b first) and their average, as for Hog."""
     ta, tb = policy_table(a, game), policy_table(b, game)
     va, vb = _policy_values(game, ta, tb)
-    return WinRate(getattr(a, "name", "a"), getattr(b, "name", "b"), float(va[0, 0, 0]), float(1.0 - vb[0, 0, 0]))
+    return WinRate(getattr(a, "name", "a"), getattr(b, "name", "b"), float(va[0, 0]), float(1.0 - vb[0, 0]))
 
 
 @dataclasses.dataclass(frozen=True, repr=False)

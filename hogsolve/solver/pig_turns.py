@@ -35,39 +35,45 @@ MOST_WIPE_SOLVES = 200
 class Turns:
     """One game's pairs (i, j) as flat indices ``p = i * goal + j``, and what every round reuses.
 
-    Arrays by turn total then pair, ``[k, p]``: at turn total k the live pairs
-    (i + k below the goal) are the first ``(goal - k) * goal``."""
+    Arrays by turn total then pair, ``[k, p]``, k below ``width``: the goal for
+    optimal play (at turn total k the live pairs, i + k below the goal, are the
+    first ``(goal - k) * goal``), twice the goal for any strategy's table (which
+    may roll on past the goal; a hold there wins, and so does reaching the width)."""
 
     game: PigGame
     rolls: Rolls
+    width: Optional[int] = None
 
     def __post_init__(self):
         g = self.game.goal
         self.g, self.pairs = g, g * g
+        self.width = self.width or g
         p = np.arange(self.pairs)
         self.i, self.j = np.divmod(p, g)
-        self.live_count = [(g - k) * g for k in range(g)]
+        self.live_count = [(g - k) * g if self.width == g else self.pairs for k in range(self.width)]
         empty = self.i == 0
         # a wipe with nothing banked is a bust: both hand the opponent (j, i, 0)
         self.bust = self.rolls.bust + self.rolls.wipe * empty
         self.wipe = np.where(empty, 0.0, self.rolls.wipe)
-        self.rows = len(self.rolls.dense) + self.rolls.least_add + g
+        self.rows = len(self.rolls.dense) + self.rolls.least_add + self.width
         order = np.argsort(-(self.i + self.j), kind="stable")  # falling score sums
         self.position = np.empty(self.pairs, dtype=np.intp)
         self.position[order] = p
         self.bust_target, self.wipe_target = self.j * g + self.i, self.j * g
         self.wiped_to = np.arange(g) * g  # (j, 0): the opponent's start after a wipe, by j
-        k, q = np.meshgrid(np.arange(g), p, indexing="ij")
-        self.hold_target = np.where(self.i[None, :] + k < g, self.j[None, :] * g + self.i[None, :] + k, 0)
+        banked = self.i[None, :] + np.arange(self.width)[:, None]
+        self.inside = banked < g  # a hold that does not reach the goal (one that does wins)
+        self.hold_target = np.where(self.inside, self.j[None, :] * g + banked, 0)
 
     def ends(self, roll: np.ndarray):
-        """``(hold, ended)``: under ``roll[k, p]`` (rolling at k = 0 is compulsory), the chance
-        that pair p's turn holds at turn total k, and the chance it ends in a bust or wipe."""
+        """``(hold, rolled)``: under ``roll[k, p]`` (rolling at k = 0 is compulsory), the chance
+        that pair p's turn holds at turn total k, and the expected number of rolls (each ends
+        the turn in a bust or a wipe with the same chance)."""
         lo, dense, D = self.rolls.least_add, self.rolls.dense, len(self.rolls.dense)
         mass = np.zeros((self.rows, self.pairs))
         mass[0] = 1.0
         rolled = np.zeros(self.pairs)
-        hold = np.zeros((self.g, self.pairs))
+        hold = np.zeros((self.width, self.pairs))
         for k, n in enumerate(self.live_count):
             here = mass[k, :n]
             if k:
@@ -77,17 +83,24 @@ class Turns:
             mass[k + lo: k + lo + D, :n] += dense[:, None] * here[None, :]
         return hold, rolled
 
-    def _factored(self, hold: np.ndarray, bust: np.ndarray):
-        """A solver of ``z + H z = right``, ``H`` the holds of ``hold`` and the busts with weight
-        ``bust`` (per pair, to (j, i)): block triangular in falling score sums, so SuperLU in
-        that order fills in nothing beyond each sum's pairs."""
-        k, q = np.nonzero(hold)
-        every = np.arange(self.pairs)
-        at = self.position
-        rows = np.concatenate([q, every, every])
-        cols = np.concatenate([self.hold_target[k, q], self.bust_target, every])
-        data = np.concatenate([hold[k, q], bust, np.ones(self.pairs)])
-        matrix = sparse.csc_matrix((data, (at[rows], at[cols])), shape=(self.pairs, self.pairs))
+    def _factored(self, movers: list):
+        """A solver of ``z + H z = right`` over ``len(movers)`` copies of the pairs (one per
+        player to move; each copy's ends lead to the next copy's pairs): ``movers[m] = (hold,
+        bust)``, the holds short of the goal and the weight of the busts, to (j, i).  Block
+        triangular in falling score sums, so SuperLU in that order fills in nothing beyond each
+        sum's pairs."""
+        P, M = self.pairs, len(movers)
+        every = np.arange(P)
+        rows, cols, data = [], [], []
+        for m, (hold, bust) in enumerate(movers):
+            k, q = np.nonzero(np.where(self.inside, hold, 0.0))
+            other = (m + 1) % M * P
+            rows += [m * P + q, m * P + every, m * P + every]
+            cols += [other + self.hold_target[k, q], other + self.bust_target, m * P + every]
+            data += [hold[k, q], bust, np.ones(P)]
+        at = (self.position[None, :] * M + np.arange(M)[:, None]).ravel()  # the movers of a pair side by side
+        matrix = sparse.csc_matrix((np.concatenate(data), (at[np.concatenate(rows)], at[np.concatenate(cols)])),
+                                   shape=(M * P, M * P))
         factors = sparse_linalg.splu(matrix, permc_spec="NATURAL", diag_pivot_thresh=0.0)
 
         def solve(right: np.ndarray) -> np.ndarray:
@@ -96,21 +109,24 @@ class Turns:
             return factors.solve(placed)[at]
         return solve
 
-    def start_values(self, roll: np.ndarray, after_wipe: Optional[np.ndarray] = None) -> np.ndarray:
-        """``x[p]``: each pair's value at turn total 0 when both players follow ``roll[k, p]``:
-        ``x = 1 - H x`` (every end of a turn leaves the opponent at their own start).  The
-        wipes' targets, the values ``x[j, 0]`` of the opponent after a wipe, are found by
-        repeating the solve from the guess ``after_wipe`` (a wipe is rare, so each repetition
-        shrinks the change about 20-fold) until they are a fixed point to the last bits."""
-        hold, rolled = self.ends(roll)
-        solve = self._factored(hold, rolled * self.bust)
-        wiping = rolled * self.wipe
-        w = np.full(self.g, 0.5) if after_wipe is None else after_wipe
+    def start_values(self, rolls: list, after_wipe: Optional[np.ndarray] = None) -> np.ndarray:
+        """``x[m, p]``: the value at turn total 0 of player m to move, when each player m follows
+        ``rolls[m]`` (``[k, p]``; one table: both follow it): ``x_m = 1 - H_m x_next`` (every end
+        of a turn leaves the next player at their own start).  The wipes' targets, the values
+        ``x[m, (j, 0)]``, are found by repeating the solve from the guess ``after_wipe[m]`` (a
+        wipe is rare, so each repetition shrinks the change about 20-fold) until they are a
+        fixed point to the last bits."""
+        M = len(rolls)
+        ends = [self.ends(roll) for roll in rolls]
+        solve = self._factored([(hold, rolled * self.bust) for hold, rolled in ends])
+        wiping = [rolled * self.wipe for _, rolled in ends]
+        w = np.full((M, self.g), 0.5) if after_wipe is None else np.asarray(after_wipe).reshape(M, self.g)
         best = np.inf
         for _ in range(MOST_WIPE_SOLVES):
-            x = solve(1.0 - wiping * w[self.j])
-            change = float(np.abs(x[self.wiped_to] - w).max())
-            w = x[self.wiped_to]
+            right = np.concatenate([1.0 - wiping[m] * w[(m + 1) % M][self.j] for m in range(M)])
+            x = solve(right).reshape(M, self.pairs)
+            change = float(np.abs(x[:, self.wiped_to] - w).max())
+            w = x[:, self.wiped_to]
             if change == 0.0 or change >= best and change < SETTLED_CHANGE:
                 return x
             best = min(best, change)
@@ -121,18 +137,19 @@ class Turns:
         to the first wipe of a banked score: the chance that one happens, and the expected
         states visited (``z = c + H z`` over holds and busts)."""
         hold, rolled = self.ends(roll)
-        solve = self._factored(-hold, -rolled * self.bust)  # z = c + H z is z + (-H) z = c
+        solve = self._factored([(-hold, -rolled * self.bust)])  # z = c + H z is z + (-H) z = c
         return solve(rolled * self.wipe), solve(rolled + hold.sum(axis=0))
 
-    def greedy(self, x: np.ndarray, roll: Optional[np.ndarray] = None):
-        """``(value, roll)`` by ``[k, p]``: the greedy turn for the start values ``x`` (ties
-        roll), or with ``roll`` given, that policy's turn values."""
+    def greedy(self, x_next: np.ndarray, roll: Optional[np.ndarray] = None):
+        """``(value, roll)`` by ``[k, p]``: the greedy turn when the next player's start values
+        are ``x_next`` (ties roll; a hold that reaches the goal is taken), or with ``roll``
+        given, that policy's turn values."""
         lo, dense, D = self.rolls.least_add, self.rolls.dense, len(self.rolls.dense)
         value = np.ones((self.rows, self.pairs))
-        after_end = self.bust * (1.0 - x[self.bust_target]) + self.wipe * (1.0 - x[self.wipe_target])
-        held = 1.0 - x[self.hold_target]
-        choice = np.zeros((self.g, self.pairs), dtype=bool)
-        for k in range(self.g - 1, -1, -1):
+        after_end = self.bust * (1.0 - x_next[self.bust_target]) + self.wipe * (1.0 - x_next[self.wipe_target])
+        held = np.where(self.inside, 1.0 - x_next[self.hold_target], 1.0)
+        choice = np.zeros((self.width, self.pairs), dtype=bool)
+        for k in range(self.width - 1, -1, -1):
             n = self.live_count[k]
             r = dense @ value[k + lo: k + lo + D, :n]
             r += after_end[:n]
@@ -141,20 +158,20 @@ class Turns:
             elif roll is not None:
                 choose = roll[k, :n]
             else:
-                choose = r >= held[k, :n]
+                choose = (r >= held[k, :n]) & self.inside[k, :n]
             value[k, :n] = np.where(choose, r, held[k, :n])
             choice[k, :n] = choose
-        return value[:self.g], choice
+        return value[:self.width], choice
 
     def by_turn(self, table: np.ndarray) -> np.ndarray:
-        """An ``[i, j, k]`` roll table as ``[k, p]``, false where i + k reaches the goal."""
-        g = self.g
-        live = np.arange(g)[:, None] < (g - self.i)[None, :]
-        return table.reshape(self.pairs, g).T & live
+        """An ``[i, j, k]`` roll table (k below the width) as ``[k, p]``; with the width the goal,
+        false where i + k reaches it."""
+        by_turn = table.reshape(self.pairs, self.width).T
+        return by_turn & self.inside if self.width == self.g else np.ascontiguousarray(by_turn)
 
     def table(self, by_turn: np.ndarray) -> np.ndarray:
-        """A ``[k, p]`` array as the solver's ``[i, j, k]`` table."""
-        return np.ascontiguousarray(by_turn.T.reshape(self.g, self.g, self.g))
+        """A ``[k, p]`` array as an ``[i, j, k]`` table."""
+        return np.ascontiguousarray(by_turn.T.reshape(self.g, self.g, self.width))
 
 
 def solve_by_turns(game: PigGame, rolls: Optional[Rolls] = None):
@@ -166,9 +183,39 @@ def solve_by_turns(game: PigGame, rolls: Optional[Rolls] = None):
     _, roll = turns.greedy(guess)
     x = guess
     for rounds in range(1, MOST_ROUNDS + 1):
-        x = turns.start_values(roll, x[turns.wiped_to])
+        x = turns.start_values([roll], x[turns.wiped_to])[0]
         value, better = turns.greedy(x)
         if np.array_equal(better, roll):
             return turns.table(value), turns.table(roll), rounds
         roll = better
     raise ConvergenceError(f"policy iteration over turns did not settle in {MOST_ROUNDS} rounds")
+
+
+def best_response_by_turns(game: PigGame, theirs: np.ndarray, rolls: Optional[Rolls] = None):
+    """``(mine, theirs_values, roll)``: the best response to the fixed ``theirs[i, j, k]`` (k below
+    twice the goal), by policy iteration over whole turns: the start values ``[i, j]`` of the
+    best responder to move and of the opponent to move, and the responder's roll table
+    ``[i, j, k]`` (k below the goal)."""
+    g = game.goal
+    turns = Turns(game, rolls or Rolls.of(game), width=theirs.shape[2])
+    fixed = turns.by_turn(theirs)
+    guess = 0.5 + (turns.i - turns.j) / (2.5 * g)
+    _, roll = turns.greedy(guess)
+    w = None
+    for _ in range(MOST_ROUNDS):
+        x = turns.start_values([roll, fixed], w)
+        w = x[:, turns.wiped_to]
+        _, better = turns.greedy(x[1])
+        if np.array_equal(better, roll):
+            return x[0].reshape(g, g), x[1].reshape(g, g), turns.table(roll)[:, :, :g]
+        roll = better
+    raise ConvergenceError(f"policy iteration over turns did not settle in {MOST_ROUNDS} rounds")
+
+
+def policy_start_values(game: PigGame, mine: np.ndarray, theirs: np.ndarray, rolls: Optional[Rolls] = None):
+    """``(mine, theirs)`` start values ``[i, j]`` of two fixed roll tables ``[i, j, k]`` (the same
+    width), each for its own player to move."""
+    g = game.goal
+    turns = Turns(game, rolls or Rolls.of(game), width=mine.shape[2])
+    x = turns.start_values([turns.by_turn(mine), turns.by_turn(theirs)])
+    return x[0].reshape(g, g), x[1].reshape(g, g)
