@@ -4,7 +4,6 @@ import json
 import re
 from fractions import Fraction
 
-import numpy as np
 import pytest
 
 from hogsolve import get_pig_game, hold_at, hold_at_or_goal, pig_win_rate, solve_pig
@@ -423,22 +422,15 @@ def test_the_simulation_line_reads_as_hogs(capsys):
 
 
 def test_regret_follows_play_back_down_after_a_wipe():
-    """Two-Dice Pig: the reach follows the mass a wipe sends to (j, 0, 0) round after round,
-    and the expected losses still add up to 1/2 minus the win rate (without the wipes' mass,
-    they would fall short)."""
+    """Two-Dice Pig: the reach follows the mass a wipe sends to (j, 0, 0), so the expected
+    losses still add up to 1/2 minus the win rate (without the wipes' mass, they would fall
+    short)."""
     from hogsolve.analysis import pig_evaluate
     game = get_pig_game("two-dice-pig", goal=20)
     solution = solve_pig(game)
     report = pig_evaluate.pig_regret(hold_at(12), game, solution)
     assert report.total_expected_loss == pytest.approx(0.5 - report.win_rate.average, abs=1e-12)
     assert report.total_expected_loss > 0.01
-    one_round = pig_evaluate.WIPE_ROUNDS
-    try:
-        pig_evaluate.WIPE_ROUNDS = 1
-        with pytest.raises(Exception, match="after a wipe did not settle in 1 passes"):
-            pig_evaluate.pig_regret(hold_at(12), game, solution)
-    finally:
-        pig_evaluate.WIPE_ROUNDS = one_round
 
 
 @pytest.mark.parametrize("verb", [["play", "--seed", "1"], ["tournament", "optimal", "hold_at:20", "--goal", "100"]])
@@ -458,19 +450,16 @@ def test_play_and_tournament_start_from_the_shipped_tables(verb, monkeypatch):
     assert result.returncode == 0, result.stderr
 
 
-def test_mixing_settles_the_wipes_where_plain_repetition_does(monkeypatch):
-    """Anderson's mixing of the values after a wipe reaches the fixed point plain repetition
-    reaches (to 1e-14), for the solve and a win rate, and a pass budget too small says so."""
-    from hogsolve.solver import pig_stages
+def test_a_wipe_budget_too_small_says_so(monkeypatch):
+    """The values after a wipe, and the mass wipes send back, are repeated to a fixed point;
+    with too few solves allowed, the solver and the regret say so instead of answering."""
+    from hogsolve.analysis import pig_evaluate
+    from hogsolve.solver import pig_turns
     from hogsolve.solver.iteration import ConvergenceError
     game = get_pig_game("two-dice-pig", goal=20)
-    mixed = solve_pig(game)
-    rate = pig_win_rate(mixed, hold_at(12), game)
-    monkeypatch.setattr(pig_stages, "MIXING_DEPTH", 1)  # remembers one pass: plain repetition
-    plain = solve_pig(game)
-    assert np.abs(plain.value - mixed.value).max() <= 1e-14 and np.array_equal(plain.roll, mixed.roll)
-    assert pig_win_rate(plain, hold_at(12), game).first == pytest.approx(rate.first, abs=1e-14)
-    rolls = pig_stages.Rolls.of(game)
-    with pytest.raises(ConvergenceError, match="did not settle in 2 passes"):
-        pig_stages._settle(rolls, lambda w: (np.zeros(3) if w is None else w * 0.5 + 1.0,),
-                           lambda result: result[0], max_passes=2)
+    solution = solve_pig(game)
+    monkeypatch.setattr(pig_turns, "MOST_WIPE_SOLVES", 2)
+    with pytest.raises(ConvergenceError, match="after a wipe did not settle in 2 solves"):
+        solve_pig(game)
+    with pytest.raises(ConvergenceError, match="wipes send back did not settle in 2 solves"):
+        pig_evaluate.pig_regret(hold_at(12), game, solution)

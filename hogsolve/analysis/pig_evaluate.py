@@ -12,10 +12,10 @@ from typing import Optional
 import numpy as np
 
 from ..pig.rules import PigGame
-from ..solver.pig_stages import (Rolls, _greedy, _hold_values, _pair_values, _settle, _stage_pairs, _turn_values,
+from ..solver.pig_stages import (Rolls, _greedy, _hold_values, _pair_values, _stage_pairs, _turn_values,
                                  action_values)
 from ..solver.pig import PigSolution, solve_pig
-from ..solver.pig_turns import best_response_by_turns, policy_start_values
+from ..solver.pig_turns import best_response_by_turns, policy_start_values, reach_by_turns
 from ..strategy.pig import policy_table
 from ..util.plain import plain
 from .results import WinRate
@@ -186,16 +186,11 @@ def _turn_reach(rolls: Rolls, start: np.ndarray, policy: np.ndarray) -> np.ndarr
     return mass[:, :K]
 
 
-#: Passes the reach may take to settle the mass wipes send back (13 or so in Two-Dice Pig).
-WIPE_ROUNDS = 100
-
-
 def pig_regret(strategy, game: PigGame, solution: Optional[PigSolution] = None) -> PigRegret:
     """Per-state loss of ``strategy`` against optimal choices, weighted by how often play
-    against the optimal opponent reaches the state (half the games with each first).  With
-    wipes (Two-Dice Pig) the reach follows play back down: the mass wipes send to (j, 0, 0) is
-    the fixed point of a pass upwards that starts with it too (settled as the values after a
-    wipe are, :func:`~hogsolve.solver.pig_stages._settle`), then one last pass counts every visit."""
+    against the optimal opponent reaches the state (half the games with each first): one pass
+    upwards over the stages, or with wipes (Two-Dice Pig), which send play back down, one
+    transposed solve over whole turns (:func:`~hogsolve.solver.pig_turns.reach_by_turns`)."""
     g = game.goal
     rolls = Rolls.of(game)
     solution = solution or solve_pig(game)
@@ -209,19 +204,17 @@ def pig_regret(strategy, game: PigGame, solution: Optional[PigSolution] = None) 
     start = np.zeros((2, g, g))  # mass arriving at (i, j, 0) with me / them to move
     start[:, 0, 0] = 0.5
 
-    def wiped_by(sent):  # the mass wipes send back to (j, 0, 0) when ``sent`` comes back too
-        return np.stack(_reach_pass(rolls, tables, list(start + (0.0 if sent is None else sent)),
-                                    np.zeros((g, g, width)), g, width))
-    sent = _settle(rolls, wiped_by, lambda wiped: wiped, max_passes=WIPE_ROUNDS) if rolls.wipe else 0.0
-    reach = np.zeros((g, g, width))
-    _reach_pass(rolls, tables, list(start + sent), reach, g, width)
+    if rolls.wipe:
+        reach = reach_by_turns(game, tables, start, rolls)
+    else:
+        reach = np.zeros((g, g, width))
+        _reach_pass(rolls, tables, list(start), reach, g, width)
     return PigRegret(game, getattr(strategy, "name", "strategy"), loss, reach, pig_win_rate(strategy, solution, game))
 
 
-def _reach_pass(rolls: Rolls, tables: list, incoming: list, reach: np.ndarray, g: int, width: int) -> list:
-    """One pass upwards over the stages: turns start at k = 0, busts return within the stage,
-    holds go up; adds my visits to ``reach`` and returns the mass a wipe sends back down."""
-    wiped = [np.zeros((g, g)), np.zeros((g, g))]
+def _reach_pass(rolls: Rolls, tables: list, incoming: list, reach: np.ndarray, g: int, width: int) -> None:
+    """One pass upwards over the stages (no wipes): turns start at k = 0, busts return within
+    the stage, holds go up; adds my visits to ``reach``."""
     for s in range(2 * g - 1):
         i_, j_ = _stage_pairs(g, s)
         partner = s - i_ - i_[0]
@@ -239,12 +232,9 @@ def _reach_pass(rolls: Rolls, tables: list, incoming: list, reach: np.ndarray, g
             if r == 0:
                 reach[i_, j_] += mass
             rolled = mass * (tables[r][i_, j_] | (np.arange(width) == 0)[None, :])
-            if rolls.wipe:  # a wipe of a banked score: the other moves at (j, 0, 0)
-                np.add.at(wiped[1 - r], (j_, 0), np.where(i_ > 0, rolls.wipe * rolled.sum(axis=1), 0.0))
             holds = mass - rolled
             p_idx, k_idx = np.nonzero(holds)
             banked = i_[p_idx] + k_idx
             going = banked < g  # otherwise the holder has won
             np.add.at(incoming[1 - r], (j_[p_idx][going], banked[going]), holds[p_idx, k_idx][going])
-    return wiped
 

@@ -1,6 +1,6 @@
 """The roll-or-hold games' stages: one roll as arrays, a turn by backward induction over the
-turn total (linear in the value after a bust), the 2x2 pair solve, and the fixed point
-over wipes; shared by the solver, its certificate and every evaluation.
+turn total (linear in the value after a bust), and the 2x2 pair solve; shared by the
+solver, its certificate and every evaluation of games without wipes.
 
 States are (i, j, k): the mover's banked score, the opponent's, the turn
 total, with ``i + k < goal`` (a mover who can reach the goal holds and wins).
@@ -11,11 +11,10 @@ solved from the largest down (Neller & Presser's stages).
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable, Optional
+from typing import Optional
 import numpy as np
 
 from ..pig.rules import PigGame
-from .iteration import ConvergenceError
 
 
 @dataclasses.dataclass(frozen=True)
@@ -140,46 +139,6 @@ def _hold_values(value: np.ndarray, i: np.ndarray, j: np.ndarray, g: int, width:
     found = value[jj[inside], target[inside], 0]
     out[inside] = 1.0 - found if flip else found
     return out
-
-
-#: Passes Anderson's mixing remembers when settling the values after a wipe.
-MIXING_DEPTH = 6
-#: A change below this that no longer shrinks is rounding: the values after a wipe have settled.
-SETTLED_CHANGE = 1e-13
-
-
-def _settle(rolls: Rolls, one_pass: Callable, after_wipe: Callable, max_passes: int = 100):
-    """``one_pass(None)``, then, in games with wipes, ``one_pass(w)`` until the values after a
-    wipe ``w`` are a fixed point: ``after_wipe(one_pass(w)) == w`` to the last bits, or no
-    longer closer.  Each next ``w`` mixes the last passes (Anderson's acceleration, the
-    least-squares combination of the last :data:`MIXING_DEPTH` that best cancels their
-    changes): about a third of the passes of plain repetition (13 rather than 42 for a win
-    rate in Two-Dice Pig), since the map is nearly affine."""
-    result = one_pass(None)
-    if not rolls.wipe:
-        return result
-    w = after_wipe(result)
-    shape = w.shape
-    tried, changes = [], []
-    best = np.inf
-    for _ in range(max_passes):
-        result = one_pass(w.reshape(shape))
-        change = after_wipe(result).ravel() - w.ravel()
-        size = float(np.abs(change).max())
-        if size == 0.0 or size >= best and size < SETTLED_CHANGE:
-            break
-        best = min(best, size)
-        tried, changes = (tried + [w.ravel()])[-MIXING_DEPTH:], (changes + [change])[-MIXING_DEPTH:]
-        w = w.ravel() + change
-        if len(changes) >= 2:  # Anderson: the combination of recent steps that best cancels the change
-            d_changes = np.diff(np.array(changes), axis=0).T
-            d_tried = np.diff(np.array(tried), axis=0).T
-            gamma = np.linalg.lstsq(d_changes, change, rcond=None)[0]
-            w = w - (d_tried + d_changes) @ gamma
-    else:
-        raise ConvergenceError(f"the values after a wipe did not settle in {max_passes} passes "
-                               f"(last change {size:.2g})")
-    return result
 
 
 def values_at(game: PigGame, value: np.ndarray, i: int, j: int, k: int, rolls: Optional[Rolls] = None):

@@ -23,12 +23,14 @@ import scipy.sparse.linalg as sparse_linalg
 
 from ..pig.rules import PigGame
 from .iteration import ConvergenceError
-from .pig_stages import SETTLED_CHANGE, Rolls
+from .pig_stages import Rolls
 
 #: Rounds of policy iteration before giving up (a handful are needed).
 MOST_ROUNDS = 50
 #: Solves of one policy's values before giving up on the values after a wipe settling.
 MOST_WIPE_SOLVES = 200
+#: A change below this that no longer shrinks is rounding: the values after a wipe have settled.
+SETTLED_CHANGE = 1e-13
 
 
 @dataclasses.dataclass
@@ -65,26 +67,33 @@ class Turns:
         self.inside = banked < g  # a hold that does not reach the goal (one that does wins)
         self.hold_target = np.where(self.inside, self.j[None, :] * g + banked, 0)
 
-    def ends(self, roll: np.ndarray):
-        """``(hold, rolled)``: under ``roll[k, p]`` (rolling at k = 0 is compulsory), the chance
-        that pair p's turn holds at turn total k, and the expected number of rolls (each ends
-        the turn in a bust or a wipe with the same chance)."""
+    def visits(self, roll: np.ndarray) -> np.ndarray:
+        """``[k, p]``: the expected visits of turn total k in a turn that starts at (i, j, 0)
+        under ``roll[k, p]`` (rolling at k = 0 is compulsory); 0 past the live states."""
         lo, dense, D = self.rolls.least_add, self.rolls.dense, len(self.rolls.dense)
         mass = np.zeros((self.rows, self.pairs))
         mass[0] = 1.0
-        rolled = np.zeros(self.pairs)
-        hold = np.zeros((self.width, self.pairs))
         for k, n in enumerate(self.live_count):
-            here = mass[k, :n]
-            if k:
-                np.copyto(hold[k, :n], here, where=~roll[k, :n])
-                here = np.where(roll[k, :n], here, 0.0)
-            rolled[:n] += here
+            here = mass[k, :n] if k == 0 else np.where(roll[k, :n], mass[k, :n], 0.0)
             mass[k + lo: k + lo + D, :n] += dense[:, None] * here[None, :]
-        return hold, rolled
+        mass = mass[:self.width]
+        if self.width == self.g:
+            mass[~self.inside] = 0.0  # reaching the goal ends the turn: a win
+        return mass
+
+    def ends(self, roll: np.ndarray):
+        """``(hold, rolled)``: under ``roll[k, p]``, the chance that pair p's turn holds at turn
+        total k, and the expected number of rolls (each ends the turn in a bust or a wipe with
+        the same chance)."""
+        mass = self.visits(roll)
+        rolling = roll.copy()
+        rolling[0] = True
+        hold = np.where(rolling, 0.0, mass)
+        return hold, (mass * rolling).sum(axis=0)
 
     def _factored(self, movers: list):
-        """A solver of ``z + H z = right`` over ``len(movers)`` copies of the pairs (one per
+        """A solver of ``z + H z = right`` (or with ``transposed``, of ``z + H^T z = right``)
+        over ``len(movers)`` copies of the pairs (one per
         player to move; each copy's ends lead to the next copy's pairs): ``movers[m] = (hold,
         bust)``, the holds short of the goal and the weight of the busts, to (j, i).  Block
         triangular in falling score sums, so SuperLU in that order fills in nothing beyond each
@@ -103,10 +112,10 @@ class Turns:
                                    shape=(M * P, M * P))
         factors = sparse_linalg.splu(matrix, permc_spec="NATURAL", diag_pivot_thresh=0.0)
 
-        def solve(right: np.ndarray) -> np.ndarray:
+        def solve(right: np.ndarray, transposed: bool = False) -> np.ndarray:
             placed = np.empty_like(right)
             placed[at] = right
-            return factors.solve(placed)[at]
+            return factors.solve(placed, trans="T" if transposed else "N")[at]
         return solve
 
     def start_values(self, rolls: list, after_wipe: Optional[np.ndarray] = None) -> np.ndarray:
@@ -219,3 +228,29 @@ def policy_start_values(game: PigGame, mine: np.ndarray, theirs: np.ndarray, rol
     turns = Turns(game, rolls or Rolls.of(game), width=mine.shape[2])
     x = turns.start_values([turns.by_turn(mine), turns.by_turn(theirs)])
     return x[0].reshape(g, g), x[1].reshape(g, g)
+
+
+def reach_by_turns(game: PigGame, tables: list, start: np.ndarray, rolls: Optional[Rolls] = None) -> np.ndarray:
+    """``reach[i, j, k]``: the expected visits of each state with the first player to move, when
+    player m follows ``tables[m]`` (``[i, j, k]``, the same width) and turns start with mass
+    ``start[m, i, j]``.  The turns' starts solve the transposed system ``y = start + G^T y``
+    (G: where each turn leads), the mass wipes send down repeated to a fixed point as the
+    values after a wipe are; each turn's own visits then scale with its start."""
+    turns = Turns(game, rolls or Rolls.of(game), width=tables[0].shape[2])
+    by_turn = [turns.by_turn(t) for t in tables]
+    ends = [turns.ends(roll) for roll in by_turn]
+    solve = turns._factored([(-hold, -rolled * turns.bust) for hold, rolled in ends])
+    wiping = [rolled * turns.wipe for _, rolled in ends]
+    starts = start.reshape(2, turns.pairs)
+    sent, best = np.zeros((2, turns.pairs)), np.inf
+    for _ in range(MOST_WIPE_SOLVES):
+        y = solve((starts + sent).ravel(), transposed=True).reshape(2, turns.pairs)
+        wiped = np.zeros((2, turns.pairs))
+        for m in (0, 1):  # a wipe by player m: the other starts at (j, 0)
+            wiped[1 - m] = np.bincount(turns.wipe_target, weights=y[m] * wiping[m], minlength=turns.pairs)
+        change = float(np.abs(wiped - sent).max())
+        sent = wiped
+        if change == 0.0 or change >= best and change < SETTLED_CHANGE:
+            return turns.table(turns.visits(by_turn[0]) * y[0][None, :])
+        best = min(best, change)
+    raise ConvergenceError(f"the mass wipes send back did not settle in {MOST_WIPE_SOLVES} solves")
