@@ -146,8 +146,9 @@ FRONTIER_STATES, FRONTIER = 10_000, 3.0
 
 def per_state(per_ruleset: dict, quick: bool) -> dict:
     """Every built-in game's solve at its goal: states, median seconds, time per state and its
-    ratio to su18's, each game timed in turns with su18 (a warm su18 solve before each of its
-    own), so a busy moment of this shared machine slows both sides of a ratio alike."""
+    ratio to su18's, each game timed in turns with su18, each solve timed right after an untimed
+    one of its own (both warm, neither timed on arrays another solve pushed out of the caches),
+    so a busy moment of this shared machine slows both sides of a ratio alike."""
     import numpy as np
 
     from hogsolve import get_rules, rulesets, solve
@@ -172,8 +173,8 @@ def per_state(per_ruleset: dict, quick: bool) -> dict:
         repeat = 3 if states > 100_000 else (5 if quick else 15)
         own, base = [], []
         for _ in range(repeat):
-            solve(base_rules, model=base_model)  # warm again after the game's own arrays
             for timed, out in ((lambda: solve(base_rules, model=base_model), base), (call, own)):
+                timed()  # warm again after the other's arrays
                 start = time.perf_counter()
                 timed()
                 out.append(time.perf_counter() - start)

@@ -595,6 +595,9 @@ ENDLESS = ("none", "draw")
 class Ruleset:
     """A Hog ruleset: rule components plus goal and max_dice.
 
+    Components should accept numpy arrays as well as ints; one that does not
+    still works (the model then calls it state by state).
+
     Parameters
     ----------
     name, description : str
@@ -635,9 +638,6 @@ class Ruleset:
     min_dice : int
         Fewest dice a player may roll: 0 (zero dice is a move) or 1 (it is not,
         as in Neller's Hog).
-
-    Components should accept numpy arrays as well as ints; one that does not
-    still works (the model then calls it state by state).
     """
 
     name: str

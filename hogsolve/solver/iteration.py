@@ -14,7 +14,7 @@ from typing import Callable, Iterable, Optional, Tuple
 import numpy as np
 
 from .backup import Arithmetic, OutcomeTable, outcome_table
-from .mirrored import solve_mirrored
+from .mirrored import solve_mirrored, staying_together
 from .passes import pass_values
 from .model import Feature, Model
 from .stages import StagePlan, landing_values
@@ -151,6 +151,7 @@ def lean_optimal_values(model: Model, plan: StagePlan,
     rounds = 0
     if zero_turns:
         stay, columns = model.probability[:, :, 0].copy(), [np.arange(m) for m in range(g + 1)]
+        together = [staying_together(z) for z in stay]
     table = OutcomeTable(model)
     outcomes, cells = table.table, table.table.reshape(-1)
     w = model.probability
@@ -178,7 +179,7 @@ def lean_optimal_values(model: Model, plan: StagePlan,
             near = known.take(near_mirror)
             guess = np.add(near[0], near[1], out=near[0])
             guess -= near[2]
-            values[states], block[...], taken = solve_mirrored(block, stay[kind], guess, columns[m])
+            values[states], block[...], taken = solve_mirrored(block, stay[kind], guess, columns[m], together[kind])
             rounds += taken
         else:
             np.subtract(1.0, np.minimum.reduce(block, 0, None, lowest[:m]), out=values[states])

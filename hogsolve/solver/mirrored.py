@@ -26,23 +26,27 @@ NOT_A_MOVE = 4.0
 def pair_values(r: np.ndarray, z: np.ndarray, actions: np.ndarray) -> np.ndarray:
     """The values of a sum's states when each state plays ``actions`` (the mirror of state i
     is state m - 1 - i, by rising opponent score): the closed form of each pair's system."""
-    return _pair_values(r, z, actions, np.arange(r.shape[1]))
+    return _pair_values(r, z, actions, np.arange(r.shape[1]), staying_together(z))
 
 
-def _pair_values(r, z, actions, columns):
+def staying_together(z: np.ndarray) -> np.ndarray:
+    """``[n, n']``: 1 - z_n z_n', the closed form's denominator for every pair of actions."""
+    return 1.0 - z[:, None] * z[None, :]
+
+
+def _pair_values(r, z, actions, columns, together):
     cell = actions * r.shape[1]
     cell += columns
-    gain = 1.0 - r.take(cell)  # the mover's chance when the turn scores, per state
-    stay = z.take(actions)
-    top = stay * gain[::-1]
+    gain = r.reshape(-1).take(cell)
+    np.subtract(1.0, gain, out=gain)  # the mover's chance when the turn scores, per state
+    top = z.take(actions)
+    top *= gain[::-1]
     np.subtract(gain, top, out=top)
-    bottom = stay * stay[::-1]
-    np.subtract(1.0, bottom, out=bottom)
-    return np.divide(top, bottom, out=top)
+    return np.divide(top, together[actions, actions[::-1]], out=top)
 
 
-def solve_mirrored(r: np.ndarray, z: np.ndarray, guess: np.ndarray,
-                   columns: Optional[np.ndarray] = None) -> Tuple[np.ndarray, np.ndarray, int]:
+def solve_mirrored(r: np.ndarray, z: np.ndarray, guess: np.ndarray, columns: Optional[np.ndarray] = None,
+                   together: Optional[np.ndarray] = None) -> Tuple[np.ndarray, np.ndarray, int]:
     """``(values, sums, rounds)`` of one score sum: the mover's chance at each state, the
     next mover's chance after each action at those values (``r + z * mirror's value``,
     shaped like ``r``: its backup), and the rounds taken.
@@ -50,19 +54,21 @@ def solve_mirrored(r: np.ndarray, z: np.ndarray, guess: np.ndarray,
     ``r`` (actions, states): the next mover's chance after each action, leaving out a turn
     scoring 0 (``inf`` for a non-move); ``z`` (actions,): the chance that it scores 0;
     ``guess``: a first guess of each state's mirror's value (nearby states', one sum up);
-    ``columns``: ``arange(states)``, if the caller keeps one."""
+    ``columns``: ``arange(states)`` and ``together``: :func:`staying_together` of ``z``, if
+    the caller keeps them."""
     stays = z[:, None]
     columns = np.arange(r.shape[1]) if columns is None else columns
+    together = staying_together(z) if together is None else together
     sums = np.empty_like(r)
     mirror, chosen = guess, None
     for rounds in range(1, ROUNDS + 1):
         np.multiply(stays, mirror, out=sums)
         sums += r
         best = sums.argmin(0)
-        if chosen is not None and not (best != chosen).any():
+        if chosen is not None and best.tobytes() == chosen.tobytes():
             return values, sums, rounds
         chosen = best
-        values = _pair_values(r, z, best, columns)
+        values = _pair_values(r, z, best, columns, together)
         mirror = values[::-1]
     values = _enumerated(r, z)
     return values, r + stays * values[::-1], ROUNDS + 1
