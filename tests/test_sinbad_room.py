@@ -263,14 +263,14 @@ def test_bad_room_commands_are_one_line(args, words):
 
 @pytest.mark.slow
 def test_the_protocol_documents_example_bot_plays_a_whole_game(tmp_path):
-    """The complete bot in docs/sinbad-protocol.md, run as written against a room."""
+    """The complete bot in docs/guides/sinbad-bot.md, run as written against a room."""
     import re
     from pathlib import Path
-    text = (Path(__file__).resolve().parents[1] / "docs" / "sinbad-protocol.md").read_text()
+    text = (Path(__file__).resolve().parents[1] / "docs" / "guides" / "sinbad-bot.md").read_text()
     code = re.search(r"```python\n(.*?)```", text, re.S).group(1)
     code = code[:code.index("print(play(")]  # everything but the call, which names a fixed port
     namespace = {}
-    exec(compile(code, "sinbad-protocol.md", "exec"), namespace)
+    exec(compile(code, "sinbad-bot.md", "exec"), namespace)
     with running_server(data=tmp_path, think=0.01, stall=1.0, sinbad_room=("doc", ["greedy"], 4)) as (_, port):
         result = {}
         player = threading.Thread(target=lambda: result.update(totals=namespace["play"](url(port, "doc"), "mybot")))

@@ -1,0 +1,162 @@
+"""The command examples of the README and the docs, read from their Markdown, run, and compared.
+
+A fenced block whose first line starts with ``$ `` holds commands (each ``$ ``
+line) and the output each printed.  An HTML comment on the line before a block
+says how it is treated:
+
+- ``<!-- file: NAME -->`` before any block: its text is the file NAME in the
+  page's working folder (a student's ``hog.py``, a rule grid), written before
+  the page's commands run;
+- ``<!-- run: slow -->``: the commands run only in the slow tier;
+- ``<!-- run: no, REASON -->``: not run, for the reason given (a server that
+  runs until stopped, commands for another machine); the reason is required.
+
+Commands run in order in one temporary folder per page, through ``bash``, with
+this interpreter's ``hogsolve`` and ``python`` first on the path.  Output is
+compared line by line after the figures that measure this machine's speed
+(``12 ms``, ``0.3 s``) are replaced by ``TIME``.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+ANNOTATION = re.compile(r"^<!-- (file|run): (.*?) -->$")
+TIME = re.compile(r"\b\d+(?:\.\d+)? ?(?:ms|s)\b")
+
+
+@dataclasses.dataclass
+class Block:
+    page: Path
+    line: int                  # 1-based line of the opening fence
+    text: str
+    annotation: Optional[tuple]  # ("file", NAME) or ("run", WHAT)
+
+    @property
+    def commands(self) -> List[tuple]:
+        """``[(command, expected output lines)]`` of a command block."""
+        out = []
+        for line in self.text.splitlines():
+            if line.startswith("$ "):
+                out.append((line[2:], []))
+            elif out:
+                out[-1][1].append(line)
+        return [(command, _trimmed(lines)) for command, lines in out]
+
+    @property
+    def is_commands(self) -> bool:
+        return self.text.startswith("$ ")
+
+    @property
+    def where(self) -> str:
+        return f"{self.page.relative_to(ROOT)}:{self.line}"
+
+
+def _trimmed(lines: List[str]) -> List[str]:
+    while lines and not lines[-1].strip():
+        lines = lines[:-1]
+    return lines
+
+
+def blocks(page: Path) -> List[Block]:
+    """Every fenced block of ``page`` with the annotation on the line before it."""
+    found, lines = [], page.read_text().splitlines()
+    inside, start, body, annotation = False, 0, [], None
+    for number, line in enumerate(lines, 1):
+        if line.startswith("```"):
+            if inside:
+                found.append(Block(page, start, "\n".join(body), annotation))
+                inside = False
+            else:
+                inside, start, body = True, number, []
+                before = next((x for x in reversed(lines[:number - 1]) if x.strip()), "")
+                match = ANNOTATION.match(before.strip())
+                annotation = (match.group(1), match.group(2)) if match else None
+        elif inside:
+            body.append(line)
+    return found
+
+
+def normalised(lines: List[str]) -> List[str]:
+    """Lines with this machine's timings replaced by ``TIME`` and trailing spaces dropped."""
+    return [TIME.sub("TIME", line).rstrip() for line in lines]
+
+
+def run_page(page: Path, folder: Path, slow: bool) -> List[str]:
+    """Run the page's command blocks in ``folder`` (``slow``: the slow ones too); return one
+    message per command whose output differs from the page's."""
+    page_blocks = blocks(page)
+    for block in page_blocks:
+        if block.annotation and block.annotation[0] == "file":
+            target = folder / block.annotation[1]
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(block.text + "\n")
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+           "HOGSOLVE_CACHE": str(folder / ".cache"), "COLUMNS": "100", "NO_COLOR": "1"}
+    problems = []
+    for block in page_blocks:
+        if not block.is_commands or block.annotation == ("run", "slow") and not slow:
+            continue
+        if block.annotation and block.annotation[0] == "run" and block.annotation[1] != "slow":
+            continue
+        for command, expected in block.commands:
+            result = subprocess.run(["bash", "-c", command], cwd=folder, env=env, capture_output=True,
+                                    text=True, timeout=900, stdin=subprocess.DEVNULL)
+            got = _trimmed((result.stdout + result.stderr).splitlines())
+            if normalised(got) != normalised(expected):
+                problems.append(f"{block.where}: $ {command}\n--- the page says\n" + "\n".join(expected)
+                                + "\n--- it printed\n" + "\n".join(got))
+    return problems
+
+
+def unexplained_skips() -> List[str]:
+    """Command blocks marked not to run without a reason."""
+    bad = []
+    for page in PAGES:
+        for block in blocks(page):
+            if block.annotation and block.annotation[0] == "run" and block.annotation[1] != "slow":
+                if not re.match(r"no, \S", block.annotation[1]):
+                    bad.append(block.where)
+    return bad
+
+
+def update_page(page: Path, folder: Path, slow: bool) -> int:
+    """Rewrite the outputs of ``page``'s command blocks with what the commands print now
+    (``python tests/docs_examples.py --update PAGE...``, then read the diff); returns how many
+    outputs changed."""
+    lines = page.read_text().splitlines()
+    changed = 0
+    for problem in run_page(page, folder, slow):
+        where, rest = problem.split(": $ ", 1)
+        command = rest.split("\n", 1)[0]
+        got = rest.split("\n--- it printed\n", 1)[1].split("\n") if "\n--- it printed\n" in rest else []
+        got = [] if got == [""] else got
+        start = int(where.rsplit(":", 1)[1])  # the opening fence
+        i = next(n for n in range(start, len(lines)) if lines[n] == f"$ {command}")
+        j = i + 1
+        while j < len(lines) and not lines[j].startswith("$ ") and not lines[j].startswith("```"):
+            j += 1
+        blank = [""] if j < len(lines) and lines[j].startswith("$ ") else []
+        lines[i + 1: j] = got + blank
+        changed += 1
+    page.write_text("\n".join(lines) + "\n")
+    return changed
+
+
+if __name__ == "__main__":
+    import argparse
+    import tempfile
+    parser = argparse.ArgumentParser(description="rewrite the docs' command outputs with what they print now")
+    parser.add_argument("--update", nargs="+", type=Path, metavar="PAGE", required=True)
+    parser.add_argument("--slow", action="store_true", help="the slow blocks too")
+    args = parser.parse_args()
+    for page in args.update:
+        with tempfile.TemporaryDirectory() as folder:
+            print(f"{page}: {update_page(page.resolve(), Path(folder), args.slow)} outputs rewritten")

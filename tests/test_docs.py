@@ -1,0 +1,69 @@
+"""The README and every docs page stay true: their Python examples pass as doctests, their
+command examples print what the page says (tests/docs_examples.py), and the site's
+generated reference covers every verb and every public name."""
+import doctest
+import importlib.util
+import subprocess
+import sys
+
+import pytest
+
+from docs_examples import PAGES, ROOT, blocks, run_page, unexplained_skips
+
+DOC_PAGES = [p for p in PAGES if p.name != "README.md"]
+
+
+def _hooks():
+    spec = importlib.util.spec_from_file_location("docs_hooks", ROOT / "scripts" / "docs_hooks.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("page", [p for p in DOC_PAGES if ">>> " in p.read_text()], ids=lambda p: p.name)
+def test_python_examples_pass_as_doctests(page):
+    """`python -m doctest -o ELLIPSIS PAGE`, from the repository root, as a reader would run it."""
+    assert doctest.DocTestParser().get_examples(page.read_text())
+    result = subprocess.run([sys.executable, "-m", "doctest", "-o", "ELLIPSIS", str(page)],
+                            capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert result.returncode == 0, result.stdout[-3000:]
+
+
+def _command_pages():
+    return [p for p in PAGES if any(b.is_commands for b in blocks(p))]
+
+
+@pytest.mark.parametrize("page", _command_pages(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_command_examples_print_what_the_page_says(page, tmp_path):
+    problems = run_page(page, tmp_path, slow=False)
+    assert not problems, "\n\n".join(problems)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("page", [p for p in _command_pages() if any(b.annotation == ("run", "slow") for b in blocks(p))],
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_slow_command_examples_print_what_the_page_says(page, tmp_path):
+    problems = run_page(page, tmp_path, slow=True)
+    assert not problems, "\n\n".join(problems)
+
+
+def test_every_skipped_example_says_why():
+    assert not unexplained_skips()
+
+
+def test_the_reference_covers_every_verb_and_every_public_name():
+    from hogsolve import _EXPORTS
+    from hogsolve.cli import VERBS
+    hooks = _hooks()
+    cli = hooks.cli_reference()
+    for verb in VERBS:
+        assert f"## `hogsolve {verb}`" in cli
+    assert "`hogsolve sinbad serve`" in cli and "--strategy-timeout" in cli
+    api = hooks.api_reference()
+    for name, module in _EXPORTS.items():
+        assert f"::: hogsolve.{module}.{name}" in api
+    rules = hooks.rulesets_reference()
+    from hogsolve import rulesets
+    for name in rulesets():
+        assert f"## `{name}`" in rules
+    assert "sp14" in rules and "No optimal value" in rules
