@@ -14,7 +14,8 @@ says how it is treated:
 Commands run in order in one temporary folder per page, through ``bash``, with
 this interpreter's ``hogsolve`` and ``python`` first on the path.  Output is
 compared line by line after the figures that measure this machine's speed
-(``12 ms``, ``0.3 s``) are replaced by ``TIME``.
+(``12 ms``, ``0.3 s``) are replaced by ``TIME``; a line of the page that is
+only ``...`` stands for any lines (a long output shortened).
 """
 from __future__ import annotations
 
@@ -89,6 +90,15 @@ def normalised(lines: List[str]) -> List[str]:
     return [TIME.sub("TIME", line).rstrip() for line in lines]
 
 
+def matches(expected: List[str], got: List[str]) -> bool:
+    """True when ``got`` is ``expected``, normalised, a ``...`` line standing for any lines."""
+    expected, got = normalised(expected), normalised(got)
+    if "..." not in (line.strip() for line in expected):
+        return expected == got
+    pattern = "\n".join(".*?" if line.strip() == "..." else re.escape(line) for line in expected)
+    return re.fullmatch(pattern.replace("\n.*?\n", "(?:\n.*?)?\n"), "\n".join(got), re.S) is not None
+
+
 def run_page(page: Path, folder: Path, slow: bool) -> List[str]:
     """Run the page's command blocks in ``folder`` (``slow``: the slow ones too); return one
     message per command whose output differs from the page's."""
@@ -110,7 +120,7 @@ def run_page(page: Path, folder: Path, slow: bool) -> List[str]:
             result = subprocess.run(["bash", "-c", command], cwd=folder, env=env, capture_output=True,
                                     text=True, timeout=900, stdin=subprocess.DEVNULL)
             got = _trimmed((result.stdout + result.stderr).splitlines())
-            if normalised(got) != normalised(expected):
+            if not matches(expected, got):
                 problems.append(f"{block.where}: $ {command}\n--- the page says\n" + "\n".join(expected)
                                 + "\n--- it printed\n" + "\n".join(got))
     return problems
