@@ -12,7 +12,8 @@ says how it is treated:
   runs until stopped, commands for another machine); the reason is required.
 
 Commands run in order in one temporary folder per page, through ``bash``, with
-this interpreter's ``hogsolve`` and ``python`` first on the path.  Output is
+this interpreter's ``hogsolve`` and ``python`` first on the path, unbuffered,
+their output and errors in one stream as a terminal shows them.  Output is
 compared line by line after the figures that measure this machine's speed
 (``12 ms``, ``0.3 s``) are replaced by ``TIME``; a line of the page that is
 only ``...`` stands for any lines (a long output shortened).
@@ -109,7 +110,7 @@ def run_page(page: Path, folder: Path, slow: bool) -> List[str]:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(block.text + "\n")
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
-           "HOGSOLVE_CACHE": str(folder / ".cache"), "COLUMNS": "100", "NO_COLOR": "1"}
+           "HOGSOLVE_CACHE": str(folder / ".cache"), "COLUMNS": "100", "NO_COLOR": "1", "PYTHONUNBUFFERED": "1"}
     problems = []
     for block in page_blocks:
         if not block.is_commands or block.annotation == ("run", "slow") and not slow:
@@ -117,9 +118,9 @@ def run_page(page: Path, folder: Path, slow: bool) -> List[str]:
         if block.annotation and block.annotation[0] == "run" and block.annotation[1] != "slow":
             continue
         for command, expected in block.commands:
-            result = subprocess.run(["bash", "-c", command], cwd=folder, env=env, capture_output=True,
-                                    text=True, timeout=900, stdin=subprocess.DEVNULL)
-            got = _trimmed((result.stdout + result.stderr).splitlines())
+            result = subprocess.run(["bash", "-c", command], cwd=folder, env=env, stdout=subprocess.PIPE,
+                                    stderr=subprocess.STDOUT, text=True, timeout=900, stdin=subprocess.DEVNULL)
+            got = _trimmed(result.stdout.splitlines())  # stdout and stderr as a terminal shows them
             if not matches(expected, got):
                 problems.append(f"{block.where}: $ {command}\n--- the page says\n" + "\n".join(expected)
                                 + "\n--- it printed\n" + "\n".join(got))

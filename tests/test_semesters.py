@@ -1,4 +1,6 @@
-"""Every built-in semester against the official examples collected in RULESETS.md.
+"""Every built-in semester against the course's official examples: calls and results from
+CS 61A's public project files and official test cases for that semester (each below
+with the call as the course wrote it), as docs/reference/rulesets.md describes.
 
 CS 61A's functions are mapped onto hogsolve's: ``free_bacon(opp)`` and the
 semester's named zero-dice rule onto :func:`zero_dice_points`, ``is_swap``
@@ -417,8 +419,8 @@ def test_sp15_prime_sum_leader_gains():
 
 
 def test_every_semester_of_the_course_is_listed():
-    """`hogsolve rules` names every semester of RULESETS.md: built in, an alias, or not built in
-    with the reason."""
+    """`hogsolve rules` names every semester of the course's rule history (sp14 to fa25):
+    built in, an alias, or not built in with the reason."""
     from hogsolve.hog.rules import ALIASES, NOT_BUILT_IN
     course = ["sp14", "su14", "fa14", "sp15", "su15", "fa15", "sp16", "fa16", "sp17", "fa17", "sp18", "su18",
               "fa18", "su19", "fa19", "sp20", "su20", "fa20", "sp21", "fa21", "sp22", "su22", "fa22", "sp23",
