@@ -142,9 +142,10 @@ def update_page(page: Path, folder: Path, slow: bool) -> int:
     """Rewrite the outputs of ``page``'s command blocks with what the commands print now
     (``python tests/docs_examples.py --update PAGE...``, then read the diff); returns how many
     outputs changed."""
-    lines = page.read_text().splitlines()
+    problems = run_page(page, folder, slow)
+    lines = page.read_text().splitlines()  # read after the run: edits made meanwhile stay
     changed = 0
-    for problem in run_page(page, folder, slow):
+    for problem in problems:
         where, rest = problem.split(": $ ", 1)
         command = rest.split("\n", 1)[0]
         got = rest.split("\n--- it printed\n", 1)[1].split("\n") if "\n--- it printed\n" in rest else []

@@ -554,7 +554,9 @@ def hand_of(page):
 @pytest.mark.slow
 def test_three_browsers_play_a_room_round_to_hog(browser, tmp_path):
     """Three people (two desktops and a phone) join a room, one types /start, and they trade by
-    clicking cards and offers until one holds nine of an item and types hog."""
+    clicking cards and offers until one holds nine of an item and types hog (the docs' picture
+    of a room is the first desktop's page then)."""
+    shots = Path(os.environ.get("HOGSOLVE_SCREENSHOTS", tmp_path))
     with running_server(data=tmp_path) as (_, port):
         contexts = [browser.new_context(**options) for options in (DESKTOP, DESKTOP, PHONE)]
         pages, problems = [], []
@@ -611,6 +613,8 @@ def test_three_browsers_play_a_room_round_to_hog(browser, tmp_path):
         pages[1].press("#line", "Enter")
         pages[0].wait_for_function(polling=50, expression="() => document.getElementById('chat').textContent.includes('<b>nice</b>')")
         assert pages[0].locator("#chat b").count() == 0
+        pages[0].screenshot(path=str(shots / "sinbad-room.png"), full_page=False)
+        assert (shots / "sinbad-room.png").stat().st_size > 10_000
         assert no_horizontal_scroll(pages[2]) and problems == []
         for context in contexts:
             context.close()
