@@ -39,6 +39,7 @@ def test_bad_input(args, message):
     assert result.returncode == 2 and message in result.stderr
 
 
+@pytest.mark.slow  # the fast tier draws a small plot (below); the docs' pictures come from this command too
 def test_plot_writes_png(tmp_path, capsys):
     pytest.importorskip("matplotlib")
     out = tmp_path / "fa13.png"
