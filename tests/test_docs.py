@@ -67,3 +67,14 @@ def test_the_reference_covers_every_verb_and_every_public_name():
     for name in rulesets():
         assert f"## `{name}`" in rules
     assert "sp14" in rules and "No optimal value" in rules
+
+
+def test_docstrings_keep_one_style():
+    """The API pages read docstrings as numpydoc (mkdocs.yml): sections are underlined
+    (``Parameters`` / ``----------``), never Google's ``Args:``, which would render as prose."""
+    import re
+    google = re.compile(r'^\s+(Args|Arguments|Returns|Raises|Yields|Attributes|Examples):\s*$', re.M)
+    offenders = [str(path.relative_to(ROOT)) for path in (ROOT / "hogsolve").rglob("*.py")
+                 if google.search(path.read_text())]
+    assert not offenders
+    assert "docstring_style: numpy" in (ROOT / "mkdocs.yml").read_text()
