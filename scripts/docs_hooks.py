@@ -13,7 +13,7 @@ import argparse
 import sys
 
 MARKERS = {"<!-- generated: cli -->": "cli_reference", "<!-- generated: rulesets -->": "rulesets_reference",
-           "<!-- generated: api -->": "api_reference"}
+           "<!-- generated: api -->": "api_reference", "<!-- generated: rule-files -->": "rule_file_reference"}
 
 
 def _options(parser: argparse.ArgumentParser) -> list:
@@ -76,6 +76,28 @@ def rulesets_reference() -> str:
         if name in NO_VALUE:
             lines += [f"No optimal value: {NO_VALUE[name]}.", ""]
         lines += [f"`hogsolve rules --show {name}` prints its components; `--toml` writes them as a rule file.", ""]
+    return "\n".join(lines)
+
+
+def _summary(component) -> str:
+    """The first sentence of a component's docstring (or its repr), on one line."""
+    doc = " ".join((getattr(component, "__doc__", None) or repr(component)).split())
+    return doc.split(". ")[0].rstrip(".").replace("|", "\\|")
+
+
+def rule_file_reference() -> str:
+    """Every key a rule file may hold, and for each rule every component it may name."""
+    from hogsolve.hog import rulefile
+    lines = ["| key | value |", "| --- | --- |"]
+    lines += [f"| `{key}` | text{' (required)' if key == 'name' else ''} |" for key in rulefile.TEXT_FIELDS]
+    lines += [f"| `{key}` | a whole number |" for key in rulefile.INT_FIELDS]
+    lines += [f"| `{key}` | true or false |" for key in rulefile.BOOL_FIELDS]
+    for key, names in {**rulefile.COMPONENTS, **rulefile.OPTIONAL}.items():
+        optional = " (optional: absent means none)" if key in rulefile.OPTIONAL else ""
+        required = " (required)" if key == "free_bacon" else ""
+        lines.append(f"| `{key}` | one of the components below{required}{optional} |")
+    for key, names in {**rulefile.COMPONENTS, **rulefile.OPTIONAL}.items():
+        lines += ["", f"### `{key}`", ""] + [f"- `{name}`: {_summary(component)}" for name, component in names.items()]
     return "\n".join(lines)
 
 

@@ -67,6 +67,12 @@ def test_the_reference_covers_every_verb_and_every_public_name():
     for name in rulesets():
         assert f"## `{name}`" in rules
     assert "sp14" in rules and "No optimal value" in rules
+    from hogsolve.hog import rulefile
+    files = hooks.rule_file_reference()
+    for key in rulefile.KEYS:
+        assert f"| `{key}` |" in files
+    for names in {**rulefile.COMPONENTS, **rulefile.OPTIONAL}.values():
+        assert all(f"- `{name}`: " in files for name in names)
 
 
 def test_docstrings_keep_one_style():
