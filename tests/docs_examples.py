@@ -9,7 +9,9 @@ says how it is treated:
   the page's commands run;
 - ``<!-- run: slow -->``: the commands run only in the slow tier;
 - ``<!-- run: no, REASON -->``: not run, for the reason given (a server that
-  runs until stopped, commands for another machine); the reason is required.
+  runs until stopped, commands for another machine); the reason is required;
+- ``<!-- run: as in PAGE -->``: the same block, character for character, as one
+  of PAGE's, which runs there (the README repeats the contest guide's).
 
 Commands run in order in one temporary folder per page, through ``bash``, with
 this interpreter's ``hogsolve`` and ``python`` first on the path, unbuffered,
@@ -128,13 +130,20 @@ def run_page(page: Path, folder: Path, slow: bool) -> List[str]:
 
 
 def unexplained_skips() -> List[str]:
-    """Command blocks marked not to run without a reason."""
+    """Command blocks marked not to run without a reason, or said to be another page's block
+    that the page does not hold."""
     bad = []
     for page in PAGES:
         for block in blocks(page):
-            if block.annotation and block.annotation[0] == "run" and block.annotation[1] != "slow":
-                if not re.match(r"no, \S", block.annotation[1]):
-                    bad.append(block.where)
+            if not block.annotation or block.annotation[0] != "run" or block.annotation[1] == "slow":
+                continue
+            what = block.annotation[1]
+            if what.startswith("as in "):
+                other = ROOT / what[len("as in "):]
+                if not other.exists() or block.text not in [b.text for b in blocks(other)]:
+                    bad.append(f"{block.where}: not a block of {what[len('as in '):]}")
+            elif not re.match(r"no, \S", what):
+                bad.append(block.where)
     return bad
 
 
