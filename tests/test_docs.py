@@ -84,3 +84,10 @@ def test_docstrings_keep_one_style():
                  if google.search(path.read_text())]
     assert not offenders
     assert "docstring_style: numpy" in (ROOT / "mkdocs.yml").read_text()
+
+
+def test_the_architecture_page_lists_every_package():
+    """docs/architecture.md's layout names every package of hogsolve/ (a new one must be placed)."""
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    packages = [p.name for p in (ROOT / "hogsolve").iterdir() if (p / "__init__.py").exists()]
+    assert packages and all(f"{name}/" in text for name in packages), packages
