@@ -496,10 +496,11 @@ def test_sibala_rounds_with_their_odds(browser, options):
 
 # ------------------------------------------------------------- two people --
 
-@pytest.mark.parametrize("most", [6, pytest.param(300, marks=pytest.mark.slow)], ids=["six-moves", "whole-game"])
+@pytest.mark.slow  # the fast tier plays two seats over the same WebSockets without browsers (test_gui_api)
+@pytest.mark.parametrize("most", [300], ids=["whole-game"])
 def test_two_browsers_play_each_other_over_the_network_mode(browser, most):
-    """Two devices (a desktop and a phone) at one table through the join link and its token
-    (a few moves in the fast tier, the whole game in the slow one)."""
+    """Two devices (a desktop and a phone) at one table through the join link and its token,
+    a whole game."""
     with running_server(lan=True) as (server, port):
         host = browser.new_context(**DESKTOP)
         guest = browser.new_context(**PHONE)
