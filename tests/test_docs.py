@@ -91,3 +91,14 @@ def test_the_architecture_page_lists_every_package():
     text = (ROOT / "docs" / "architecture.md").read_text()
     packages = [p.name for p in (ROOT / "hogsolve").iterdir() if (p / "__init__.py").exists()]
     assert packages and all(f"{name}/" in text for name in packages), packages
+
+
+def test_every_module_with_a_doctest_is_collected():
+    """pytest looks for doctests only under the packages in pyproject.toml's testpaths: a module
+    elsewhere with a doctest would silently never run it."""
+    import tomllib
+    paths = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]["testpaths"]
+    with_doctests = [path.relative_to(ROOT) for path in (ROOT / "hogsolve").rglob("*.py") if ">>> " in path.read_text()]
+    assert with_doctests
+    for module in with_doctests:
+        assert any(str(module).startswith(p + "/") for p in paths), module
