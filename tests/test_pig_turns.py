@@ -135,3 +135,19 @@ def test_turns_and_stages_agree_where_both_apply(name, goal):
     assert rounds >= 1
     assert np.array_equal(roll & live, stage_roll & live)
     assert np.abs(np.where(live, value - by_stage, 0.0)).max() <= 1e-15
+
+
+def test_policy_iteration_does_not_cycle_among_tied_policies():
+    """Piglet against a player who never holds short of the goal is full of exact ties; the
+    best response over whole turns settles (ties keep the current choice) on the stage
+    evaluator's win rate."""
+    from hogsolve import hold_at
+    from hogsolve.analysis.pig_evaluate import _best_response_pass
+    from hogsolve.solver.pig_turns import best_response_by_turns
+    from hogsolve.strategy.pig import policy_table
+    game = get_pig_game("piglet")
+    theirs = policy_table(hold_at(20), game)
+    mine, their_values, _ = best_response_by_turns(game, theirs)
+    by_stage = _best_response_pass(game, Rolls.of(game), theirs, 50)
+    assert mine[0, 0] == pytest.approx(by_stage[0][0, 0], abs=1e-14)
+    assert their_values[0, 0] == pytest.approx(by_stage[1][0, 0], abs=1e-14)

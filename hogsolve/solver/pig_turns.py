@@ -15,7 +15,7 @@ sweep needs a dozen passes over every stage to settle the values after a wipe.
 from __future__ import annotations
 
 import dataclasses
-from typing import Optional
+from typing import Callable, Optional
 
 import numpy as np
 import scipy.sparse as sparse
@@ -129,17 +129,13 @@ class Turns:
         ends = [self.ends(roll) for roll in rolls]
         solve = self._factored([(hold, rolled * self.bust) for hold, rolled in ends])
         wiping = [rolled * self.wipe for _, rolled in ends]
-        w = np.full((M, self.g), 0.5) if after_wipe is None else np.asarray(after_wipe).reshape(M, self.g)
-        best = np.inf
-        for _ in range(MOST_WIPE_SOLVES):
-            right = np.concatenate([1.0 - wiping[m] * w[(m + 1) % M][self.j] for m in range(M)])
-            x = solve(right).reshape(M, self.pairs)
-            change = float(np.abs(x[:, self.wiped_to] - w).max())
-            w = x[:, self.wiped_to]
-            if change == 0.0 or change >= best and change < SETTLED_CHANGE:
-                return x
-            best = min(best, change)
-        raise ConvergenceError(f"the values after a wipe did not settle in {MOST_WIPE_SOLVES} solves")
+
+        def step(w):
+            x = solve(np.concatenate([1.0 - wiping[m] * w[(m + 1) % M][self.j] for m in range(M)]))
+            x = x.reshape(M, self.pairs)
+            return x, x[:, self.wiped_to]
+        first = np.full((M, self.g), 0.5) if after_wipe is None else np.asarray(after_wipe).reshape(M, self.g)
+        return _settled(step, first, "the values after a wipe")
 
     def until_wipe(self, roll: np.ndarray):
         """``(wiped, visits)`` by pair, both players following ``roll[k, p]`` and counting only up
@@ -149,10 +145,11 @@ class Turns:
         solve = self._factored([(-hold, -rolled * self.bust)])  # z = c + H z is z + (-H) z = c
         return solve(rolled * self.wipe), solve(rolled + hold.sum(axis=0))
 
-    def greedy(self, x_next: np.ndarray, roll: Optional[np.ndarray] = None):
+    def greedy(self, x_next: np.ndarray, roll: Optional[np.ndarray] = None, current: Optional[np.ndarray] = None):
         """``(value, roll)`` by ``[k, p]``: the greedy turn when the next player's start values
-        are ``x_next`` (ties roll; a hold that reaches the goal is taken), or with ``roll``
-        given, that policy's turn values."""
+        are ``x_next`` (a hold that reaches the goal is taken; exact ties roll, or with
+        ``current`` keep its choice, so policy iteration never cycles among equal policies),
+        or with ``roll`` given, that policy's turn values."""
         lo, dense, D = self.rolls.least_add, self.rolls.dense, len(self.rolls.dense)
         value = np.ones((self.rows, self.pairs))
         after_end = self.bust * (1.0 - x_next[self.bust_target]) + self.wipe * (1.0 - x_next[self.wipe_target])
@@ -167,10 +164,16 @@ class Turns:
             elif roll is not None:
                 choose = roll[k, :n]
             else:
-                choose = (r >= held[k, :n]) & self.inside[k, :n]
+                here = held[k, :n]
+                choose = (r >= here) if current is None else (r > here) | (r == here) & current[k, :n]
+                choose &= self.inside[k, :n]
             value[k, :n] = np.where(choose, r, held[k, :n])
             choice[k, :n] = choose
         return value[:self.width], choice
+
+    def smooth_guess(self) -> np.ndarray:
+        """A first guess of every pair's start value: a half, moved by the score difference."""
+        return 0.5 + (self.i - self.j) / (2.5 * self.g)
 
     def by_turn(self, table: np.ndarray) -> np.ndarray:
         """An ``[i, j, k]`` roll table (k below the width) as ``[k, p]``; with the width the goal,
@@ -183,21 +186,48 @@ class Turns:
         return np.ascontiguousarray(by_turn.T.reshape(self.g, self.g, self.width))
 
 
-def solve_by_turns(game: PigGame, rolls: Optional[Rolls] = None):
-    """``(value, roll, rounds)`` as ``[i, j, k]`` tables: the optimal values and policy by policy
-    iteration over whole turns, from the greedy policy of a smooth guess."""
-    turns = Turns(game, rolls or Rolls.of(game))
-    g = game.goal
-    guess = 0.5 + (turns.i - turns.j) / (2.5 * g)
-    _, roll = turns.greedy(guess)
-    x = guess
+def _settled(step: Callable, first: np.ndarray, what: str):
+    """``step(w) -> (result, next w)`` repeated from ``first`` until w is a fixed point to the
+    last bits (no change, or a change below :data:`SETTLED_CHANGE` that no longer shrinks);
+    the last result."""
+    w, best = first, np.inf
+    for _ in range(MOST_WIPE_SOLVES):
+        result, after = step(w)
+        change = float(np.abs(after - w).max())
+        w = after
+        if change == 0.0 or change >= best and change < SETTLED_CHANGE:
+            return result
+        best = min(best, change)
+    raise ConvergenceError(f"{what} did not settle in {MOST_WIPE_SOLVES} solves")
+
+
+def _policy_iteration(turns: Turns, facing: Callable):
+    """``(roll, value, rounds, evaluated)``: from the greedy policy of a smooth guess, each
+    policy evaluated by ``facing(roll) -> (x_next, evaluated)`` (``x_next``: the start values
+    the mover's opponent has) and replaced by the greedy one, until it is its own."""
+    _, roll = turns.greedy(turns.smooth_guess())
     for rounds in range(1, MOST_ROUNDS + 1):
-        x = turns.start_values([roll], x[turns.wiped_to])[0]
-        value, better = turns.greedy(x)
+        x_next, evaluated = facing(roll)
+        value, better = turns.greedy(x_next, current=roll)
         if np.array_equal(better, roll):
-            return turns.table(value), turns.table(roll), rounds
+            return roll, value, rounds, evaluated
         roll = better
     raise ConvergenceError(f"policy iteration over turns did not settle in {MOST_ROUNDS} rounds")
+
+
+def solve_by_turns(game: PigGame, rolls: Optional[Rolls] = None):
+    """``(value, roll, rounds)`` as ``[i, j, k]`` tables: the optimal values and policy by policy
+    iteration over whole turns, both players following the same policy."""
+    turns = Turns(game, rolls or Rolls.of(game))
+    after_wipe = turns.smooth_guess()[turns.wiped_to]
+
+    def facing(roll):
+        nonlocal after_wipe
+        x = turns.start_values([roll], after_wipe)[0]
+        after_wipe = x[turns.wiped_to]  # the next round starts from these
+        return x, x
+    roll, value, rounds, _ = _policy_iteration(turns, facing)
+    return turns.table(value), turns.table(roll), rounds
 
 
 def best_response_by_turns(game: PigGame, theirs: np.ndarray, rolls: Optional[Rolls] = None):
@@ -208,17 +238,15 @@ def best_response_by_turns(game: PigGame, theirs: np.ndarray, rolls: Optional[Ro
     g = game.goal
     turns = Turns(game, rolls or Rolls.of(game), width=theirs.shape[2])
     fixed = turns.by_turn(theirs)
-    guess = 0.5 + (turns.i - turns.j) / (2.5 * g)
-    _, roll = turns.greedy(guess)
-    w = None
-    for _ in range(MOST_ROUNDS):
-        x = turns.start_values([roll, fixed], w)
-        w = x[:, turns.wiped_to]
-        _, better = turns.greedy(x[1])
-        if np.array_equal(better, roll):
-            return x[0].reshape(g, g), x[1].reshape(g, g), turns.table(roll)[:, :, :g]
-        roll = better
-    raise ConvergenceError(f"policy iteration over turns did not settle in {MOST_ROUNDS} rounds")
+    after_wipe = None
+
+    def facing(roll):
+        nonlocal after_wipe
+        x = turns.start_values([roll, fixed], after_wipe)
+        after_wipe = x[:, turns.wiped_to]
+        return x[1], x
+    roll, _, _, x = _policy_iteration(turns, facing)
+    return x[0].reshape(g, g), x[1].reshape(g, g), turns.table(roll)[:, :, :g]
 
 
 def policy_start_values(game: PigGame, mine: np.ndarray, theirs: np.ndarray, rolls: Optional[Rolls] = None):
@@ -242,15 +270,12 @@ def reach_by_turns(game: PigGame, tables: list, start: np.ndarray, rolls: Option
     solve = turns._factored([(-hold, -rolled * turns.bust) for hold, rolled in ends])
     wiping = [rolled * turns.wipe for _, rolled in ends]
     starts = start.reshape(2, turns.pairs)
-    sent, best = np.zeros((2, turns.pairs)), np.inf
-    for _ in range(MOST_WIPE_SOLVES):
+
+    def step(sent):
         y = solve((starts + sent).ravel(), transposed=True).reshape(2, turns.pairs)
         wiped = np.zeros((2, turns.pairs))
         for m in (0, 1):  # a wipe by player m: the other starts at (j, 0)
             wiped[1 - m] = np.bincount(turns.wipe_target, weights=y[m] * wiping[m], minlength=turns.pairs)
-        change = float(np.abs(wiped - sent).max())
-        sent = wiped
-        if change == 0.0 or change >= best and change < SETTLED_CHANGE:
-            return turns.table(turns.visits(by_turn[0]) * y[0][None, :])
-        best = min(best, change)
-    raise ConvergenceError(f"the mass wipes send back did not settle in {MOST_WIPE_SOLVES} solves")
+        return y, wiped
+    y = _settled(step, np.zeros((2, turns.pairs)), "the mass wipes send back")
+    return turns.table(turns.visits(by_turn[0]) * y[0][None, :])
