@@ -40,9 +40,8 @@ def _policy_pass(game: PigGame, rolls: Rolls, tables: tuple):
         partner = s - i - i[0]
         room = np.full(len(i), width)
         holds = [_hold_values(v[1 - p], i, j, g, width) for p in (0, 1)]  # the other player moves next
-        exits = [rolls.exits(i, j, None) for p in (0, 1)]
-        ab = [_turn_values(rolls, holds[p], room, np.zeros(len(i)), tables[p][i, j], bust=exits[p][0],
-                           wipe=exits[p][1]) for p in (0, 1)]
+        bust, _ = rolls.exits(i, j, None)
+        ab = [_turn_values(rolls, holds[p], room, np.zeros(len(i)), tables[p][i, j], bust=bust) for p in (0, 1)]
         b0, b1 = ab[0][1][:, 0], ab[1][1][:, 0]
         c0, c1 = ab[0][0][:, 0] + b0, ab[1][0][:, 0] + b1
         v[0][i, j, 0] = _pair_values(c0, b0, c1, b1, partner)
@@ -113,20 +112,19 @@ def _best_response_pass(game: PigGame, rolls: Rolls, theirs: np.ndarray, max_pas
         partner = s - i - i[0]
         hold_mine = _hold_values(their_v, i, j, g)
         hold_theirs = _hold_values(mine_v, i, j, g, theirs.shape[2])
-        bust_m, wipe_m = rolls.exits(i, j, None)
-        bust_t, wipe_t = rolls.exits(i, j, None)
+        bust, no_wipe = rolls.exits(i, j, None)
         a_t, b_t, _ = _turn_values(rolls, hold_theirs, np.full(len(i), theirs.shape[2]), np.zeros(len(i)),
-                                   theirs[i, j], bust=bust_t, wipe=wipe_t)
+                                   theirs[i, j], bust=bust)
         c_t = a_t[:, 0] + b_t[:, 0]
         x_mine = np.full(len(i), 0.5)
         for _ in range(max_passes):
             x_theirs = c_t - b_t[:, 0] * x_mine[partner]
             u = 1.0 - x_theirs[partner]
-            a, b, choice = _turn_values(rolls, hold_mine, g - i, u, bust=bust_m, wipe=wipe_m)
+            a, b, choice = _turn_values(rolls, hold_mine, g - i, u, bust=bust)
             x_mine = _pair_values(a[:, 0] + b[:, 0], b[:, 0], c_t, b_t[:, 0], partner)
             x_theirs = c_t - b_t[:, 0] * x_mine[partner]
             u = 1.0 - x_theirs[partner]
-            if _greedy(rolls, a + b * u[:, None], hold_mine, g - i, u, choice, bust_m, wipe_m):
+            if _greedy(rolls, a + b * u[:, None], hold_mine, g - i, u, choice, bust, no_wipe):
                 break
         mine_v[i, j] = a + b * u[:, None]
         their_v[i, j, 0] = x_theirs

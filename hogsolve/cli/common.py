@@ -133,7 +133,6 @@ def add_rules_option(p, *, many: bool = False) -> None:
                         "would pass forever, as in sp22, optimal play has no value) or draw (half a win each)")
 
 
-
 def gigabytes(text: str) -> float:
     """A positive, finite number of GB (``inf``, ``nan``, 0 and 1e308 are refused)."""
     from ..solver.memory import is_limit

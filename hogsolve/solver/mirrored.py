@@ -23,18 +23,14 @@ ROUNDS = 30
 NOT_A_MOVE = 4.0
 
 
-def pair_values(r: np.ndarray, z: np.ndarray, actions: np.ndarray) -> np.ndarray:
-    """The values of a sum's states when each state plays ``actions`` (the mirror of state i
-    is state m - 1 - i, by rising opponent score): the closed form of each pair's system."""
-    return _pair_values(r, z, actions, np.arange(r.shape[1]), staying_together(z))
-
-
 def staying_together(z: np.ndarray) -> np.ndarray:
     """``[n, n']``: 1 - z_n z_n', the closed form's denominator for every pair of actions."""
     return 1.0 - z[:, None] * z[None, :]
 
 
 def _pair_values(r, z, actions, columns, together):
+    """The values of a sum's states when each state plays ``actions`` (the mirror of state i
+    is state m - 1 - i, by rising opponent score): the closed form of each pair's system."""
     cell = actions * r.shape[1]
     cell += columns
     gain = r.reshape(-1).take(cell)
