@@ -120,10 +120,10 @@ def test_exact_values_of_ties_are_those_of_a_plain_recursion_in_fractions():
     recursion over every action's outcomes, state by state."""
     from fractions import Fraction
     from functools import lru_cache
-    from hogsolve.solver.bound_check import _SameValue, decided_states
+    from hogsolve.solver.bound_check import _ExactTies, decided_states
     model, solution = _feral_model()
     lost, won, _ = decided_states(model, solution.win_probability)
-    same = _SameValue(model, lost, won, solution.action_values, 0.05)
+    same = _ExactTies(model, lost, won, solution.action_values, 0.05)
     g = model.goal
 
     @lru_cache(maxsize=None)

@@ -173,7 +173,7 @@ def _settle_ties(model: Model, values: np.ndarray, fresh: np.ndarray, policy: np
     chosen_sure = np.take_along_axis(sure, policy[..., None], axis=-1)[..., 0]
     exact = ties & (lost | (won & chosen_sure))
     wrong = ties & won & ~chosen_sure
-    same = _SameValue(model, lost, won, fresh, error)
+    same = _ExactTies(model, lost, won, fresh, error)
     for state in np.argwhere(ties & ~lost & ~won)[:5000]:
         state = tuple(int(x) for x in state)
         q, mine = fresh[state], int(policy[state])
@@ -186,7 +186,7 @@ def _settle_ties(model: Model, values: np.ndarray, fresh: np.ndarray, policy: np
         try:  # the tied actions' exact values, from the exact values of the states they reach
             chosen = same.exact_action_value(state, mine)
             best = max(same.exact_action_value(state, n) for n in unmatched)
-        except _TooFar:
+        except (_TooFar, RecursionError):  # too far to value here: the tie stays unproven
             continue
         exact[state], wrong[state] = chosen >= best, chosen < best
     return exact, wrong
@@ -202,12 +202,13 @@ class _TooFar(Exception):
     """Valuing a tie exactly would need more than :data:`EXACT_STATES` states."""
 
 
-class _SameValue:
-    """Exact proofs that two outcome distributions are worth the same: the same chance of every
-    score pair, where states with the same scores are equal in value when the same actions are
-    within the bound of the best in both, and each of those actions' outcomes match in turn
-    (followed a few turns ahead, as far as the decided states merge them).  In the Feral Hogs semesters, states that differ only in a memory whose bonus can no
-    longer change anything (the player it belongs to wins for sure either way) are equal so."""
+class _ExactTies:
+    """Exact settling of ties, two ways.  Matching: two outcome distributions are worth the same
+    when they give every score pair the same chance, where states with the same scores are
+    equal when the same actions may be best in both and those actions' outcomes match in turn
+    (a few turns ahead, the decided states merged); so states that differ only in a memory whose
+    bonus can no longer matter are equal.  Otherwise exact values: a recursion in Fractions over
+    the states the tied actions reach, valuing only the actions the bound cannot rule out."""
 
     def __init__(self, model: Model, lost: np.ndarray, won: np.ndarray, fresh: np.ndarray, error: float):
         self.model, self.lost, self.won, self.fresh, self.error = model, lost, won, fresh, error
