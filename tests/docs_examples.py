@@ -102,9 +102,23 @@ def matches(expected: List[str], got: List[str]) -> bool:
     return re.fullmatch(pattern.replace("\n.*?\n", "(?:\n.*?)?\n"), "\n".join(got), re.S) is not None
 
 
-def run_page(page: Path, folder: Path, slow: bool) -> List[str]:
-    """Run the page's command blocks in ``folder`` (``slow``: the slow ones too); return one
-    message per command whose output differs from the page's."""
+@dataclasses.dataclass
+class Mismatch:
+    """A command whose output differs from what its page says."""
+
+    block: Block
+    command: str
+    expected: List[str]
+    got: List[str]
+
+    def __str__(self) -> str:
+        return (f"{self.block.where}: $ {self.command}\n--- the page says\n" + "\n".join(self.expected)
+                + "\n--- it printed\n" + "\n".join(self.got))
+
+
+def run_page(page: Path, folder: Path, slow: bool) -> List[Mismatch]:
+    """Run the page's command blocks in ``folder`` (``slow``: the slow ones too); return every
+    command whose output differs from the page's."""
     page_blocks = blocks(page)
     for block in page_blocks:
         if block.annotation and block.annotation[0] == "file":
@@ -124,8 +138,7 @@ def run_page(page: Path, folder: Path, slow: bool) -> List[str]:
                                     stderr=subprocess.STDOUT, text=True, timeout=900, stdin=subprocess.DEVNULL)
             got = _trimmed(result.stdout.splitlines())  # stdout and stderr as a terminal shows them
             if not matches(expected, got):
-                problems.append(f"{block.where}: $ {command}\n--- the page says\n" + "\n".join(expected)
-                                + "\n--- it printed\n" + "\n".join(got))
+                problems.append(Mismatch(block, command, expected, got))
     return problems
 
 
@@ -153,22 +166,15 @@ def update_page(page: Path, folder: Path, slow: bool) -> int:
     outputs changed."""
     problems = run_page(page, folder, slow)
     lines = page.read_text().splitlines()  # read after the run: edits made meanwhile stay
-    changed = 0
-    for problem in problems:
-        where, rest = problem.split(": $ ", 1)
-        command = rest.split("\n", 1)[0]
-        got = rest.split("\n--- it printed\n", 1)[1].split("\n") if "\n--- it printed\n" in rest else []
-        got = [] if got == [""] else got
-        start = int(where.rsplit(":", 1)[1])  # the opening fence
-        i = next(n for n in range(start, len(lines)) if lines[n] == f"$ {command}")
+    for problem in reversed(problems):  # from the bottom up: the line numbers above stay right
+        i = next(n for n in range(problem.block.line, len(lines)) if lines[n] == f"$ {problem.command}")
         j = i + 1
         while j < len(lines) and not lines[j].startswith("$ ") and not lines[j].startswith("```"):
             j += 1
-        blank = [""] if j < len(lines) and lines[j].startswith("$ ") else []
-        lines[i + 1: j] = got + blank
-        changed += 1
+        kept = [""] if not lines[j - 1].strip() and j - 1 > i else []  # a blank line before the next command
+        lines[i + 1: j] = problem.got + kept
     page.write_text("\n".join(lines) + "\n")
-    return changed
+    return len(problems)
 
 
 if __name__ == "__main__":

@@ -36,7 +36,7 @@ def _command_pages():
 @pytest.mark.parametrize("page", _command_pages(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_command_examples_print_what_the_page_says(page, tmp_path):
     problems = run_page(page, tmp_path, slow=False)
-    assert not problems, "\n\n".join(problems)
+    assert not problems, "\n\n".join(map(str, problems))
 
 
 @pytest.mark.slow
@@ -44,7 +44,7 @@ def test_command_examples_print_what_the_page_says(page, tmp_path):
                          ids=lambda p: str(p.relative_to(ROOT)))
 def test_slow_command_examples_print_what_the_page_says(page, tmp_path):
     problems = run_page(page, tmp_path, slow=True)
-    assert not problems, "\n\n".join(problems)
+    assert not problems, "\n\n".join(map(str, problems))
 
 
 def test_every_skipped_example_says_why():
