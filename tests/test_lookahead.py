@@ -7,7 +7,7 @@ from hogsolve.hog.lookahead import action_values_at
 from hogsolve.hog.rules import get_rules
 from hogsolve.solver import optimal as solver
 from hogsolve.solver.optimal import solve
-from hogsolve.solver.tables import FLOAT32_ERROR
+from hogsolve.util.stable import GRID_ERROR
 from hogsolve.strategy.optimal import optimal_strategy
 
 
@@ -47,7 +47,7 @@ def test_feral_hints_need_no_solve(monkeypatch):
     assert bot.win_probability.shape == (100, 100, 11, 11) and bot.win_probability.dtype == np.float32
     for index in states(100, (11, 11), 40, seed=3):  # the policy's move is the hint's best
         values = bot.values_at(index)
-        assert values[bot.table[index]] >= values.max() - 2 * FLOAT32_ERROR
+        assert values[bot.table[index]] >= values.max() - 2 * GRID_ERROR
 
 
 @pytest.mark.slow
@@ -55,8 +55,8 @@ def test_feral_hints_need_no_solve(monkeypatch):
 def test_shipped_feral_values_are_the_solved_ones_within_their_bound(name):
     bot = optimal_strategy(name)
     solution = solve(bot.rules)
-    assert np.abs(bot.win_probability - solution.win_probability).max() <= FLOAT32_ERROR
+    assert np.abs(bot.win_probability - solution.win_probability).max() <= GRID_ERROR
     for index in states(100, bot.rules.context_shape, 150, seed=2):
-        close_to(solution.action_values[index], bot.values_at(index), FLOAT32_ERROR + 1e-13)
+        close_to(solution.action_values[index], bot.values_at(index), GRID_ERROR + 1e-13)
         looked = bot.values_at(index)
-        assert looked[bot.table[index]] >= looked.max() - 2 * FLOAT32_ERROR - 1e-12
+        assert looked[bot.table[index]] >= looked.max() - 2 * GRID_ERROR - 1e-12

@@ -51,7 +51,7 @@ def test_pig_first_player_wins_53_06_percent():
     """Neller & Presser (2004): the first player wins 53.06% under optimal play."""
     solution = solve_pig(get_pig_game("pig"))
     assert round(solution.first_player_win_probability, 4) == 0.5306
-    assert solution.certificate.proven and solution.certificate.error_bound < 1e-9
+    assert solution.certificate.proven and solution.certificate.error_bound < solution.certificate.min_decision_margin / 2
     # the optimal table played against itself gives the same number (an independent sweep)
     rate = pig_win_rate(solution, solution, solution.game)
     first, average = rate.first, rate.average

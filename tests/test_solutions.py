@@ -6,9 +6,11 @@ import numpy as np
 import pytest
 
 from hogsolve import __version__, get_rules, rulesets, solve
+from hogsolve.solver.bound_check import prove_float_table
 from hogsolve.solver.model import compile_model
 from hogsolve.hog.rules import NO_VALUE
-from hogsolve.solver.tables import FLOAT32_ERROR, load_arrays, solution_files
+from hogsolve.solver.tables import load_arrays, solution_files
+from hogsolve.util.stable import GRID_ERROR
 from hogsolve.util.files import read_grid_csv, sha256
 
 SOLUTIONS = Path(__file__).resolve().parent.parent / "solutions"
@@ -81,9 +83,9 @@ def test_float_only_tables_reproduce_byte_for_byte(name):
     directory = SOLUTIONS / name
     meta, arrays = load_arrays(directory, ("policy.npy",))
     rules = shipped_rules(name)
-    fresh = solve(rules)
-    assert fresh.certificate.proven
-    for file_name, data in solution_files(fresh, __version__, policy_only=True).items():
+    fresh, proof = prove_float_table(compile_model(rules), solve(rules))
+    assert fresh.certificate.proven and proof.proven
+    for file_name, data in solution_files(fresh, __version__, policy_only=True, proof=proof).items():
         assert data == (directory / file_name).read_bytes(), file_name
     assert arrays["policy.npy"].shape == (100, 100) + rules.context_shape
     assert meta["certificate"]["proven"] is True and meta["opening_move"] == fresh.opening_move
@@ -91,7 +93,7 @@ def test_float_only_tables_reproduce_byte_for_byte(name):
         assert meta["layout"].startswith("policy[score, opponent_score, mover's memory")
         assert sorted(meta["sha256"]) == ["policy.npy", "win_probability.npy"]
         _, values = load_arrays(directory, ("win_probability.npy",))
-        assert np.abs(values["win_probability.npy"] - fresh.win_probability).max() <= FLOAT32_ERROR
+        assert np.abs(values["win_probability.npy"] - fresh.win_probability).max() <= GRID_ERROR
     else:
         assert sorted(meta["sha256"]) == ["policy.csv", "policy.npy"]
         assert np.array_equal(read_grid_csv(directory / "policy.csv", int), arrays["policy.npy"])
@@ -121,7 +123,7 @@ def test_pig_tables_reproduce_byte_for_byte(name):
     from hogsolve.strategy.pig import PigBot, pig_bot
     bot = pig_bot(name)
     assert isinstance(bot, PigBot) and np.array_equal(bot.roll, fresh.roll)
-    assert np.abs(bot.value - fresh.value).max() <= FLOAT32_ERROR
+    assert np.abs(bot.value - fresh.value).max() <= GRID_ERROR
 
 
 def test_pig_bots_load_without_solving(monkeypatch):

@@ -356,3 +356,11 @@ def by_family(handlers: Dict[str, Callable]) -> Callable:
                 f"{f.name}: {f.description}" for f in FAMILIES.values()))
         return handlers[owners.pop()](args)
     return run
+
+
+def certificate_text(bound: float, residual: float, step: float, margin: float, ties: int) -> str:
+    """What a certificate line says, for every game: the bound rounded up, the residual as
+    :func:`hogsolve.util.stable.residual_text` puts it, the smallest margin (two digits)."""
+    from ..util.stable import bound_text, residual_text
+    return (f"values within {bound_text(bound)} of optimal (Bellman residual {residual_text(residual, step)}); "
+            f"smallest decision margin {margin:.2g}; {ties} states tied within the bound")

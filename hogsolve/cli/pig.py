@@ -21,14 +21,16 @@ def pig_game(name: str, goal, max_memory_gb=None):
 
 def describe(solution) -> str:
     """The lines `hogsolve solve --rules pig` prints."""
+    from ..util.stable import certain_digits
+    from .common import certificate_text
     c = solution.certificate
     return "\n".join([
         f"{solution.game.name} (goal {solution.game.goal}): P(first player wins) = "
-        f"{solution.first_player_win_probability:.12f}, hold at {int(solution.hold_threshold[0, 0])} at the "
-        f"start, solved in {solution.solve_seconds * 1000:.0f} ms",
-        f"  certificate: values within {c.error_bound:.2g} of optimal (Bellman residual "
-        f"{c.max_bellman_residual:.2g}); smallest decision margin {c.min_decision_margin:.2g}; "
-        f"{c.tie_states} states tied within the bound; " + (f"{c.policy_passes} rounds of policy iteration over "
+        f"{certain_digits(solution.first_player_win_probability, c.error_bound)}, hold at "
+        f"{int(solution.hold_threshold[0, 0])} at the start, solved in {solution.solve_seconds * 1000:.0f} ms",
+        "  certificate: " + certificate_text(c.error_bound, c.max_bellman_residual, c.backup_error,
+                                             c.min_decision_margin, c.tie_states) + "; " +
+        (f"{c.policy_passes} rounds of policy iteration over "
         f"whole turns" if c.over_turns else f"{c.policy_passes} policy passes at most per stage"),
         "  proven optimal" if c.proven else f"  NOT proven: {c.reason}",
     ])

@@ -7,8 +7,9 @@ from typing import Optional
 
 from ..version import __version__
 from . import pig
-from .common import (UsageError, add_rules_option, by_family, emit_json, load_rules, respond, solve_progress,
-                    writable_dir, write_or_fail)
+from ..util.stable import bound_text
+from .common import (UsageError, add_rules_option, by_family, certificate_text, emit_json, load_rules, respond,
+                     solve_progress, writable_dir, write_or_fail)
 
 
 def setup_rules(p):
@@ -79,7 +80,7 @@ def setup_solve(p):
 def solve_hog(args) -> int:
     """``hogsolve solve`` for Hog rulesets (--rules, --rules-file or --all)."""
     from ..strategy.optimal import cache_root, shipped_tables, shipped_tables_are_a_checkout
-    from ..solver.bound_check import check_hog_policy
+    from ..solver.bound_check import prove_float_table
     from ..solver.exact import ExactUnsupported, check_exact_supported, verify_ties
     from ..solver.model import compile_model
     from ..hog.rules import NO_VALUE, get_rules, rulesets
@@ -126,8 +127,10 @@ def solve_hog(args) -> int:
             except ExactUnsupported:
                 exact, float_only = False, True
         solution = solve(rules, exact=exact, model=model, progress=solve_progress(f"solving {rules.name}"))
+        bounded = None
+        if float_only:  # ties settled exactly where they can be, then every decision proven
+            solution, bounded = prove_float_table(model, solution)
         record = solution.to_dict()
-        bounded = check_hog_policy(model, solution.win_probability, solution.policy) if float_only else None
         if bounded is not None:
             record["exact"] = bounded.to_dict()
         ties = None
@@ -141,7 +144,7 @@ def solve_hog(args) -> int:
             not (bounded is not None and bounded.wrong)
         if out is not None and usable:
             target = out / (f"{rules.name}-goal{rules.goal}" if cached else rules.name)
-            write_or_fail(lambda: write_solution(solution, target, __version__, policy_only=float_only), target)
+            write_or_fail(lambda: write_solution(solution, target, __version__, policy_only=float_only, proof=bounded), target)
             record["written_to"] = str(target)
         results.append(record)
         if not args.json:
@@ -169,14 +172,14 @@ def solve_hog(args) -> int:
 
 def format_solution(solution, written_to: Optional[str]) -> str:
     """The lines `hogsolve solve` prints for one ruleset."""
+    from ..util.stable import certain_digits
     c = solution.certificate
     lines = [
         f"{solution.rules.name} (goal {solution.goal}): P(first player wins) = "
-        f"{solution.first_player_win_probability:.12f}, opening move {solution.opening_move} dice, "
-        f"solved in {solution.solve_seconds * 1000:.0f} ms",
-        f"  certificate: values within {c.error_bound:.2g} of optimal (Bellman residual "
-        f"{c.max_bellman_residual:.2g}); smallest decision margin {c.min_decision_margin:.2g}; "
-        f"{len(c.tie_states)} states tied within the bound",
+        f"{certain_digits(solution.first_player_win_probability, 0 if solution.exact else c.error_bound)}, "
+        f"opening move {solution.opening_move} dice, solved in {solution.solve_seconds * 1000:.0f} ms",
+        "  certificate: " + certificate_text(c.error_bound, c.max_bellman_residual, c.backup_error,
+                                             c.min_decision_margin, len(c.tie_states)),
         "  proven optimal" if c.proven else f"  NOT proven: {c.reason}",
     ]
     if solution.exact is not None:
@@ -185,10 +188,13 @@ def format_solution(solution, written_to: Optional[str]) -> str:
         p = e.win_probability_start
         confirmed = ("float policy confirmed in every state" if len(e.float_policy_mismatches) == 0
                      else f"float policy differs in {len(e.float_policy_mismatches)} states (exact one kept)")
+        # the float error itself (about 1e-15) follows the machine: said against the bound, in --json as is
+        within = "float values within the bound" if e.max_value_error <= c.error_bound else \
+            f"float values off by up to {bound_text(e.max_value_error)}, beyond the bound"
         lines.append(
             f"  exact: P = {decimal_digits(p, 30)}... ({len(str(p.denominator))}-digit denominator); "
-            f"{confirmed}; {e.exact_tie_states} exact ties; max float error {e.max_value_error:.2g} "
-            f"({e.seconds:.1f} s)")
+            f"{confirmed}; {e.exact_tie_states} exact ties; {within} ({e.seconds:.1f} s)")
     if written_to:
         lines.append(f"  wrote {written_to}")
     return "\n".join(lines)
+

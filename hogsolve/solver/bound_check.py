@@ -40,7 +40,8 @@ import numpy as np
 from ..util.plain import plain
 from ..util.status import Proof
 from .backup import backup_all
-from .certificate import certify
+from ..util.stable import bound_text
+from .certificate import PROOF_TOLERANCE, certify
 from .iteration import IterationResult
 from .model import Model
 from .passes import passing_action_values, zero_dice_passes
@@ -86,7 +87,7 @@ class BoundCheck(Proof):
         status = "every decision proven" if self.proven else ("WRONG: " if self.wrong else "not proven: ") + self.reason
         settled = f", {self.settled:,} ties settled exactly" if self.settled else ""
         return (f"proof by error bound: {self.decisions:,} decisions, each above every other action by "
-                f"more than 2 x {self.error_bound:.2g} (smallest margin {self.min_margin:.2g}{settled}; "
+                f"more than 2 x {bound_text(self.error_bound)} (smallest margin {self.min_margin:.2g}{settled}; "
                 f"{self.seconds:.1f} s): {status}")
 
 
@@ -116,22 +117,54 @@ def check_hog_policy(model: Model, values: np.ndarray, policy: np.ndarray) -> Bo
     turn scores (see the module docstring)."""
     start = time.process_time()
     fresh = passing_action_values(model, values, backup_all(model, values))
-    certificate = certify(model, values, fresh, IterationResult(0))
+    certificate = certify(model, values, fresh, IterationResult(0), own_backup=False)
     error = (certificate.error_bound + certificate.backup_error) * OUTWARD
     policy = np.broadcast_to(np.asarray(policy, dtype=np.intp), values.shape)
     chosen = np.take_along_axis(fresh, policy[..., None], axis=-1)[..., 0]
     others = fresh.copy()
     np.put_along_axis(others, policy[..., None], -np.inf, axis=-1)
     margin = chosen - others.max(axis=-1)
-    bound_reason = "" if np.isfinite(certificate.error_bound) and certificate.error_bound <= 1e-9 else \
+    bound_reason = "" if np.isfinite(certificate.error_bound) and certificate.error_bound <= PROOF_TOLERANCE else \
         f"no usable error bound ({certificate.error_bound:.3g})"
     settled = 0
     if not bound_reason and _well_founded(model) and (np.abs(margin) <= 2 * error).any():
-        exact_ties, wrong = _settle_ties(model, values, fresh, policy, np.abs(margin) <= 2 * error, error)
+        exact_ties, wrong, _ = _settle_ties(model, values, fresh, policy, np.abs(margin) <= 2 * error, error)
         margin = np.where(exact_ties, np.inf, np.where(wrong, -np.inf, margin))
         settled = int(exact_ties.sum())
     check = _verdict(model.rules.name, margin, error, time.process_time() - start, bound_reason)
     return dataclasses.replace(check, settled=settled)
+
+
+def prove_float_table(model: Model, solution):
+    """``(solution, check)``: a float ``solution`` with its ties settled by
+    :func:`settle_hog_policy`, and the proof of that policy by :func:`check_hog_policy`: what
+    ``hogsolve solve --exact`` ships where exact rationals do not reach."""
+    policy = settle_hog_policy(model, solution.win_probability, solution.policy)
+    return dataclasses.replace(solution, policy=policy), check_hog_policy(model, solution.win_probability, policy)
+
+
+def settle_hog_policy(model: Model, values: np.ndarray, policy: np.ndarray) -> np.ndarray:
+    """``policy`` with every tie that is settled exactly broken by the tie rule: at a state
+    where the bound cannot order the near-best actions, the fewest dice among those that are
+    exactly optimal (a sure win's fewest sure dice; the fewest of the exactly largest values),
+    so the choice depends on exact facts, never on which float came out larger.  Ties that
+    cannot be settled keep ``policy``'s choice (the fewest dice within the tie threshold); the
+    check (:func:`check_hog_policy`) counts them."""
+    fresh = passing_action_values(model, values, backup_all(model, values))
+    certificate = certify(model, values, fresh, IterationResult(0), own_backup=False)
+    error = (certificate.error_bound + certificate.backup_error) * OUTWARD
+    if not (np.isfinite(certificate.error_bound) and certificate.error_bound <= PROOF_TOLERANCE) or \
+            not _well_founded(model):
+        return policy
+    policy = np.array(np.broadcast_to(np.asarray(policy, dtype=np.int8), values.shape))
+    chosen = np.take_along_axis(fresh, policy[..., None].astype(np.intp), axis=-1)[..., 0]
+    others = fresh.copy()
+    np.put_along_axis(others, policy[..., None].astype(np.intp), -np.inf, axis=-1)
+    ties = np.abs(chosen - others.max(axis=-1)) <= 2 * error
+    if ties.any():
+        _, _, better = _settle_ties(model, values, fresh, policy, ties, error)
+        policy = np.where(better >= 0, better, policy).astype(np.int8)
+    return policy
 
 
 def _well_founded(model: Model) -> bool:
@@ -168,11 +201,15 @@ def decided_states(model: Model, values: np.ndarray):
 
 def _settle_ties(model: Model, values: np.ndarray, fresh: np.ndarray, policy: np.ndarray, ties: np.ndarray,
                  error: float):
-    """``(exact ties, wrong)`` among the ``ties`` states (see the module docstring)."""
+    """``(exact ties, wrong, better)`` among the ``ties`` states (see the module docstring):
+    ``better`` is, where ``policy`` is exactly worse, the fewest dice among the exactly best
+    actions (else -1)."""
+    policy = policy.astype(np.intp)
     lost, won, sure = decided_states(model, values)
     chosen_sure = np.take_along_axis(sure, policy[..., None], axis=-1)[..., 0]
     exact = ties & (lost | (won & chosen_sure))
     wrong = ties & won & ~chosen_sure
+    better = np.where(wrong, np.argmax(sure, axis=-1), -1)  # the fewest dice that win for sure
     same = _ExactTies(model, lost, won, fresh, error)
     for state in np.argwhere(ties & ~lost & ~won)[:5000]:
         state = tuple(int(x) for x in state)
@@ -185,11 +222,14 @@ def _settle_ties(model: Model, values: np.ndarray, fresh: np.ndarray, policy: np
             continue
         try:  # the tied actions' exact values, from the exact values of the states they reach
             chosen = same.exact_action_value(state, mine)
-            best = max(same.exact_action_value(state, n) for n in unmatched)
+            theirs = {n: same.exact_action_value(state, n) for n in unmatched}
         except (_TooFar, RecursionError):  # too far to value here: the tie stays unproven
             continue
+        best = max(theirs.values())
         exact[state], wrong[state] = chosen >= best, chosen < best
-    return exact, wrong
+        if chosen < best:
+            better[state] = min(n for n, v in theirs.items() if v == best)
+    return exact, wrong, better
 
 
 #: How many turns ahead two states are followed to show their values are the same.
@@ -307,7 +347,7 @@ def check_pig_policy(game, value: np.ndarray, roll: np.ndarray, rolls: Optional[
     decided = inside & (np.arange(g)[None, None, :] >= 1)  # at k = 0 the first roll is compulsory
     margin = np.where(roll, roll_value - hold_value, hold_value - roll_value)[decided]
     error = (certificate.error_bound + pig_backup_error(rolls)) * OUTWARD
-    bound_reason = "" if np.isfinite(certificate.error_bound) and certificate.error_bound <= 1e-9 else \
+    bound_reason = "" if np.isfinite(certificate.error_bound) and certificate.error_bound <= PROOF_TOLERANCE else \
         f"no usable error bound ({certificate.error_bound:.3g})"
     check = _verdict(game.name, margin, error, time.process_time() - start, bound_reason)
     if check.worst:  # name the states, not their places among the decisions

@@ -13,7 +13,9 @@ bound on the distance to the true optimal values:
   ``k`` and ``E_k`` the largest error on sums ``k`` and above, the Bellman
   equation gives ``e <= r_k + step + rho_k e + (1 - rho_k) E_{k+1}``, so
   ``E_k <= E_{k+1} + (r_k + step) / (1 - rho_k)``; summed over every sum,
-  that is ``error_bound``.  This covers games with cycles (a turn that
+  that is ``error_bound``.  Where the sums are iterated, ``r_k`` is charged at
+  least ``step`` (a residual at the rounding level is machine noise; see
+  :func:`charged_residuals`), so the bound is the same on every machine.  This covers games with cycles (a turn that
   leaves the scores unchanged) as long as every ``rho_k < 1``.  Passes
   (:mod:`hogsolve.solver.passes`) are measured against their closed form
   instead, which is 1-Lipschitz in larger sums' values: there ``rho_k`` is 0.
@@ -41,8 +43,10 @@ from .model import Model
 from .passes import closed_form, zero_dice_passes
 from ..util.status import Proof
 
-#: Largest error bound on values that still counts as a proof.
-PROOF_TOLERANCE = 1e-9
+#: Largest error bound on values that still counts as a proof (a sanity cap: what proves a
+#: decision is the bound being below half its margin).  Pig's bound, with its residuals charged a
+#: full rounding step, is 1.2e-9.
+PROOF_TOLERANCE = 1e-8
 
 
 def gamma(k: int) -> float:
@@ -138,6 +142,15 @@ def stay_by_score_sum(model: Model) -> np.ndarray:
     return _by_score_sum(model, stay_probabilities(model))
 
 
+def charged_residuals(model: Model, residual_by_sum: np.ndarray, step: float, own_backup: bool = True) -> np.ndarray:
+    """The residual each score sum is charged in the bound: as measured against a one-pass
+    solve's own backup (0 by construction on every machine), else at least one rounding
+    ``step`` (an iterated sum, or a fresh backup by another path: there the measured residual
+    is noise of that size, which follows the machine's summation order; charging the step
+    makes the bound the same number everywhere)."""
+    return residual_by_sum if model.progressive and own_backup else np.maximum(residual_by_sum, step)
+
+
 def value_error_bound(model: Model, residual_by_sum: np.ndarray, rho: np.ndarray) -> float:
     """Rigorous bound on |computed - true| values from each score sum's residual and
     ``rho = stay_by_score_sum(model)`` (module doc)."""
@@ -157,11 +170,13 @@ def rounding_tie_threshold(model: Model) -> float:
 
 
 def certify(model: Model, values: np.ndarray, action_values: np.ndarray,
-            iteration: IterationResult) -> Certificate:
+            iteration: IterationResult, *, own_backup: bool = True) -> Certificate:
     """Certificate of ``values[s, o, ...]`` given ``action_values[s, o, ..., n]``, a backup
     of every state from the finished ``values``: a fresh one, or a one-pass solve's own
     (each sum computed once from larger sums already final: the same backup); see the
-    module docstring.  The ``...`` is the model's context (players' memories), if any."""
+    module docstring.  The ``...`` is the model's context (players' memories), if any;
+    ``own_backup=False`` for action values backed up afresh by another path (the proofs of
+    :mod:`hogsolve.solver.bound_check`), whose residual is charged at least a step."""
     step = backup_error(model)
     residuals = np.abs(action_values.max(axis=-1) - values)
     rho = stay_by_score_sum(model)
@@ -173,7 +188,7 @@ def certify(model: Model, values: np.ndarray, action_values: np.ndarray,
         rho = np.zeros_like(rho)
     residual = float(residuals.max())
     by_scores = residuals.reshape(model.goal, model.goal, -1).max(axis=2)  # worst over any memories
-    bound = value_error_bound(model, _by_score_sum(model, by_scores), rho)
+    bound = value_error_bound(model, charged_residuals(model, _by_score_sum(model, by_scores), step, own_backup), rho)
     threshold = 2 * (bound + step)
 
     margin = _top_two_gap(action_values)

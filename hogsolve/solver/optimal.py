@@ -34,6 +34,9 @@ from .stages import gather_plan, stage_plan
 from ..util.status import Certified
 from .memory import check_fits
 
+#: The one tie rule of every table, the player and the web: the fewest dice among the optimal
+#: counts (a roll rather than a pass that only ties; in the roll-or-hold games, a hold).  Ties are
+#: settled exactly where the exact checks reach; elsewhere "optimal" is "within the tie threshold".
 TIE_BREAK = "fewest dice among the optimal dice counts"
 
 

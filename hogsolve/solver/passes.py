@@ -98,10 +98,14 @@ def roll_rather_than_pass(policy: np.ndarray, action_values: np.ndarray, thresho
                           passes: np.ndarray) -> np.ndarray:
     """``policy`` with a pass replaced by the best other action wherever that is as good (within
     ``threshold``): a pass tied with a roll gains nothing, and two players who both pass on a
-    tie never end the game (at (99, 20) in sp22 rolling wins at once; the pass only ties)."""
+    tie never end the game (at (99, 20) in sp22 rolling wins at once; the pass only ties).
+    Among the rolls within ``threshold`` of the best, the fewest dice (the tie rule of every
+    table; never whichever float came out larger)."""
     where = np.nonzero(passes & (policy == 0))
-    rest = action_values[where][:, 1:]
-    idle = rest.max(axis=-1) >= action_values[where].max(axis=-1) - threshold
+    values = action_values[where]
+    best = values.max(axis=-1, keepdims=True)
+    near = values[:, 1:] >= best - threshold
+    idle = near.any(axis=-1)
     out = policy.copy()
-    out[tuple(w[idle] for w in where)] = 1 + np.argmax(rest[idle], axis=-1)
+    out[tuple(w[idle] for w in where)] = 1 + np.argmax(near[idle], axis=-1)  # the first near-best roll
     return out

@@ -19,7 +19,7 @@ import numpy as np
 from ..util.plain import plain
 from ..util.status import Certified
 from ..pig.rules import PigGame
-from .pig_stages import Rolls, _greedy, _hold_values, _pair_values, _stage_pairs, _turn_values
+from .pig_stages import Rolls, _greedy, _hold_values, _pair_values, _stage_pairs, _turn_values, action_values
 from .pig_turns import solve_by_turns
 from .pig_certificate import PigCertificate, certify_pig
 from .memory import check_pig_fits
@@ -128,4 +128,14 @@ def solve_pig(game: PigGame, *, max_passes: int = 50) -> PigSolution:
     else:
         value, roll, passes_most = _stage_pass(game, rolls, max_passes)
     certificate = certify_pig(game, value, rolls, passes_most, roll, over_turns=bool(rolls.wipe))
-    return PigSolution(game, value, roll, certificate, time.perf_counter() - start)
+    return PigSolution(game, value, hold_on_ties(game, value, roll, rolls, certificate.tie_threshold), certificate,
+                       time.perf_counter() - start)
+
+
+def hold_on_ties(game: PigGame, value: np.ndarray, roll: np.ndarray, rolls: Rolls, threshold: float) -> np.ndarray:
+    """``roll`` with a hold wherever holding is within ``threshold`` of rolling (the tie rule of
+    every table: the fewest dice, here none; the first roll of a turn stays compulsory).  The
+    built-in games have no such state; the rule keeps a tie from following float noise."""
+    roll_value, hold_value, inside = action_values(game, value, rolls)
+    tied = inside & (np.abs(roll_value - hold_value) <= threshold) & (np.arange(game.goal) >= 1)
+    return roll & ~tied if tied.any() else roll

@@ -34,6 +34,8 @@ class PigCertificate(Proof):
     policy_passes: int
     reason: str = ""
     over_turns: bool = False
+    tie_threshold: float = 0.0  # decisions whose two values are this close count as ties
+    backup_error: float = 0.0   # rounding of one backup
 
     @property
     def iterations(self) -> int:
@@ -96,17 +98,19 @@ def certify_pig(game: PigGame, value: np.ndarray, rolls: Rolls, passes: int,
         residual_grid = np.maximum(residual_grid, np.where(inside, np.abs(chosen - value), 0.0))
     residual = float(residual_grid.max())
     step = pig_backup_error(rolls)
+    # a residual at the rounding level is machine noise: charged as a full step, the bound is the
+    # same number on every machine (see hogsolve.solver.certificate.charged_residuals)
     if rolls.wipe:
         wiped, visits = policy_exits(game, roll, rolls)
         c = float(wiped.max()) + 1e-9  # slack for their own rounding
-        bound = (residual + step) * float(visits.max()) * (1 + 1e-9) / (1.0 - c) if c < 1.0 else float("inf")
+        bound = (max(residual, step) + step) * float(visits.max()) * (1 + 1e-9) / (1.0 - c) if c < 1.0 else float("inf")
     else:
         rho = bust_before_goal(rolls, g)
         length = np.ceil((g - np.arange(g)) / rolls.least_add)  # most rolls in one turn
         bound = 0.0
         for s in range(2 * g - 2, -1, -1):
             i, j = _stage_pairs(g, s)
-            r_s = float(residual_grid[i, j].max())
+            r_s = max(float(residual_grid[i, j].max()), step)
             bound += float(np.max(length[i] * (r_s + step) / np.maximum(1.0 - rho[i], 1e-300)))
     threshold = 2 * (bound + step)
     margin = np.abs(roll_value - hold_value)
@@ -122,4 +126,4 @@ def certify_pig(game: PigGame, value: np.ndarray, rolls: Rolls, passes: int,
         reason = f"{int(tied.sum())} decisions within the bound: the policy route needs every one separated"
     else:
         reason = ""
-    return PigCertificate(residual, bound, min_margin, int(tied.sum()), passes, reason, over_turns)
+    return PigCertificate(residual, bound, min_margin, int(tied.sum()), passes, reason, over_turns, threshold, step)

@@ -22,19 +22,19 @@ from typing import Dict, Tuple
 import numpy as np
 
 from ..util.files import atomic_write, grid_csv, npy_bytes, sha256
+from ..util.stable import GRID_ERROR, bound_up, certain_value, on_grid
 
 FORMAT = "hogsolve-solution/1"
 LAYOUT = "W[score, opponent_score] with the player to move first"
-#: Under a history rule (Feral Hogs) the policy ships with the state values as float32 (each
-#: within :data:`FLOAT32_ERROR` of the solved value, and the same bytes on every machine); the
+#: Under a history rule (Feral Hogs) the policy ships with the state values on a fixed grid as
+#: float32 (:func:`hogsolve.util.stable.on_grid`: each within ``GRID_ERROR`` of the solved
+#: value, and the same bytes on every machine, whatever its float noise); the
 #: action values (goal^2 x memories^2 x dice floats, 100-170 MB) do not: one turn of lookahead
 #: (:func:`hogsolve.hog.lookahead.action_values_at`) gives one state's from the state values.
 HISTORY_LAYOUT = ("policy[score, opponent_score, mover's memory, opponent's memory] with the player to move "
                   "first; a memory is the dice rolled (or points scored, capped) on that player's previous turn")
 POLICY_ONLY_FILES = ("policy.npy",)
 HISTORY_FILES = ("policy.npy", "win_probability.npy")
-#: Half a float32 ulp below 1: how far a shipped float32 value may be from the float64 one.
-FLOAT32_ERROR = 2.0 ** -25
 DATA_FILES = ("policy.csv", "win_probability.csv", "policy.npy",
               "win_probability.npy", "action_values.npy")
 
@@ -51,21 +51,24 @@ def probabilities(values: np.ndarray) -> np.ndarray:
     return np.where(np.isfinite(values), np.clip(values, 0.0, 1.0), values)
 
 
-def solution_files(solution, version: str, *, policy_only: bool = False) -> Dict[str, bytes]:
+def solution_files(solution, version: str, *, policy_only: bool = False, proof=None) -> Dict[str, bytes]:
     """Every file of a solution directory, meta.json last.
 
     Tables solved with ``exact=True`` hold the exact values correctly
     rounded, and their meta.json only what is true on every machine, so
     they come out byte-identical everywhere.  Float tables carry the
     certificate of the run that made them; with ``policy_only`` (and always
-    under a history rule) only the policy ships, with the certificate's
-    verdict and bounds to two digits, so the bytes are machine-independent
-    too (a float solve's values vary in their last bits).
+    under a history rule) only the policy ships (with the values on a fixed
+    grid), with the certificate's verdict and bounds rounded up to two digits,
+    so the bytes are machine-independent too (a float solve's values vary in
+    their last bits); ``proof``, the check of such a policy
+    (:func:`hogsolve.solver.bound_check.prove_float_table`), adds how its ties
+    were settled.
     """
     history = solution.policy.ndim > 2
     policy_only = policy_only or history
     files = {"policy.npy": npy_bytes(solution.policy.astype(np.int8)),
-             "win_probability.npy": npy_bytes(probabilities(solution.win_probability).astype(np.float32))} \
+             "win_probability.npy": npy_bytes(on_grid(probabilities(solution.win_probability)))} \
         if history else \
         {"policy.csv": grid_csv(solution.policy, str), "policy.npy": npy_bytes(solution.policy.astype(np.int8))} \
         if policy_only else {
@@ -78,7 +81,7 @@ def solution_files(solution, version: str, *, policy_only: bool = False) -> Dict
     if solution.exact is not None:
         certificate = solution.exact.table_record()
     elif policy_only:
-        certificate = stable_record(solution.certificate)
+        certificate = stable_record(solution.certificate, proof)
     else:
         certificate = {**solution.certificate.to_dict(), "note": "measured by the run that wrote this table"}
     meta = {
@@ -86,39 +89,50 @@ def solution_files(solution, version: str, *, policy_only: bool = False) -> Dict
         "layout": HISTORY_LAYOUT if history else LAYOUT,
         "hogsolve_version": version,
         "rules": solution.rules.summary(),
-        # a float solve's value varies in its last bits between machines: 12 digits are certain
-        "first_player_win_probability": float(f"{solution.first_player_win_probability:.12g}") if policy_only
+        # a float solve's value varies in its last bits between machines: the digits its bound leaves certain
+        "first_player_win_probability": certain_value(solution.first_player_win_probability,
+                                                      solution.certificate.error_bound) if policy_only
         else solution.first_player_win_probability,
         "opening_move": solution.opening_move,
         "tie_break": solution.to_dict()["tie_break"],
         "certificate": certificate,
         "goal": int(solution.rules.goal),
         "max_dice": int(solution.rules.max_dice),
-        **({"values": f"win_probability.npy is float32: each value within {FLOAT32_ERROR:.1e} of the "
-                      "solved one, plus the certificate's error bound"} if history else {}),
+        **({"values": f"win_probability.npy is float32 on a grid of 2^-20: each value within {GRID_ERROR:.1e} "
+                      "of the solved one, plus the certificate's error bound (the same bytes on every machine)"}
+           if history else {}),
         "sha256": {name: sha256(data) for name, data in files.items()},
     }
     files["meta.json"] = (json.dumps(meta, indent=2) + "\n").encode()
     return files
 
 
-def stable_record(certificate) -> dict:
+def stable_record(certificate, proof=None) -> dict:
     """A float certificate as the same bytes on every machine: its verdict, its count of
-    ties and its bounds to two significant digits (the last bits of a float solve vary
-    with the machine's BLAS kernels, and so does the number of updates an iterated score
-    sum takes to settle at the rounding level, which is left out)."""
+    ties, its bounds rounded up to two significant digits and its smallest margin to two (the
+    last bits of a float solve vary with the machine's BLAS kernels, and so does the number
+    of updates an iterated score sum takes to settle at the rounding level, which is left
+    out); with ``proof``, how many ties were settled exactly and how many were not."""
+    from .optimal import TIE_BREAK
     full = certificate.to_dict()
-    return {"method": full["method"], "proven": full["proven"], "reason": full["reason"],
-            "num_tie_states": full["num_tie_states"],
-            **{key: float(f"{full[key]:.2g}") for key in ("error_bound", "tie_threshold", "min_decision_margin")},
-            "note": "float certificate (bounds to two digits); ties within the bound take the fewest dice"}
+    record = {"method": full["method"], "proven": full["proven"], "reason": full["reason"],
+              "num_tie_states": full["num_tie_states"],
+              **{key: bound_up(full[key]) for key in ("error_bound", "tie_threshold")},
+              "min_decision_margin": float(f"{full['min_decision_margin']:.2g}"),
+              "tie_rule": TIE_BREAK}
+    if proof is not None:
+        record.update({"proof": "every decision proven" if proof.proven else f"not proven: {proof.reason}",
+                       "ties_settled_exactly": int(proof.settled), "ties_not_settled": int(proof.ties),
+                       "note": "ties settled exactly take the tie rule among the exactly optimal dice counts; "
+                               "the others take it among the counts within the tie threshold"})
+    return record
 
 
-def write_solution(solution, directory: Path, version: str, *, policy_only: bool = False) -> Path:
+def write_solution(solution, directory: Path, version: str, *, policy_only: bool = False, proof=None) -> Path:
     """Write ``solution`` into ``directory`` (created if needed), file by file atomically."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
-    for name, data in solution_files(solution, version, policy_only=policy_only).items():
+    for name, data in solution_files(solution, version, policy_only=policy_only, proof=proof).items():
         atomic_write(directory / name, data)
     return directory
 

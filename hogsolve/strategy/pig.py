@@ -18,7 +18,7 @@ from .userfile import DEFAULT_TIMEOUT, UserFileError, file_spec, tabulate_table
 @dataclasses.dataclass(frozen=True, repr=False)
 class PigBot(RollTable):
     """The optimal roll-or-hold player from the shipped tables: ``value`` (float32 on disk, each
-    within 2^-25 of the solved value) and ``roll``, checksum-verified."""
+    within 2^-21 of the solved value, on a fixed grid) and ``roll``, checksum-verified."""
 
     game: PigGame
     value: np.ndarray
