@@ -39,21 +39,28 @@ def test_interrupts_at_random_moments(tmp_path, run):
     check(interrupt(name, signum, rng.uniform(0.3, 3.0), tmp_path), signum)
 
 
+#: A student that starts a process of its own (which would outlive it), then loops.
+SPAWNING = ("import subprocess, sys\n"
+            "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(901)'])\n" + LOOPING)
+
+
 def test_a_student_dies_with_a_killed_hogsolve_and_its_folder_goes_next_time(tmp_path):
     """SIGKILL cannot be handled: the kernel's parent-death signal kills the student's
-    interpreter, and the next run deletes the temporary folder the killed one left."""
+    interpreter, the watcher on hogsolve's pipe kills the processes the student started, and
+    the next run deletes the temporary folder the killed one left."""
     import uuid
     tag = uuid.uuid4().hex
     tmp = tmp_path / "tmp"
     tmp.mkdir()
-    (tmp_path / "loop.py").write_text(LOOPING)
+    (tmp_path / "loop.py").write_text(SPAWNING)
     env = {**os.environ, "HOGSOLVE_TEST_TAG": tag, "TMPDIR": str(tmp), "HOGSOLVE_CACHE": str(tmp_path / "cache")}
     argv = [sys.executable, "-m", "hogsolve", "compare", f"{tmp_path / 'loop.py'}:final_strategy", "always_roll:4"]
     proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 20
-    while len(tagged(tag)) < 2 and time.monotonic() < deadline:  # hogsolve and the student's interpreter
+    # hogsolve, the student's interpreter, its watcher and the student's own sleeping child
+    while not any("time.sleep(901)" in " ".join(p.cmdline()) for p in tagged(tag)) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert len(tagged(tag)) >= 2 and any(p.name.startswith("hogsolve-") for p in tmp.iterdir())
+    assert len(tagged(tag)) >= 4 and any(p.name.startswith("hogsolve-") for p in tmp.iterdir())
     proc.kill()
     proc.wait()
     deadline = time.monotonic() + 5

@@ -315,7 +315,7 @@ def test_python_callables_stay_in_process():
 
 
 @pytest.mark.parametrize("source, message", [
-    ("raise MemoryError\n", "MemoryError while being imported"),
+    ("raise MemoryError\n", "ran out of memory while being imported"),
     ("def final_strategy(score, opponent_score):\n    raise ValueError()\n",
      "raised ValueError at score 0, opponent score 0"),
 ])

@@ -23,11 +23,12 @@ import numpy as np
 
 from ..solver.backup import outcome_table
 from ..solver.certificate import rounding_tie_threshold, tie_broken_policy
-from ..solver.iteration import by_score_sum
+from ..solver.iteration import ConvergenceError, by_score_sum
+from ..solver.passes import zero_dice_passes
 from ..solver.model import Model, model_for
 from .policy_values import best_response_values, occupancy, play_values, slot_values, slots_supported
 from ..solver.optimal import solve
-from ..hog.rules import Ruleset
+from ..hog.rules import ENDLESS_GAME, Ruleset
 from ..util.plain import plain
 from ..strategy.policy import Policy, as_policy
 from .results import WinRate
@@ -103,10 +104,17 @@ def best_response(strategy, rules: Ruleset, *, model: Optional[Model] = None) ->
     model = model_for(rules, model)
     fixed = as_policy(strategy, rules)
     opponent = _table(fixed)
-    if slots_supported(model) and opponent.ndim == 2:
-        value_me, value_opp, action_values = best_response_values(model, opponent)
-    else:
-        value_me, value_opp, action_values = _best_response_pairwise(model, opponent)
+    try:
+        if slots_supported(model) and opponent.ndim == 2:
+            value_me, value_opp, action_values = best_response_values(model, opponent)
+        else:
+            value_me, value_opp, action_values = _best_response_pairwise(model, opponent)
+    except ConvergenceError:
+        passes = zero_dice_passes(model)
+        if passes is None or rules.endless == "draw" or not (passes & (opponent == 0)).any():
+            raise
+        raise ConvergenceError(f"{rules.name}: {fixed.name} passes where a pass can be passed back, so the best "
+                               f"response to it may never end the game: {ENDLESS_GAME}") from None
     # ties broken as the solver breaks them: fewest dice within the rounding bound
     policy = tie_broken_policy(action_values, rounding_tie_threshold(model))
     rate = WinRate(f"best response to {fixed.name}", fixed.name,
@@ -201,7 +209,8 @@ def regret(strategy, rules: Ruleset, *, model: Optional[Model] = None, solution=
     judged = as_policy(strategy, rules)
     policy = _table(judged)
     chosen = np.take_along_axis(solution.action_values, policy[..., None], axis=-1)[..., 0]
-    loss = np.maximum(solution.win_probability - chosen, 0.0)
+    # against the best action value (the state value, where proven); none where the choice is the table's
+    loss = np.where(policy == solution.policy, 0.0, np.maximum(solution.action_values.max(axis=-1) - chosen, 0.0))
     reach = occupancy(model, policy, solution.policy.astype(np.intp))
     rate = win_rate(policy, solution.policy, rules, model=model)
     rate = dataclasses.replace(rate, a=judged.name, b="optimal")

@@ -19,6 +19,7 @@ from ..solver.model import Model
 from ..solver.stages import StagePlan, stage_plan
 from ..solver.kinds import covers
 from ..solver.passes import zero_dice_passes
+from ..hog.rules import ENDLESS_GAME
 
 
 def full_policy(model: Model, policy: np.ndarray) -> np.ndarray:
@@ -79,8 +80,7 @@ def endless_play(model: Model, mine: np.ndarray, theirs: np.ndarray) -> Optional
     if forever.any() and model.rules.endless != "draw":
         s, o = (int(x) for x in np.argwhere(forever)[0][:2])
         raise ConvergenceError(f"{model.rules.name}: the strategies pass to each other forever at ({s}, {o}) and "
-                               f"({o}, {s}), and an endless game has no agreed value (--endless draw counts it as "
-                               "half a win for each)")
+                               f"({o}, {s}): {ENDLESS_GAME}")
     return forever
 
 
@@ -233,6 +233,9 @@ def occupancy(model: Model, policy_me: np.ndarray, policy_opp: np.ndarray) -> np
     pending = [np.zeros(S + 2), np.zeros(S + 2)]  # [me to move, opponent to move]
     pending[0][0] = pending[1][0] = 0.5
     policies = (policy_me.reshape(-1), policy_opp.reshape(-1))
+    # under --endless draw, two players who pass to each other forever end the game there (a draw)
+    endless = [endless_play(model, policy_me, policy_opp), endless_play(model, policy_opp, policy_me)]
+    stops = [np.zeros(S, dtype=bool) if e is None else e.reshape(-1) for e in endless]
     points = np.arange(model.counts.shape[2])
     for k in range(2 * g - 1):
         d = model.diagonals[k]
@@ -244,6 +247,7 @@ def occupancy(model: Model, policy_me: np.ndarray, policy_opp: np.ndarray) -> np
                 pending[i][d.flat] = 0.0
             visits[d.flat] += mass[0]
             for i in (0, 1):
+                mass[i] = np.where(stops[i][d.flat], 0.0, mass[i])
                 actions = policies[i][d.flat]
                 w = model.probability[d.kinds, actions]  # (m, P); zero for Free Bacon
                 if model.piggy is not None:  # a roll scoring 0 lands where Piggy Back takes it

@@ -58,9 +58,21 @@ def chosen_verb(argv: List[str]) -> Optional[str]:
     return None
 
 
+def tolerant_streams() -> None:
+    """Standard output and error that replace what their encoding cannot show (a terminal or
+    ``PYTHONIOENCODING=ascii`` without 十八啦) instead of ending in a traceback."""
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure") and getattr(stream, "errors", "strict") == "strict":
+            try:
+                stream.reconfigure(errors="replace")
+            except (ValueError, OSError):
+                pass
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     """Run the command line; returns the exit code."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    tolerant_streams()
     previous = interrupts.install() if threading.current_thread() is threading.main_thread() else None
     try:
         parser = build_parser(chosen_verb(argv))

@@ -8,6 +8,7 @@ import numpy as np
 
 from . import pig
 from .common import (Failure, UsageError, add_jobs_option, add_spec_options, add_strategy_options, by_family,
+                     seat_names,
                     cap_jobs, int_in_range, load_policy, optimal_bot, output_file, positive, respond,
                     rules_and_policy, rules_of, seed_value, spec_help, unproven, write_or_fail)
 
@@ -54,10 +55,11 @@ def compare_hog(args) -> int:
 
 def show_compare(args, rules, exact, sim) -> None:
     """The text of ``hogsolve compare``."""
-    width = max(len(args.a), len(args.b)) + 13
-    print(f"{args.a} vs {args.b} ({rules.name}), exact probability that {args.a} wins:")
-    print(f"  {(args.a + ' moves first:'):{width}} {exact.first:.12f}")
-    print(f"  {(args.b + ' moves first:'):{width}} {exact.second:.12f}")
+    a, b = seat_names(args.a, args.b)
+    width = max(len(a), len(b)) + 13
+    print(f"{a} vs {b} ({rules.name}), exact probability that {a} wins:")
+    print(f"  {(a + ' moves first:'):{width}} {exact.first:.12f}")
+    print(f"  {(b + ' moves first:'):{width}} {exact.second:.12f}")
     print(f"  {'average:':{width}} {exact.average:.12f}  (the CS 61A win rate)")
     if sim is not None:
         lo, hi = sim.interval
@@ -131,15 +133,18 @@ def regret_hog(args) -> int:
     bot = optimal_bot(rules, args)  # regret is measured against it: refused when it is not proven
     report = _converged(lambda: regret(table, rules), "regret")
     record = {"rules": rules.name, **report.to_dict(args.top), "strategy": args.spec}
-    return respond(args, record, lambda: show_regret(args, rules, report), not_proven=bot.reason)
+    return respond(args, record, lambda: show_regret(args, rules, report, proven=not bot.reason),
+                   not_proven=bot.reason)
 
 
-def show_regret(args, rules, report) -> None:
-    """The text of ``hogsolve regret``."""
+def show_regret(args, rules, report, proven: bool = True) -> None:
+    """The text of ``hogsolve regret``; the identity with the win rate only where it holds (the
+    optimum proven, and the two sides equal)."""
     r = report.win_rate
     print(f"{args.spec} against the optimal strategy ({rules.name}):")
     print(f"  win rate {r.average:.12f} (first {r.first:.12f}, second {r.second:.12f})")
-    print(f"  total expected loss {report.total_expected_loss:.12f} = 1/2 - win rate")
+    holds = proven and abs(report.total_expected_loss - (0.5 - r.average)) <= 1e-9
+    print(f"  total expected loss {report.total_expected_loss:.12f}" + (" = 1/2 - win rate" if holds else ""))
     print("  states where it loses most (expected loss = loss x reach):")
     memories = rules.history is not None  # then each state also has both players' memories
     extra = f" {'mem':>3} {'opp mem':>7}" if memories else ""

@@ -237,9 +237,13 @@ def listening(host: Optional[str], port: int):
 
 def add_strategy_options(p) -> None:
     """--rules/--goal plus the options of verbs that take strategy specs."""
+    from ..strategy.userfile import DEFAULT_MEMORY_MB
     add_rules_option(p)
     p.add_argument("--strategy-timeout", type=positive_seconds, default=60.0, metavar="SECONDS",
                    help="time limit for tabulating each FILE.py:FUNCTION strategy (default 60)")
+    p.add_argument("--strategy-memory", type=int_in_range(0, what="the memory limit in MB"), default=DEFAULT_MEMORY_MB,
+                   metavar="MB", help=f"memory limit of each FILE.py:FUNCTION strategy's process, in MB of "
+                                      f"address space (default {DEFAULT_MEMORY_MB}; 0 for none)")
     p.add_argument("--show-output", action="store_true",
                    help="show what FILE.py strategies printed (on stderr; hidden by default; kept with a "
                         "cached table too)")
@@ -274,6 +278,7 @@ def load_policy(spec: str, rules, args):
     from ..strategy.optimal import UnprovenStrategyError
     from ..strategy.policy import StrategyError
     from ..strategy.specs import StrategySpecError, load_strategy
+    from ..strategy.userfile import DEFAULT_MEMORY_MB
 
     def report(label, captured):
         shown = getattr(args, "show_output", False)
@@ -282,6 +287,7 @@ def load_policy(spec: str, rules, args):
             print(captured.text, file=sys.stderr)
     try:
         return load_strategy(spec, rules, timeout=getattr(args, "strategy_timeout", 60.0), on_output=report,
+                             memory_mb=getattr(args, "strategy_memory", DEFAULT_MEMORY_MB),
                              allow_unproven=getattr(args, "allow_unproven", False),
                              retry_failed=getattr(args, "retry_failed", False))
     except UnprovenStrategyError as exc:
@@ -364,3 +370,9 @@ def certificate_text(bound: float, residual: float, step: float, margin: float, 
     from ..util.stable import bound_text, residual_text
     return (f"values within {bound_text(bound)} of optimal (Bellman residual {residual_text(residual, step)}); "
             f"smallest decision margin {margin:.2g}; {ties} states tied within the bound")
+
+
+def seat_names(a: str, b: str):
+    """How ``compare`` names its two strategies: as given, or, when both are the same text
+    (``compare optimal optimal``), marked A and B so each line says which one moves first."""
+    return (a, b) if a != b else (f"{a} (A)", f"{b} (B)")

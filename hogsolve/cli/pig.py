@@ -3,7 +3,7 @@ and play verbs."""
 from __future__ import annotations
 
 from ..families import ROLL_OR_HOLD
-from .common import UsageError, emit_json, stderr_console
+from .common import UsageError, emit_json, seat_names, stderr_console
 
 
 
@@ -117,6 +117,7 @@ def compare_games(args) -> int:
                    "exact": {"first": first, "second": second, "average": average},
                    **({"simulated": simulated} if simulated else {})})
         return 0
+    a, b = seat_names(a, b)
     width = max(len(a), len(b)) + len(" moves first:")
     print(f"{a} vs {b} ({game.name}, goal {game.goal}), exact probability that {a} wins:")
     print(f"  {a + ' moves first:':{width}} {first:.12f}")

@@ -24,6 +24,8 @@ def setup_rules(p):
         from ..hog.rules import INFERRED, NO_VALUE, NOT_BUILT_IN, rulesets, semesters
         if args.toml and not args.show:
             raise UsageError("hogsolve rules: --toml goes with --show NAME")
+        if args.toml and args.json:
+            raise UsageError("hogsolve rules: choose --toml (a rule file) or --json (machine-readable), not both")
         if args.show:
             rules = load_rules(args.show)
             if args.toml:

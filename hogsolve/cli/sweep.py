@@ -55,7 +55,7 @@ def run(args) -> int:
         fresh = sweep_rulesets([rules for _, rules in grid], jobs=cap_jobs(args.jobs), backend=args.backend,
                       scheduler=args.scheduler, skip=results,
                       on_row=(lambda i, m: out.append(row_of(i, m))) if out else None,
-                      progress=lambda it, n: progress(it, n, "sweep"))
+                      progress=lambda it, n: progress(it, n, "sweep", plain_every=30.0))
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     results.update(fresh)

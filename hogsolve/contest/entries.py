@@ -1,9 +1,12 @@
 """The Hog contest around a round robin: entries from folders, and a resumable results file.
 
 A folder stands for every ``*.py`` file in it that defines ``final_strategy``
-(found by reading, not running, them; helpers are left alone), or for each
-student folder in it (``students/alice/hog.py`` beside its helpers); each runs
-isolated and time-limited like any user file.  A ``.py`` file stands for its
+(found by reading, not running, them; helpers are left alone), except that a
+folder whose ``hog.py`` defines it stands for ``hog.py`` alone (a student's
+``hog_old.py`` beside it is listed as left out); a folder with no such file
+stands for each student folder in it, by the same rule.  So ``students/`` and
+``students/*/`` enter the same strategies.  Each runs isolated and
+time-limited like any user file.  A ``.py`` file stands for its
 ``final_strategy``; anything else is a strategy spec.  The results file holds
 one row per pair, appended as pairs finish (a run stopped half way loses
 nothing) and rewritten in order at the end; every strategy is identified by
@@ -49,46 +52,49 @@ def defines(path: Path, function: str) -> bool:
     return False
 
 
-def _entries_in(folder: Path, function: str) -> Tuple[List[Path], List[Path]]:
-    """The files of ``folder`` that define ``function``, and its student subfolders."""
+def _entries_in(folder: Path, function: str) -> Tuple[List[Path], List[Tuple[str, str]], List[Path]]:
+    """``(entries, left out, student subfolders)`` of ``folder``: the files that define
+    ``function``, or ``hog.py`` alone when it is one of them (the others then left out, with
+    the reason)."""
     files = sorted(p for p in folder.glob("*.py") if p.is_file())
     subfolders = sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith((".", "__")))
-    return [p for p in files if defines(p, function)], subfolders
+    defining = [p for p in files if defines(p, function)]
+    hog = folder / "hog.py"
+    if hog in defining:
+        return [hog], [(str(p), f"{hog} defines {function} too and is the folder's entry")
+                       for p in defining if p != hog], subfolders
+    return defining, [], subfolders
 
 
 def find_entries(items: Sequence[str], function: str = "final_strategy") -> Tuple[List[Entry], List[Tuple[str, str]]]:
     """Every contest entry, and every student left out with the reason.
 
     A folder's ``*.py`` files that define ``function`` are entries, the
-    helpers beside them left alone; a folder of student folders (one each,
-    ``students/alice/hog.py`` with its helpers) gives each student's one file
-    that defines it (``hog.py`` when several do).  A ``.py`` file is its own
-    entry; anything else is a strategy spec.
+    helpers beside them left alone, or its ``hog.py`` alone when that is one of
+    them; a folder with none gives, by the same rule, those of each student
+    folder in it (``students/alice/hog.py`` with its helpers).  A ``.py`` file is
+    its own entry; anything else is a strategy spec.
     """
     out: List[Entry] = []
     skipped: List[Tuple[str, str]] = []
     for item in items:
         path = Path(item)
         if path.is_dir():
-            defining, subfolders = _entries_in(path, function)
+            defining, left_out, subfolders = _entries_in(path, function)
             if defining:
                 out.extend((str(p), f"{p}:{function}", True) for p in defining)
+                skipped.extend(left_out)
                 continue
             if not subfolders and any(path.glob("*.py")):  # one student's folder (students/*/): helpers only
                 skipped.append((str(path), f"no .py file here defines {function}"))
                 continue
             found = False
             for student in subfolders:
-                candidates, _ = _entries_in(student, function)
-                preferred = [p for p in candidates if p.name == "hog.py"]
-                if len(candidates) == 1 or preferred:
-                    chosen = (preferred or candidates)[0]
-                    out.append((str(chosen), f"{chosen}:{function}", True))
-                    found = True
-                elif candidates:
-                    skipped.append((str(student), f"several files define {function} "
-                                                  f"({', '.join(p.name for p in candidates)}) and none is hog.py"))
-                elif any(student.glob("*.py")):
+                candidates, left_out, _ = _entries_in(student, function)
+                out.extend((str(p), f"{p}:{function}", True) for p in candidates)
+                skipped.extend(left_out)
+                found = found or bool(candidates)
+                if not candidates and any(student.glob("*.py")):
                     skipped.append((str(student), f"no .py file here defines {function}"))
             if not found and not skipped:
                 raise ContestError(f"{item}: no .py file here or in a student folder defines {function}")

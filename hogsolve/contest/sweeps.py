@@ -31,6 +31,7 @@ import numpy as np
 from ..analysis.evaluate import win_rate
 from ..solver.iteration import ConvergenceError
 from ..solver.model import cached_model
+from ..util.files import read_text_file
 from ..util.parallel import run_tasks
 from ..analysis.policy_values import occupancy
 from ..hog.rulefile import KEYS, RuleFileError, from_dict, to_toml
@@ -52,7 +53,7 @@ def load_grid(path) -> Tuple[List[str], List[Tuple[dict, Ruleset]]]:
     """``(grid keys, [(the combination's values, its Ruleset), ...])`` from a grid file."""
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_text_file(path))
     except (OSError, UnicodeDecodeError) as exc:
         raise GridError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
     except tomllib.TOMLDecodeError as exc:

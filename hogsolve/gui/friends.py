@@ -110,7 +110,8 @@ class FriendTables:
             where = duel.where()
             if family == "hog":
                 values = bot.values_at(where)
-                return {"best": int(bot.table[where]), "values": [finite(v) for v in values]}
+                return {"best": int(bot.table[where]), "values": [finite(v) for v in values],
+                        "proven": bool(getattr(bot, "proven", True))}
             values = move_values(duel.rules, bot.value, where)
             return {"best": best_move(values), **{k: None if v is None else finite(v) for k, v in values.items()}}
         return hint

@@ -27,6 +27,7 @@ from typing import Callable, Dict
 
 from . import rules as r
 from .rules import Ruleset
+from ..util.files import read_text_file
 
 #: Every named component, by the Ruleset field it fills.
 COMPONENTS: Dict[str, Dict[str, Callable]] = {
@@ -52,6 +53,7 @@ OPTIONAL = {"pig_out_rule": {f.__name__: f for f in (r.ones_capped,)},
             "history": {f.__name__: f for f in (r.FERAL_HOGS_DICE, r.FERAL_HOGS_POINTS)},
             "points_bonus": {f.__name__: f for f in (r.prime_sum_leader_gains,)}}
 TEXT_FIELDS = ("name", "description")
+TEXT_LIMITS = {"name": 40, "description": 400}
 INT_FIELDS = ("goal", "max_dice", "pig_out", "min_dice")
 BOOL_FIELDS = ("piggy_back",)
 KEYS = TEXT_FIELDS + INT_FIELDS + BOOL_FIELDS + tuple(COMPONENTS) + tuple(OPTIONAL)
@@ -87,6 +89,10 @@ def from_dict(data: dict, source: str = "<rules>") -> Ruleset:
         if key in data:
             if not isinstance(data[key], str) or not data[key].strip():
                 bad(key, f"expected a non-empty string, got {data[key]!r}")
+            elif not data[key].isprintable() or len(data[key]) > TEXT_LIMITS[key]:
+                # printed in terminals, logs and pages: no line breaks, control or direction characters
+                bad(key, f"expected printable text of at most {TEXT_LIMITS[key]} characters on one line "
+                         f"(no control or direction characters), got {ascii(data[key][:40])}")
             else:
                 fields[key] = data[key]
     for key in INT_FIELDS:
@@ -121,7 +127,7 @@ def load_rules_file(path) -> Ruleset:
     """Read a TOML rule file (see the module docstring)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text_file(path)
     except (OSError, UnicodeDecodeError) as exc:
         raise RuleFileError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
     try:

@@ -924,6 +924,9 @@ INFERRED: Dict[str, str] = {
             "confirmed and not aliased",
 }
 
+#: The words of every refusal because of an endless game (the same in every verb).
+ENDLESS_GAME = "an endless game has no agreed value (--endless draw counts it as half a win for each)"
+
 #: Built-in rulesets whose optimal play has no value, and why (``solve --all`` skips them;
 #: they still play, simulate and evaluate fixed strategies).
 NO_VALUE: Dict[str, str] = {

@@ -97,12 +97,14 @@ class Session(Seats):
         return self._turn(num_dice)
 
     def hint(self) -> Optional[Dict[str, object]]:
-        """On the person's turn: the optimal move and every dice count's win probability."""
+        """On the person's turn: the optimal move and every dice count's win probability, and
+        whether the bot's table is proven optimal (an unproven one's figures are marked so)."""
         if self.to_move != "you":
             return None
         state = self.where()
         return {"score": state[0], "opponent_score": state[1], "best": int(self.bot.table[state]),
-                "values": [float(v) for v in self.bot.values_at(state)]}
+                "values": [float(v) for v in self.bot.values_at(state)],
+                "proven": bool(getattr(self.bot, "proven", True))}
 
     def where(self) -> tuple:
         """The bot's tables' index of the current state: the scores (mover first), then both

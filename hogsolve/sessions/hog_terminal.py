@@ -48,8 +48,14 @@ def describe_turn(turn: Turn, who: str) -> str:
 def hint_lines(hint: Dict[str, object]) -> list:
     """The hint of :meth:`Session.hint` as lines of text."""
     best, values = hint["best"], hint["values"]
-    lines = [f"Hint: the optimal move is {best} dice (win probability {values[best]:.4f})"]
-    lines += [f"  {n:2d} dice: {v:.4f}{'  <- best' if n == best else ''}" for n, v in enumerate(values)]
+    if hint.get("proven", True):
+        lines = [f"Hint: the optimal move is {best} dice (win probability {values[best]:.4f})"]
+        mark = ""
+    else:  # one rule for unproven figures: each marked beside it
+        lines = [f"Hint: the best move by the unproven table is {best} dice (win probability {values[best]:.4f}, "
+                 "not proven)"]
+        mark = "  (not proven)"
+    lines += [f"  {n:2d} dice: {v:.4f}{'  <- best' if n == best else ''}{mark}" for n, v in enumerate(values)]
     return lines
 
 
@@ -75,7 +81,8 @@ def play_terminal(rules: Ruleset, *, you_first: bool = True, seed: Optional[int]
                 turn = session.play(ask_dice(session, read, write))
             else:
                 n = session.bot_move_choice()
-                write(f"Bot rolls {n} dice (its win probability {session.bot_win_probability(n):.4f})")
+                proven = "" if getattr(session.bot, "proven", True) else ", not proven"
+                write(f"Bot rolls {n} dice (its win probability {session.bot_win_probability(n):.4f}{proven})")
                 turn = session.bot_move()
             write(describe_turn(turn, who))
     except (EOFError, KeyboardInterrupt):

@@ -49,6 +49,15 @@ from ..util.status import Proof
 PROOF_TOLERANCE = 1e-8
 
 
+def policy_threshold(tie_threshold: float) -> float:
+    """The threshold a policy breaks ties within: the certificate's, capped at twice
+    :data:`PROOF_TOLERANCE`.  An unproven solution's bound can be huge or infinite (an endless
+    game); ties within it would pick the fewest dice among nearly every count, a policy far
+    from the argmax of the values shown beside it.  Capped, the choice is within 2e-8 of the
+    best, so it is the argmax of the values as printed."""
+    return min(tie_threshold, 2 * PROOF_TOLERANCE)
+
+
 def gamma(k: int) -> float:
     """Higham's gamma_k: relative error bound of k floating-point operations."""
     return k * UNIT_ROUNDOFF / (1 - k * UNIT_ROUNDOFF)

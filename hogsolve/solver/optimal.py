@@ -23,7 +23,7 @@ from typing import Optional
 import numpy as np
 
 from .backup import backup_all
-from .certificate import Certificate, certify, tie_broken_policy
+from .certificate import Certificate, certify, policy_threshold, tie_broken_policy
 from .exact import check_exact_supported, verify
 from .iteration import gathered_optimal_values, lean_optimal_values, optimal_values
 from .model import Model, model_for
@@ -144,10 +144,11 @@ def solve(rules: Ruleset, exact: bool = False, *, model: Optional[Model] = None,
         values, _, result = optimal_values(model, progress=progress)
         action_values = backup_all(model, values)
     certificate = certify(model, values, action_values, result)
-    policy = tie_broken_policy(action_values, certificate.tie_threshold)
+    threshold = policy_threshold(certificate.tie_threshold)
+    policy = tie_broken_policy(action_values, threshold)
     passes = zero_dice_passes(model)
     if passes is not None:
-        policy = roll_rather_than_pass(policy, action_values, certificate.tie_threshold, passes)
+        policy = roll_rather_than_pass(policy, action_values, threshold, passes)
     solution = Solution(
         rules=rules,
         win_probability=values,

@@ -23,6 +23,7 @@ from .pig_stages import Rolls, _greedy, _hold_values, _pair_values, _stage_pairs
 from .pig_turns import solve_by_turns
 from .pig_certificate import PigCertificate, certify_pig
 from .memory import check_pig_fits
+from .certificate import policy_threshold
 
 
 class RollTable:
@@ -128,7 +129,7 @@ def solve_pig(game: PigGame, *, max_passes: int = 50) -> PigSolution:
     else:
         value, roll, passes_most = _stage_pass(game, rolls, max_passes)
     certificate = certify_pig(game, value, rolls, passes_most, roll, over_turns=bool(rolls.wipe))
-    return PigSolution(game, value, hold_on_ties(game, value, roll, rolls, certificate.tie_threshold), certificate,
+    return PigSolution(game, value, hold_on_ties(game, value, roll, rolls, policy_threshold(certificate.tie_threshold)), certificate,
                        time.perf_counter() - start)
 
 

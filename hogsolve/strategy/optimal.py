@@ -15,7 +15,7 @@ import warnings
 from pathlib import Path
 from typing import Optional, Union
 
-from ..hog.rules import NO_VALUE, Ruleset, get_rules, rulesets
+from ..hog.rules import ENDLESS_GAME, NO_VALUE, Ruleset, get_rules, rulesets
 from ..hog.lookahead import action_values_at
 from ..solver.tables import HISTORY_FILES, POLICY_ONLY_FILES, TableError, check_solution_arrays, load_arrays, read_meta
 
@@ -168,9 +168,9 @@ def optimal_strategy(rules: Union[str, Ruleset] = "su18", *, allow_unproven: boo
         rules = get_rules(rules)
     bot = _find_or_solve(rules)
     if not bot.proven and not allow_unproven:
-        endless = " or count an endless game as a draw with --endless draw" if "endless game" in bot.reason else ""
-        raise UnprovenStrategyError(f"{rules.name} has no proven optimal strategy: {bot.reason}; its figures "
-                                    f"would not be exact (ask for them anyway with --allow-unproven{endless})")
+        endless = f"; {ENDLESS_GAME}" if "endless game" in bot.reason else ""
+        raise UnprovenStrategyError(f"{rules.name} has no proven optimal strategy: {bot.reason}{endless}; its "
+                                    "figures would not be exact (ask for them anyway with --allow-unproven)")
     return bot
 
 

@@ -29,7 +29,7 @@ from ..hog.rules import Ruleset
 from .named import bacon_strategy, random_strategy, swap_strategy
 from ..solver.tables import META_LIMIT
 from ..util.files import sha256
-from .userfile import DEFAULT_TIMEOUT, UserFileError, file_spec, tabulate_file
+from .userfile import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, UserFileError, file_spec, tabulate_file
 
 SPEC_FORMS = ("optimal", "always_roll:N", "bacon:MARGIN:N", "swap:MARGIN:N", "random:SEED",
               "FILE.py:FUNCTION", "FILE.py:AGENT", "table:PATH.csv")
@@ -56,11 +56,13 @@ def _ints(spec: str, parts, count):
 
 def load_strategy(spec: str, rules: Ruleset, *, timeout: float = DEFAULT_TIMEOUT,
                   on_output: Optional[Callable[[str, object], None]] = None,
-                  allow_unproven: bool = False, retry_failed: bool = False) -> Policy:
+                  allow_unproven: bool = False, retry_failed: bool = False,
+                  memory_mb: int = DEFAULT_MEMORY_MB) -> Policy:
     """The :class:`Policy` of a spec string (see the module docstring).
 
     A ``FILE.py:FUNCTION`` runs in its own interpreter for at most
-    ``timeout`` seconds; ``on_output(label, captured)`` hears what it printed.
+    ``timeout`` seconds and ``memory_mb`` of address space; ``on_output(label, captured)`` hears
+    what it printed.
     A file that failed before, unchanged, fails again from the cache unless
     ``retry_failed``.  ``optimal`` of a ruleset without a proven solution raises
     :class:`~hogsolve.strategy.optimal.UnprovenStrategyError` unless ``allow_unproven``.
@@ -100,7 +102,8 @@ def load_strategy(spec: str, rules: Ruleset, *, timeout: float = DEFAULT_TIMEOUT
     if named is not None:
         path, function = named
         try:
-            policy, captured = tabulate_file(path, function, rules, timeout=timeout, retry_failed=retry_failed)
+            policy, captured = tabulate_file(path, function, rules, timeout=timeout, retry_failed=retry_failed,
+                                             memory_mb=memory_mb)
         except UserFileError as exc:
             raise StrategySpecError(str(exc)) from None
         if captured is not None and captured.lines and on_output is not None:

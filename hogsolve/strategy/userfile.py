@@ -13,15 +13,24 @@ strategy ``(score, opponent_score, turn_total) -> roll?``, or an agent on the
 observation vectors of :mod:`hogsolve.strategy.observations` (a callable of one
 argument, or an object with ``predict``, as the RL libraries' agents have).
 
+Limits: time (``timeout``, 60 s by default), memory (``memory_mb``, the
+address space of the student's process, :data:`DEFAULT_MEMORY_MB` by default),
+output (:data:`OUTPUT_LIMIT` per stream); a student's process and every process
+it starts die with hogsolve, even under SIGKILL (a watcher on a pipe, see
+:mod:`hogsolve.strategy.userfile_child`).
+
 Tables are cached under ``$HOGSOLVE_CACHE/strategies`` keyed by everything
-they depend on: the function, the ruleset, and the contents of every file
-the strategy loaded from outside Python's own and installed packages
-(paths relative to the file's folder, so two identical ``entry.py`` files
-importing different ``hog.py`` files are different strategies).
+they depend on: the function, the ruleset, the limits, and the contents of
+every file the strategy loaded or read from outside Python's own and
+installed packages (modules and data files alike; paths relative to the
+file's folder, so two identical ``entry.py`` files importing different
+``hog.py`` files are different strategies).  A strategy that lists a folder
+or reads what is not a regular file is not cached at all.
 """
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import os
 import shutil
@@ -45,6 +54,9 @@ from ..util.interrupts import Interrupted, stopping
 
 CHILD = Path(__file__).with_name("userfile_child.py")
 DEFAULT_TIMEOUT = 60.0
+#: The address space a student's process may use, in MB (numpy and the interpreter take about
+#: 150 MB; an agent built on a large library may need more: --strategy-memory).  0: no limit.
+DEFAULT_MEMORY_MB = 2048
 #: Most a strategy may print (stdout and stderr each) before it is stopped.
 OUTPUT_LIMIT = 64 * 1024 * 1024
 #: Lines of captured output kept for --show-output.
@@ -94,6 +106,11 @@ def _cache_path(file: Path, function: str, rules: Game) -> Path:
     return cache_dir() / (sha256(key.encode()) + ".json")
 
 
+def _limits(timeout: float, memory_mb: int) -> dict:
+    """The limits a cache record was made under (a success is reused under the same limits only)."""
+    return {"timeout": float(timeout), "memory_mb": int(memory_mb), "output_mb": OUTPUT_LIMIT // 2 ** 20}
+
+
 def _cached(file: Path, function: str, rules: Game) -> Optional[dict]:
     """The cache record whose files are all unchanged: ``{"table": [...]}`` of a success, or
     ``{"failed": message, "timeout": seconds or None}`` of a failure; plus ``files`` and
@@ -133,11 +150,14 @@ def _store(file: Path, function: str, rules: Game, record: dict) -> None:
         pass  # an unwritable cache only costs time
 
 
-def _in_child() -> None:
-    """Runs in the student's process before it starts: cap its output, and have the kernel
-    kill it when hogsolve dies, however it dies (a parent-death signal, Linux)."""
+def _in_child(memory_mb: int) -> None:
+    """Runs in the student's process before it starts: cap its output and its memory, and have
+    the kernel kill it when hogsolve dies, however it dies (a parent-death signal, Linux; its
+    own children are the watcher's, see :mod:`hogsolve.strategy.userfile_child`)."""
     import resource
     resource.setrlimit(resource.RLIMIT_FSIZE, (OUTPUT_LIMIT, OUTPUT_LIMIT))
+    if memory_mb:
+        resource.setrlimit(resource.RLIMIT_AS, (memory_mb * 2 ** 20, memory_mb * 2 ** 20))
     try:
         import ctypes
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
@@ -181,7 +201,8 @@ def _where(progress: Path) -> str:
 
 
 def tabulate_file(path: str, function: str, rules: Ruleset, *, timeout: float = DEFAULT_TIMEOUT,
-                  use_cache: bool = True, retry_failed: bool = False) -> Tuple[Policy, Optional[CapturedOutput]]:
+                  use_cache: bool = True, retry_failed: bool = False,
+                  memory_mb: int = DEFAULT_MEMORY_MB) -> Tuple[Policy, Optional[CapturedOutput]]:
     """``function`` of the Python file ``path`` as a :class:`Policy`, run isolated.
 
     Returns the policy and what the file printed (also when the table came
@@ -189,15 +210,15 @@ def tabulate_file(path: str, function: str, rules: Ruleset, *, timeout: float = 
     one-line message when the file cannot be tabulated.  A failure is cached
     by content like a success, so a rerun does not pay a looping file's time
     limit again (a time-out only for limits up to the one it hit);
-    ``retry_failed`` runs such a file again.
+    ``retry_failed`` runs such a file again.  ``memory_mb`` caps the process's address space.
     """
     table, source, captured = tabulate_table(path, function, rules, timeout=timeout, use_cache=use_cache,
-                                             retry_failed=retry_failed)
+                                             retry_failed=retry_failed, memory_mb=memory_mb)
     return Policy(table, rules, f"{path}:{function}", source), captured
 
 
 def tabulate_table(path: str, function: str, game: Game, *, timeout: float = DEFAULT_TIMEOUT,
-                   use_cache: bool = True, retry_failed: bool = False
+                   use_cache: bool = True, retry_failed: bool = False, memory_mb: int = DEFAULT_MEMORY_MB
                    ) -> Tuple[np.ndarray, dict, Optional[CapturedOutput]]:
     """As :func:`tabulate_file`, for either family: the table (Hog's dice counts, or a
     roll-or-hold game's roll table), where it came from, and what the file printed."""
@@ -206,10 +227,16 @@ def tabulate_table(path: str, function: str, game: Game, *, timeout: float = DEF
     if not file.is_file():
         raise UserFileError(f"{label}: no such file: {path}")
     source = {"kind": "file", "file": str(file), "function": function, "sha256": _sha256(file)}
+    limits = _limits(timeout, memory_mb)
     if use_cache:
         hit = _cached(file, function, game)
-        if hit is not None and "failed" in hit and hit["files"] != _folder_files(file):
-            hit = None  # a file added beside it (a helper that was missing) may mend it
+        if hit is not None and "failed" in hit and not set(_folder_files(file).items()) <= set(hit["files"].items()):
+            hit = None  # a file added or changed beside it (a helper that was missing) may mend it
+        if hit is not None and {k: v for k, v in hit.get("limits", {}).items() if k != "timeout"} != \
+                {k: v for k, v in limits.items() if k != "timeout"}:
+            hit = None  # made under another memory or output limit
+        if hit is not None and "table" in hit and hit.get("limits", {}).get("timeout") != limits["timeout"]:
+            hit = None  # a success under another time limit might not be one under this
         captured = CapturedOutput(int(hit.get("lines", 0)), str(hit.get("text", ""))) if hit else None
         if hit is not None and "table" in hit:
             shape = tuple(hit.get("shape", (game.goal, game.goal)))
@@ -222,68 +249,89 @@ def tabulate_table(path: str, function: str, game: Game, *, timeout: float = DEF
     if stopping():  # Ctrl-C came while this thread waited its turn: start nothing new
         raise Interrupted()
     try:
-        table, files, captured = _run(file, label, function, game, timeout)
+        table, files, captured, uncacheable = _run(file, label, function, game, timeout, memory_mb)
     except _Failed as failure:
         if stopping():  # killed by the clean-up, not by its own doing: neither cached nor reported
             raise Interrupted() from None
-        if use_cache:
-            _store(file, function, game, {"files": _folder_files(file), "failed": failure.message,
-                                          "timeout": failure.timeout})
+        if use_cache and not failure.uncacheable:
+            _store(file, function, game, {"files": {**failure.files, **_folder_files(file)},
+                                          "failed": failure.message, "timeout": failure.timeout, "limits": limits})
         raise UserFileError(failure.message) from None
-    if use_cache:
+    if use_cache and not uncacheable:
         _store(file, function, game, {"files": files, "table": table.reshape(-1).astype(int).tolist(),
                                       "shape": list(table.shape), "lines": captured.lines,
-                                      "text": captured.text})
-    return table, {**source, "files": files}, captured
+                                      "text": captured.text, "limits": limits})
+    return table, {**source, "files": files, **({"not_cached": uncacheable} if uncacheable else {})}, captured
 
 
 class _Failed(Exception):
     """A run that failed: its one-line message, and the time limit it hit (None: not a time-out)."""
 
-    def __init__(self, message: str, timeout: Optional[float] = None):
+    def __init__(self, message: str, timeout: Optional[float] = None, files: Optional[dict] = None,
+                 uncacheable: str = ""):
         super().__init__(message)
-        self.message, self.timeout = message, timeout
+        self.message, self.timeout, self.files, self.uncacheable = message, timeout, files or {}, uncacheable
 
 
-def _run(file: Path, label: str, function: str, game: Game, timeout: float):
-    """Tabulate ``function`` of ``file`` in a fresh interpreter: its table, the files it loaded,
-    what it printed; raises :class:`_Failed`."""
+def _supervised(file: Path, request: Path, outputs: List[Path], env: dict, watch_read: int, memory_mb: int,
+                label: str, timeout: float, progress: Path) -> subprocess.Popen:
+    """Start the child, wait for it within ``timeout``, then kill its whole process group
+    (anything the file left running); raises :class:`_Failed` on a time-out."""
+    with open(outputs[0], "wb") as out, open(outputs[1], "wb") as err:
+        try:
+            proc = subprocess.Popen([sys.executable, str(CHILD), str(request)], cwd=file.parent,
+                                    stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env,
+                                    start_new_session=True, pass_fds=(watch_read,),
+                                    preexec_fn=functools.partial(_in_child, memory_mb))
+        finally:
+            os.close(watch_read)
+        if stopping():  # Ctrl-C came while it started: the clean-up may have missed it
+            os.killpg(proc.pid, signal.SIGKILL)
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            raise _Failed(f"{label} did not finish within {timeout:g} s (stopped {_where(progress)})",
+                          timeout) from None
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)  # anything the file left running
+    except (ProcessLookupError, PermissionError):
+        pass
+    return proc
+
+
+def _run(file: Path, label: str, function: str, game: Game, timeout: float, memory_mb: int = DEFAULT_MEMORY_MB):
+    """Tabulate ``function`` of ``file`` in a fresh interpreter: its table, the files it loaded
+    or read, what it printed, and why it cannot be cached ('' when it can); raises
+    :class:`_Failed`."""
     rows, index = decision_rows(game)
     with _work_folder() as work:
         work = Path(work)
         progress, result, rows_file = work / "progress", work / "result.json", work / "rows.npy"
         progress.write_bytes(bytes(12))
         np.save(rows_file, rows, allow_pickle=False)
+        # the watcher's pipe: only the child gets the read end; when this process dies, its write
+        # end closes and the watcher kills the student's process group
+        watch_read, watch_write = os.pipe()
         request = work / "request.json"
-        request.write_text(json.dumps({"file": str(file), "function": function, "goal": int(game.goal),
+        request.write_text(json.dumps({"watch_fd": watch_read, "file": str(file), "function": function, "goal": int(game.goal),
                                        "family": "hog" if is_hog(game) else "roll_or_hold",
                                        "max_dice": int(game.max_dice) if is_hog(game) else 1,
                                        "num_actions": num_actions(game), "rows": str(rows_file),
-                                       "progress": str(progress), "result": str(result)}))
+                                       "progress": str(progress), "result": str(result),
+                                       "memory_mb": int(memory_mb), "output_mb": OUTPUT_LIMIT // 2 ** 20}))
         outputs = [work / "stdout", work / "stderr"]
         env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1"}
         env.pop("PYTHONSTARTUP", None)
-        with open(outputs[0], "wb") as out, open(outputs[1], "wb") as err:
-            proc = subprocess.Popen([sys.executable, str(CHILD), str(request)], cwd=file.parent,
-                                    stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env,
-                                    start_new_session=True, preexec_fn=_in_child)
-            if stopping():  # Ctrl-C came while it started: the clean-up may have missed it
-                os.killpg(proc.pid, signal.SIGKILL)
-            try:
-                proc.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
-                raise _Failed(f"{label} did not finish within {timeout:g} s (stopped {_where(progress)})",
-                              timeout) from None
-            finally:
-                if proc.poll() is None:
-                    os.killpg(proc.pid, signal.SIGKILL)
-                    proc.wait()
         try:
-            os.killpg(proc.pid, signal.SIGKILL)  # anything the file left running
-        except (ProcessLookupError, PermissionError):
-            pass
+            proc = _supervised(file, request, outputs, env, watch_read, memory_mb, label, timeout, progress)
+        finally:
+            os.close(watch_write)
         captured = _read_output(outputs)
         report = json.loads(result.read_text()) if result.exists() else None
         where = _where(progress)
@@ -299,7 +347,8 @@ def _run(file: Path, label: str, function: str, game: Game, timeout: float):
     if not report["ok"]:
         where = (f" at score {report['score']}, opponent score {report['opponent_score']}"
                  if report["score"] >= 0 else "")
-        raise _Failed(f"{label} {report['message']}{where}{report.get('hint', '')}")
+        raise _Failed(f"{label} {report['message']}{where}{report.get('hint', '')}",
+                      files=report.get("files"), uncacheable=report.get("uncacheable", ""))
     if "actions" in report:
         try:
             table = table_of(game, np.array(report["actions"], dtype=np.int64), index)
@@ -307,4 +356,4 @@ def _run(file: Path, label: str, function: str, game: Game, timeout: float):
             raise _Failed(f"{label} {exc}") from None
     else:
         table = np.array(report["table"], dtype=np.int64).reshape(game.goal, game.goal)
-    return table, report["files"], captured
+    return table, report["files"], captured, report.get("uncacheable", "")

@@ -7,17 +7,26 @@ and nothing of another user file is in the way: the file's own folder is
 first on ``sys.path`` and its helpers (``hog.py``, ``dice.py``, ``ucb.py``)
 are its own.  An agent on observation vectors is asked through
 ``agent_calls.py`` beside this file, loaded by path after the user's file,
-on the rows the parent saved.  The parent (:mod:`hogsolve.strategy.userfile`) sets the time limit,
-captures stdout and stderr, and closes stdin.  Progress is written to a
+on the rows the parent saved.  The parent (:mod:`hogsolve.strategy.userfile`) sets the limits (time,
+memory, output), captures stdout and stderr, and closes stdin.  Before the user's code runs,
+a watcher process forked here waits on a pipe from the parent: when the parent dies, however
+it dies, the pipe closes and the watcher kills this whole process group, the user's own
+children with it.  An audit hook notes every file the user's code opens for reading, so the
+parent's cache is keyed on the data files too (a strategy that lists a folder or reads
+something that is not a regular file is not cached).  Progress is written to a
 small file (phase, score, opponent score) so a stopped run can say where it
 stopped; the result is written to a JSON file, never to stdout.
 """
+import errno
 import hashlib
 import importlib.util
+import inspect
 import json
 import numbers
 import os
+import signal
 import site
+import stat
 import struct
 import sys
 import sysconfig
@@ -32,11 +41,74 @@ def described(exc: BaseException) -> str:
     text = str(exc)
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
+def watch_parent(fd: int) -> None:
+    """Fork a watcher that kills this process group once ``fd``, the read end of a pipe whose
+    write end only the parent holds, reaches its end: the parent is gone."""
+    if os.fork() == 0:
+        try:
+            while os.read(fd, 1):
+                pass
+        finally:
+            os.killpg(0, signal.SIGKILL)
+            os._exit(0)
+    os.close(fd)
+
+
+def from_import_system() -> bool:
+    """True when the Python code that raised the audit event is the import system (which lists
+    the folders on the path to find modules)."""
+    frame = sys._getframe(2)  # the hook's caller's caller: the code that called os.listdir
+    return frame is not None and "importlib" in frame.f_code.co_filename
+
+
+class FilesRead:
+    """An audit hook's record of the files the user's code opens for reading."""
+
+    def __init__(self, ignore):
+        self.paths, self.listed, self.ignore = set(), [], {os.path.realpath(p) for p in ignore}
+
+    def __call__(self, event, args):
+        if event == "open":
+            path, mode, flags = args
+            if path is None or isinstance(path, int):
+                return
+            writing = (isinstance(mode, str) and "r" not in mode and "+" not in mode) or \
+                (mode is None and isinstance(flags, int) and flags & os.O_ACCMODE == os.O_WRONLY)
+            if not writing:
+                self.paths.add(os.path.abspath(os.fsdecode(path)))
+        elif event in ("os.listdir", "os.scandir") and len(self.listed) < 5 and not from_import_system():
+            self.listed.append(os.fsdecode(args[0]) if args and args[0] is not None else ".")
+
+    def data_files(self, folder: str, system) -> dict:
+        """``(digests by path relative to folder, why not cacheable or '')``."""
+        out, why = {}, ""
+        if self.listed:
+            why = f"it lists the folder {self.listed[0]!r}"
+        for path in sorted(self.paths):
+            real = os.path.realpath(path)
+            if real in self.ignore or real.endswith(".pyc") or any(real.startswith(p + os.sep) for p in system):
+                continue
+            try:
+                if not stat.S_ISREG(os.stat(real).st_mode):
+                    why = why or f"it reads {path}, which is not a regular file"
+                    continue
+                with open(real, "rb") as f:
+                    out[os.path.relpath(real, os.path.realpath(folder))] = hashlib.sha256(f.read()).hexdigest()
+            except OSError:
+                continue  # gone again (a file it tried and did not find): nothing to key on
+        return out, why
+
+
 def main(request_path: str) -> None:
     """Tabulate the request's function and write the result file (see the module docstring)."""
     with open(request_path) as f:
         request = json.load(f)
+    if request.get("watch_fd") is not None:
+        watch_parent(int(request["watch_fd"]))
     progress = os.open(request["progress"], os.O_WRONLY)
+    reads = FilesRead([request_path, request["progress"], request["result"], request["rows"],
+                       request["result"] + ".part", __file__, os.path.join(HERE, "agent_calls.py")])
+    sys.addaudithook(reads)
 
     def mark(phase, score=-1, opponent_score=-1):
         os.pwrite(progress, struct.pack("<iii", phase, score, opponent_score), 0)
@@ -58,6 +130,22 @@ def main(request_path: str) -> None:
         finish({"ok": False, "kind": kind, "message": message, "score": score,
                 "opponent_score": opponent_score, "hint": hint})
 
+    def raised(exc, score=-1, opponent_score=-1, during=""):
+        """The one line for an exception of the user's code (the limits named as limits)."""
+        if isinstance(exc, OSError) and exc.errno == errno.EFBIG:
+            fail("output", f"printed more than {request.get('output_mb', 64)} MB (its output limit){during}", score,
+                 opponent_score)
+        if isinstance(exc, MemoryError):
+            fail("memory", f"ran out of memory{during}", score, opponent_score,
+                 f" (its limit is {request.get('memory_mb')} MB; --strategy-memory MB changes it)"
+                 if request.get("memory_mb") else "")
+        fail("raised", f"raised {described(exc)}{during}", score, opponent_score)
+
+    def done(result):
+        files = user_files(folder)
+        data, why = reads.data_files(folder, system_paths())
+        finish({**result, "files": {**data, **files}, **({"uncacheable": why} if why else {})})
+
     path, function = request["file"], request["function"]
     folder = os.path.dirname(path)
     sys.path[0] = folder
@@ -75,6 +163,12 @@ def main(request_path: str) -> None:
     except ModuleNotFoundError as exc:
         fail("import", f"ModuleNotFoundError: {exc} (a course's support files, such as dice.py or "
                        f"ucb.py, must sit beside {os.path.basename(path)})")
+    except MemoryError as exc:
+        raised(exc, during=" while being imported")
+    except OSError as exc:
+        if exc.errno == errno.EFBIG:
+            raised(exc, during=" while being imported")
+        fail("import", f"{type(exc).__name__} while being imported" + (f": {exc}" if str(exc) else ""))
     except BaseException as exc:  # noqa: B902 - user code may raise anything
         fail("import", f"{type(exc).__name__} while being imported" + (f": {exc}" if str(exc) else ""))
 
@@ -83,8 +177,8 @@ def main(request_path: str) -> None:
         fail("missing", f"has no function {function!r}")
     calls = _agent_calls()
     if calls.takes_observation(strategy) or request["family"] != "hog":
-        finish({"ok": True, "actions": ask_every_row(calls, strategy, request, mark, fail),
-                "files": user_files(folder)})
+        done({"ok": True, "actions": ask_every_row(calls, strategy, request, mark, fail, raised)})
+    check_signature(strategy, function, fail)
 
     goal, most = request["goal"], request["max_dice"]
     table = []
@@ -98,7 +192,7 @@ def main(request_path: str) -> None:
                 except SystemExit as exc:
                     fail("exit", f"called sys.exit({exc.code!r})", s, o)
                 except BaseException as exc:  # noqa: B902
-                    fail("raised", f"raised {described(exc)}", s, o)
+                    raised(exc, s, o)
                 if (isinstance(choice, bool) or type(choice).__name__ == "bool_"
                         or not isinstance(choice, numbers.Integral) or not 0 <= choice <= most):
                     fail("value", f"returned {short_repr(choice)}", s, o, f"; expected an int from 0 to {most}")
@@ -107,7 +201,34 @@ def main(request_path: str) -> None:
                 fail("nondeterministic", f"is not deterministic: it returned {answers[0]} and then "
                                          f"{answers[1]}", s, o)
             table.append(answers[0])
-    finish({"ok": True, "table": table, "files": user_files(folder)})
+    done({"ok": True, "table": table})
+
+
+#: How hogsolve calls each kind of strategy (named when a function cannot be called so).
+SIGNATURES = ("a Hog strategy as f(score, opponent_score) -> dice (the CS 61A form, every semester's "
+              "final_strategy, the Feral Hogs ones too), a roll-or-hold one as f(score, opponent_score, "
+              "turn_total) -> roll?, and an agent as f(observation) or agent.predict(observation)")
+
+
+def check_signature(strategy, function, fail) -> None:
+    """Fail with the accepted forms when ``strategy`` cannot be called with two arguments."""
+    try:
+        signature = inspect.signature(strategy)
+    except (TypeError, ValueError):
+        return  # a builtin or an odd callable: calling it will tell
+    try:
+        signature.bind(0, 0)
+    except TypeError:
+        fail("signature", f"takes {function}{signature}, which cannot be called with two arguments; hogsolve "
+                          f"calls {SIGNATURES}")
+
+
+def system_paths() -> set:
+    """Python's own and installed packages' folders (their files are not the user's)."""
+    system = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
+    system |= {os.path.realpath(p) for p in sysconfig.get_paths().values()}
+    system |= {os.path.realpath(p) for p in site.getsitepackages() + [site.getusersitepackages()]}
+    return system
 
 
 def _agent_calls():
@@ -130,7 +251,7 @@ def _numpy():
     return numpy
 
 
-def ask_every_row(calls, strategy, request, mark, fail) -> list:
+def ask_every_row(calls, strategy, request, mark, fail, raised) -> list:
     """The action at every row the parent saved: an agent's (one batch if it takes one), or a
     roll-or-hold function's True (roll, action 0) or False (hold, action 1); asked twice."""
     np = _numpy()
@@ -160,7 +281,7 @@ def ask_every_row(calls, strategy, request, mark, fail) -> list:
         except SystemExit as exc:
             fail("exit", f"called sys.exit({exc.code!r})")
         except BaseException as exc:  # noqa: B902
-            fail("raised", f"raised {described(exc)}")
+            raised(exc)
     differ = np.flatnonzero(results[0] != results[1])
     if len(differ):
         at = int(differ[0])
@@ -181,9 +302,7 @@ def short_repr(value) -> str:
 def user_files(folder: str) -> dict:
     """sha256 of every loaded module file outside Python's own and installed packages,
     by path relative to the user's folder."""
-    system = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
-    system |= {os.path.realpath(p) for p in sysconfig.get_paths().values()}
-    system |= {os.path.realpath(p) for p in site.getsitepackages() + [site.getusersitepackages()]}
+    system = system_paths()
     here = os.path.realpath(os.path.dirname(__file__))
     out = {}
     for module in list(sys.modules.values()):

@@ -29,6 +29,32 @@ def grid_csv(grid: np.ndarray, fmt) -> bytes:
     return out.getvalue().encode()
 
 
+#: The largest input text file hogsolve reads (rule files, sweep grids): far above any real one.
+TEXT_LIMIT = 1_000_000
+
+
+def read_text_file(path, limit: int = TEXT_LIMIT) -> str:
+    """The UTF-8 text of a regular file of at most ``limit`` bytes.  Anything else (a device such
+    as /dev/zero, a FIFO that would block, a folder, a huge file) raises :class:`OSError` whose
+    ``strerror`` says which, before reading more than ``limit`` bytes; undecodable bytes raise
+    :class:`UnicodeDecodeError`."""
+    import stat
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO's open must not wait
+    except OSError:
+        raise
+    with os.fdopen(fd, "rb") as f:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = "a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else \
+                "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file"
+            raise OSError(0, f"{kind}, not a regular file")
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise OSError(0, f"larger than {limit:,} bytes")
+    return data.decode("utf-8")
+
+
 def read_grid_csv(path: Path, dtype) -> np.ndarray:
     """Inverse of :func:`grid_csv`."""
     lines = Path(path).read_text().strip().splitlines()

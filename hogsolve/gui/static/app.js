@@ -181,8 +181,9 @@ async function refreshHint() {
     return;
   }
   if (!game || game.id !== id || game.turns.length !== turns || hint.best === null) return;
-  $("hint-text").textContent =
-    `Optimal: roll ${hint.best} dice (win probability ${hint.values[hint.best].toFixed(4)})`;
+  $("hint-text").textContent = hint.proven === false
+    ? `Best by the unproven table: roll ${hint.best} dice (win probability ${hint.values[hint.best].toFixed(4)}, not proven)`
+    : `Optimal: roll ${hint.best} dice (win probability ${hint.values[hint.best].toFixed(4)})`;
   const best = document.querySelector(`.dice-button[data-dice="${hint.best}"]`);
   if (best) { best.classList.add("best"); best.dataset.best = "best"; }
   drawHintChart(hint);

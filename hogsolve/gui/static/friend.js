@@ -102,7 +102,9 @@ function showHint(hint) {
     return;
   }
   $("hint-text").textContent = typeof hint.best === "number"
-    ? `Optimal: roll ${hint.best} dice (win probability ${percent(hint.values[hint.best], 2)})`
+    ? (hint.proven === false ? `Best by the unproven table: roll ${hint.best} dice ` +
+       `(win probability ${percent(hint.values[hint.best], 2)}, not proven)`
+      : `Optimal: roll ${hint.best} dice (win probability ${percent(hint.values[hint.best], 2)})`)
     : `Optimal: ${hint.best} (roll ${percent(hint.roll, 2)}, hold ${hint.hold === null ? "not allowed" : percent(hint.hold, 2)})`;
 }
 
