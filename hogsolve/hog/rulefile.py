@@ -53,7 +53,7 @@ OPTIONAL = {"pig_out_rule": {f.__name__: f for f in (r.ones_capped,)},
             "history": {f.__name__: f for f in (r.FERAL_HOGS_DICE, r.FERAL_HOGS_POINTS)},
             "points_bonus": {f.__name__: f for f in (r.prime_sum_leader_gains,)}}
 TEXT_FIELDS = ("name", "description")
-TEXT_LIMITS = {"name": 40, "description": 400}
+TEXT_LIMITS = {"name": 200, "description": 400}
 INT_FIELDS = ("goal", "max_dice", "pig_out", "min_dice")
 BOOL_FIELDS = ("piggy_back",)
 KEYS = TEXT_FIELDS + INT_FIELDS + BOOL_FIELDS + tuple(COMPONENTS) + tuple(OPTIONAL)
