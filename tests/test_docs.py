@@ -33,6 +33,7 @@ def _command_pages():
     return [p for p in PAGES if any(b.is_commands for b in blocks(p))]
 
 
+@pytest.mark.pin
 @pytest.mark.parametrize("page", _command_pages(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_command_examples_print_what_the_page_says(page, tmp_path):
     problems = run_page(page, tmp_path, slow=False)
@@ -40,6 +41,7 @@ def test_command_examples_print_what_the_page_says(page, tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.pin
 @pytest.mark.parametrize("page", [p for p in _command_pages() if any(b.annotation == ("run", "slow") for b in blocks(p))],
                          ids=lambda p: str(p.relative_to(ROOT)))
 def test_slow_command_examples_print_what_the_page_says(page, tmp_path):

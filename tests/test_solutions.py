@@ -46,6 +46,7 @@ def _exact_files(name):
         solution_files(fresh, __version__)
 
 
+@pytest.mark.pin
 @pytest.mark.parametrize("name", tiered(EXACT))
 def test_committed_tables_reproduce_byte_for_byte(name):
     """`hogsolve solve --all --exact` rewrites exactly the committed bytes."""
@@ -75,6 +76,7 @@ def test_committed_tables_reproduce_byte_for_byte(name):
     assert np.array_equal(read_grid_csv(directory / "policy.csv", int), arrays["policy.npy"])
 
 
+@pytest.mark.pin
 @pytest.mark.parametrize("name", tiered(FLOAT_ONLY))
 def test_float_only_tables_reproduce_byte_for_byte(name):
     """Tables that exact mode cannot verify (Feral Hogs' memories; Neller's Hog and sp22, whose
@@ -105,6 +107,7 @@ def test_every_solvable_builtin_ships_a_table():
         sorted(SOLVABLE + list(PIG_GAMES))
 
 
+@pytest.mark.pin
 @pytest.mark.parametrize("name", tiered(["pig", "piglet", "two-dice-pig", "big-pig"]))
 def test_pig_tables_reproduce_byte_for_byte(name):
     """`hogsolve solve --rules pig piglet two-dice-pig big-pig --out solutions` writes exactly the

@@ -50,12 +50,19 @@ def cli(capsys, *args):
 
 
 def test_same_helper_name_in_two_folders(tmp_path, capsys):
+    """Each student's own hog.py: Alice always rolls 2, Bob 7, and the win rate is the one a
+    plain recursion in fractions gives for those two strategies."""
+    from reference import recursive_win_rate
     alice, bob = two_students(tmp_path)
-    code, out, err = cli(capsys, "compare", alice, bob)
-    assert code == 0 and "average:" in out and "0.367780610933" in out, out + err
-    code, out, _ = cli(capsys, "tournament", alice, bob, "--json")
+    rules = get_rules("su18").replace(goal=40)
+    first, second = recursive_win_rate(rules, np.full((40, 40), 2), np.full((40, 40), 7))
+    expected = float((first + second) / 2)
+    code, out, err = cli(capsys, "compare", alice, bob, "--goal", "40")
+    assert code == 0, out + err
+    assert out.split("average:")[1].split()[0] == f"{expected:.12f}"
+    code, out, _ = cli(capsys, "tournament", alice, bob, "--json", "--goal", "40")
     ranking = {r["strategy"]: r for r in json.loads(out)["ranking"]}
-    assert ranking[bob]["win_rates"][alice] == pytest.approx(1 - 0.367780610933, abs=1e-12)
+    assert ranking[bob]["win_rates"][alice] == pytest.approx(1 - expected, abs=1e-12)
     # and nothing of theirs leaked into this process
     assert "hog" not in sys.modules and "entry" not in sys.modules
 

@@ -1,0 +1,312 @@
+"""Promises checked by an independent derivation, each aimed at a one-line mistake that once
+passed the whole suite (issue 36's table): the certificate's bound covers the true error, a
+planted wrong decision is reported, Monte Carlo figures per seat and their intervals, whose
+seat an environment's reward goes to, the guard's own limits, and the room's log before
+its messages."""
+import dataclasses
+import os
+
+import numpy as np
+import pytest
+
+from hogsolve import get_rules, solve
+from hogsolve.solver.backup import backup_all
+from hogsolve.solver.certificate import certify, stay_by_score_sum
+from hogsolve.solver.iteration import IterationResult
+from hogsolve.solver.model import compile_model
+
+
+# --- the certificate ---------------------------------------------------------------------
+
+def test_the_bound_covers_the_true_error_where_a_turn_can_stay():
+    """Mistake: the bound multiplied by (1 - rho) instead of divided (certificate.py).
+
+    In Neller's Hog a turn of 10 dice scores 0 with chance 1 - (5/6)^10 and hands the
+    opponent the same scores, so (0, 0) waits on itself.  Moving its value alone by c leaves a
+    residual of (1 + rho) c there and nowhere else; the true error is c, and only a bound of
+    residual / (1 - rho) covers it (residual x (1 - rho) is below c)."""
+    rules = get_rules("hog").replace(goal=20)
+    model = compile_model(rules)
+    solution = solve(rules, model=model)
+    assert solution.certificate.proven
+    rho = stay_by_score_sum(model)[0]
+    assert rho > 0.5  # a strong stay: the two formulas are far apart
+    c = 1e-6
+    moved = solution.win_probability.copy()
+    moved[0, 0] += c
+    check = certify(model, moved, backup_all(model, moved), IterationResult(0))
+    true_error = float(np.abs(moved - solution.win_probability).max())  # the solve is within 1e-11 of the truth
+    assert check.error_bound >= true_error - 2 * solution.certificate.error_bound
+    # the residual is (1 + the chosen action's chance to stay) c; times (1 - rho) it misses the error
+    assert c < check.max_bellman_residual < 2 * c
+    assert check.max_bellman_residual * (1 - rho) < 0.5 * c
+
+
+def test_two_exactly_tied_actions_are_tied_whatever_their_errors_within_the_bound():
+    """Mistake: the tie threshold 2 (b + s) made 0.5 (b + s) (certificate.py).
+
+    Each computed action value is within b + s of its true value (b the bound, s one
+    backup's rounding), so two actions worth exactly the same can differ by up to 2 (b + s):
+    they must still count as tied; moved further apart, they must not."""
+    from hogsolve.solver.certificate import _top_two_gap
+    rules = get_rules("su18")
+    solution = solve(rules, exact=True)
+    c = solution.certificate
+    ties = [tuple(s) for s in np.argwhere(np.isclose(np.sort(solution.action_values, axis=-1)[..., -1],
+                                                      np.sort(solution.action_values, axis=-1)[..., -2], atol=0,
+                                                      rtol=0))][:20]
+    assert ties, "su18 has exact ties"
+    each = c.error_bound + c.backup_error
+    for s in ties:
+        q = solution.action_values[s].copy()
+        best = np.flatnonzero(q == q.max())[:2]
+        q[best[0]] += 0.99 * each
+        q[best[1]] -= 0.99 * each
+        assert _top_two_gap(q[None])[0] <= c.tie_threshold  # still a tie
+        q[best[0]] += 2.1 * each
+        assert _top_two_gap(q[None])[0] > c.tie_threshold   # now a decision
+
+
+def test_the_exact_check_reports_a_planted_wrong_decision():
+    """Mistake: the exact check's float-policy mismatches always empty (exact.py)."""
+    from hogsolve.solver.exact import verify
+    rules = get_rules("su18").replace(goal=30)
+    model = compile_model(rules)
+    solution = solve(rules, model=model)
+    policy = solution.policy.copy()
+    q = solution.action_values[5, 7]
+    worst = int(np.argmin(np.where(np.isfinite(q), q, np.inf)))
+    assert worst != policy[5, 7]
+    policy[5, 7] = worst
+    checked = verify(model, dataclasses.replace(solution, policy=policy))
+    assert [5, 7] in checked.float_policy_mismatches.tolist()
+    assert checked.policy[5, 7] == solution.policy[5, 7]
+
+
+# --- Monte Carlo ---------------------------------------------------------------------------
+
+def test_simulated_figures_per_seat_match_the_exact_ones():
+    """Mistake: the first and second seats' wins swapped (montecarlo.py).  always_roll:5 against
+    itself at goal 10 wins 0.596 moving first and 0.404 moving second: far apart."""
+    from hogsolve.analysis.evaluate import win_rate
+    from hogsolve.analysis.montecarlo import simulate
+    from hogsolve.util.stats import wilson_interval
+    from hogsolve import always_roll
+    rules = get_rules("su18").replace(goal=10)
+    pa, pb = always_roll(5), always_roll(5)
+    exact = win_rate(pa, pb, rules)
+    assert abs(exact.first - exact.second) > 0.15
+    sim = simulate(pa, pb, rules, games=40_000, seed=3)
+    for simulated, true, n in ((sim.first, exact.first, sim.games_first), (sim.second, exact.second, sim.games_second)):
+        low, high = wilson_interval(simulated, n, z=4.0)
+        assert low <= true <= high, (simulated, true)
+
+
+@pytest.mark.slow
+def test_the_interval_covers_the_exact_value_about_95_percent_of_the_time():
+    """Mistake: the 95% interval made half as wide (montecarlo.py): over 300 seeds it would
+    cover about 68% of the time, outside the 95% binomial band of 95% coverage."""
+    from hogsolve.analysis.evaluate import win_rate
+    from hogsolve.analysis.montecarlo import simulate
+    from hogsolve import always_roll
+    rules = get_rules("su18").replace(goal=25)
+    exact = win_rate(always_roll(4), always_roll(6), rules).average
+    seeds = 300
+    covered = 0
+    for seed in range(seeds):
+        low, high = simulate(always_roll(4), always_roll(6), rules, games=400, seed=seed).interval
+        covered += low <= exact <= high
+    # 95% coverage over 300 seeds: 285 expected, sd 3.8; the interval is conservative (above 95% is fine)
+    assert covered >= 273, covered
+
+
+def test_the_interval_is_as_wide_as_wilsons():
+    """The same mistake, in the default tier: the reported interval is the 95% Wilson interval
+    of the average over the effective number of games, computed here from its formula."""
+    from hogsolve.analysis.montecarlo import simulate
+    from hogsolve import always_roll
+    rules = get_rules("su18").replace(goal=25)
+    sim = simulate(always_roll(4), always_roll(6), rules, games=1000, seed=1)
+    n, p, z = sim.effective_games, sim.average, 1.959963984540054
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    assert sim.interval == pytest.approx((centre - half, centre + half), abs=1e-12)
+
+
+# --- whose reward --------------------------------------------------------------------------
+
+def winner_of(state) -> int:
+    """The seat whose score reached the goal, read from the scores, not from any reward."""
+    goal = state.match.goal if hasattr(state.match, "goal") else state.spec.goal
+    scores = state.match.scores
+    return int(np.argmax(scores)) if max(scores) >= goal else -1
+
+
+@pytest.mark.parametrize("seat", ["first", "second"])
+@pytest.mark.parametrize("kwargs", [{"rules": "su18", "goal": 20}, {"game": "pig", "goal": 20}])
+def test_gymnasium_pays_the_agents_seat(seat, kwargs):
+    """Mistake: the reward read from the opponent's seat (interop/gymnasium.py)."""
+    gymnasium = pytest.importorskip("gymnasium")
+    from hogsolve.interop.gymnasium import HogsolveEnv
+    env = HogsolveEnv(**kwargs, opponent="always_roll:4" if "rules" in kwargs else "hold_at:10", seat=seat)
+    rewards = {1.0: 0, -1.0: 0}
+    for episode in range(40):
+        obs, info = env.reset(seed=episode)
+        done, reward = False, 0.0
+        while not done:
+            mask = info.get("action_mask")
+            action = int(np.flatnonzero(mask)[-1]) if mask is not None else 1
+            obs, reward, done, _, info = env.step(action)
+        goal = env.spec_game.goal
+        scores = env.state.match.scores
+        winner = 0 if scores[0] >= goal else 1
+        assert reward == (1.0 if winner == env.me else -1.0)
+        rewards[reward] += 1
+    assert rewards[1.0] and rewards[-1.0]  # both outcomes were seen
+    del gymnasium
+
+
+def test_pettingzoo_pays_the_winner():
+    """Mistake: PettingZoo rewards negated (interop/pettingzoo.py)."""
+    pytest.importorskip("pettingzoo")
+    from hogsolve.interop.pettingzoo import AGENTS, env as make_env
+    for seed in range(20):
+        e = make_env(rules="su18", goal=20)
+        e.reset(seed=seed)
+        totals = dict.fromkeys(AGENTS, 0.0)
+        for agent in e.agent_iter():
+            _, reward, terminated, truncated, _ = e.last()
+            totals[agent] += reward
+            mask = e.observe(agent)["action_mask"]
+            e.step(None if terminated or truncated else int(np.flatnonzero(mask)[-1]))
+        scores = e.state.match.scores
+        winner = AGENTS[0 if scores[0] >= 20 else 1]
+        assert totals[winner] == 1.0 and totals[AGENTS[1 - AGENTS.index(winner)]] == -1.0
+
+
+def test_openspiel_returns_pay_the_winner():
+    pyspiel = pytest.importorskip("pyspiel")
+    import hogsolve.interop.openspiel  # noqa: F401  (registers the games)
+    rng = np.random.default_rng(0)
+    game = pyspiel.load_game("python_hogsolve_hog(rules=su18,goal=20)")
+    for _ in range(20):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes())
+                state.apply_action(int(rng.choice(outcomes, p=np.array(probs, dtype=float))))
+            else:
+                state.apply_action(int(rng.choice(state.legal_actions())))
+        scores = state.inner.match.scores if hasattr(state, "inner") else state.state.match.scores
+        winner = 0 if scores[0] >= 20 else 1
+        assert list(state.returns()) == [1.0 if p == winner else -1.0 for p in (0, 1)]
+
+
+# --- the guard and the sandbox, where they enforce ------------------------------------------
+
+def test_the_guard_itself_refuses_a_body_over_its_limit():
+    """Mistake: the guard's Content-Length limit made 10x larger (gui/guard.py): the app's own
+    check would still answer 413, so the guard is asked directly."""
+    from hogsolve.gui.guard import MAX_BODY, Access, Guard
+    guard = Guard(app=None, access=Access.for_addresses(["127.0.0.1"], 8000))
+    scope = {"type": "http", "method": "POST", "path": "/api/games", "headers": []}
+
+    def headers(length):
+        return {"host": "127.0.0.1:8000", "content-type": "application/json", "content-length": str(length)}
+    assert guard.problem(scope, headers(MAX_BODY)) is None
+    status, _ = guard.problem(scope, headers(MAX_BODY + 1))
+    assert status == 413
+    assert MAX_BODY <= 64 * 1024  # a move or a new game is well under a kilobyte
+
+
+def test_what_a_student_leaves_running_dies_when_its_table_is_done(tmp_path, monkeypatch):
+    """Mistake: what a student file leaves running is not killed (strategy/userfile.py).  Two
+    mechanisms do it now (the process group killed after the run, and the watcher on the
+    pipe when the run's end closes it); either alone passes this test."""
+    import psutil
+    from hogsolve.strategy.userfile import tabulate_file
+    monkeypatch.setenv("HOGSOLVE_CACHE", str(tmp_path / "cache"))
+    marker = f"hogsolve-test-{os.getpid()}-{tmp_path.name}"
+    (tmp_path / "s.py").write_text(
+        "import subprocess, sys\n"
+        f"subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)', '{marker}'])\n"
+        "def final_strategy(score, opponent_score):\n    return 4\n")
+    tabulate_file(str(tmp_path / "s.py"), "final_strategy", get_rules("su18").replace(goal=10), use_cache=False)
+
+    def alive():
+        found = []
+        for p in psutil.process_iter(["cmdline"]):
+            try:
+                if marker in " ".join(p.info["cmdline"] or []) and p.status() != psutil.STATUS_ZOMBIE:
+                    found.append(p)
+            except psutil.Error:
+                pass
+        return found
+    import time
+    deadline = time.monotonic() + 5
+    while alive() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert alive() == []
+
+
+# --- the room logs before anyone hears -----------------------------------------------------
+
+def test_the_room_logs_a_command_before_any_client_hears_of_it(tmp_path):
+    """Mistake: a room that sends before it logs (a server killed between the two would have
+    told clients of a move the restarted room never made).  Every delivery is checked against
+    what another connection to the log file already holds."""
+    from hogsolve.gui.sinbad import RoomHost, SinbadRooms
+    from hogsolve.util.eventlog import EventLog
+    rooms = SinbadRooms(tmp_path)
+    seen = []
+    real_deliver = RoomHost.deliver
+
+    def deliver(self, out):
+        if out:
+            other = EventLog(tmp_path / "sinbad.sqlite3")  # what a restarted server would read
+            logged = [seq for seq, _ in other.commands(self.chat.name)]
+            other.close()
+            seen.append((self.chat.applied, logged))
+        return real_deliver(self, out)
+    RoomHost.deliver = deliver
+
+    async def play():  # the rooms live on the server's event loop
+        host = rooms.room("den", seed=1)
+        for name in ("ann", "bob", "cat"):
+            host.apply({"op": "seat", "name": name, "token": f"t-{name}"}, name)
+        for line in ("hello", "/start", "/hand"):
+            try:
+                host.apply({"op": "say", "name": "ann", "line": line}, "ann")
+            except Exception:  # a refusal is not logged and not delivered
+                pass
+    import asyncio
+    try:
+        asyncio.run(play())
+    finally:
+        RoomHost.deliver = real_deliver
+        rooms.log.close()
+    assert len(seen) >= 4
+    for applied, logged in seen:  # the command being delivered is already the log's last
+        assert logged and max(logged) == applied, (applied, logged)
+
+
+# --- no silent skips in CI ------------------------------------------------------------------
+
+@pytest.mark.slow
+def test_in_ci_a_missing_optional_dependency_fails_instead_of_skipping(tmp_path):
+    """With CI set, pytest.importorskip of a module that is not installed is an error (the
+    test extra installs every optional dependency); without it, the test skips."""
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+    shutil.copy(Path(__file__).with_name("conftest.py"), tmp_path / "conftest.py")
+    (tmp_path / "test_probe.py").write_text(
+        "import pytest\npytest.importorskip('no_such_module_of_hogsolve')\n\ndef test_it():\n    pass\n")
+    argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:xdist", "-p", "no:cacheprovider", "-o", "addopts=",
+            "test_probe.py"]
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    local = subprocess.run(argv, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    ci = subprocess.run(argv, cwd=tmp_path, env={**env, "CI": "true"}, capture_output=True, text=True, timeout=120)
+    assert local.returncode in (0, 5) and "1 skipped" in local.stdout, local.stdout  # 5: nothing ran
+    assert ci.returncode != 0 and "CI needs no_such_module_of_hogsolve" in ci.stdout, ci.stdout
