@@ -310,3 +310,75 @@ def test_in_ci_a_missing_optional_dependency_fails_instead_of_skipping(tmp_path)
     ci = subprocess.run(argv, cwd=tmp_path, env={**env, "CI": "true"}, capture_output=True, text=True, timeout=120)
     assert local.returncode in (0, 5) and "1 skipped" in local.stdout, local.stdout  # 5: nothing ran
     assert ci.returncode != 0 and "CI needs no_such_module_of_hogsolve" in ci.stdout, ci.stdout
+
+
+# --- the certificate's helpers, against plain loops (survivors of mutmut) ------------------
+
+def test_the_tie_broken_policy_is_the_fewest_near_best_count_in_every_state():
+    """Against a plain loop, on 300 rows (more than one block of 128): a count exactly at the
+    threshold below the best is near-best, one just beyond is not."""
+    from hogsolve.solver.certificate import tie_broken_policy
+    rng = np.random.default_rng(5)
+    threshold = 2.0 ** -30
+    q = rng.random((300, 3, 11))
+    best = q.max(axis=-1)
+    for i in range(0, 300, 7):  # plant exact and boundary ties
+        q[i, 0, 2] = best[i, 0]
+        q[i, 1, 1] = best[i, 1] - threshold
+        q[i, 2, 0] = best[i, 2] - threshold * 1.5
+    policy = tie_broken_policy(q, threshold)
+    plain = np.array([[min(n for n in range(11) if q[i, j, n] >= q[i, j].max() - threshold) for j in range(3)]
+                      for i in range(300)])
+    assert np.array_equal(policy, plain)
+
+
+def test_the_top_two_gap_is_best_minus_second_in_every_state():
+    from hogsolve.solver.certificate import _top_two_gap
+    rng = np.random.default_rng(6)
+    q = rng.random((300, 4, 11))
+    q[::5, :, 3] = q[::5].max(axis=-1)  # exact ties: a gap of 0
+    ordered = np.sort(q, axis=-1)
+    assert np.array_equal(_top_two_gap(q), ordered[..., -1] - ordered[..., -2])
+
+
+def test_the_largest_entry_of_each_score_sum():
+    from hogsolve.solver.certificate import _by_score_sum
+    model = compile_model(get_rules("su18").replace(goal=12))
+    rng = np.random.default_rng(7)
+    grid = rng.random((12, 12))
+    plain = [max(grid[s, k - s] for s in range(12) if 0 <= k - s < 12) for k in range(23)]
+    assert np.array_equal(_by_score_sum(model, grid), plain)
+
+
+def test_a_sum_that_can_stay_for_sure_has_no_bound():
+    """rho = 1 on some sum: no bound follows (inf, not NaN, even with a residual of 0 there)."""
+    from hogsolve.solver.certificate import value_error_bound
+    model = compile_model(get_rules("su18").replace(goal=12))
+    rho = np.zeros(23)
+    rho[5] = 1.0
+    assert value_error_bound(model, np.zeros(23), rho) == float("inf")
+
+
+def test_a_one_pass_certificate_charges_only_rounding():
+    """Every turn scores in su18, so each sum is computed once from final larger sums and its
+    residual is 0 on every machine: the bound is exactly (2 goal - 1) rounding steps, and a
+    fresh backup by another path (a proof's) is charged a residual of one step more per sum."""
+    rules = get_rules("su18").replace(goal=30)
+    model = compile_model(rules)
+    solution = solve(rules, model=model)
+    c = solution.certificate
+    assert c.max_bellman_residual == 0
+    assert c.error_bound == pytest.approx((2 * 30 - 1) * c.backup_error, rel=1e-12)
+    fresh = certify(model, solution.win_probability, backup_all(model, solution.win_probability),
+                    IterationResult(0), own_backup=False)
+    assert fresh.error_bound == pytest.approx(2 * (2 * 30 - 1) * c.backup_error, rel=1e-12)
+    assert c.tie_threshold == pytest.approx(2 * (c.error_bound + c.backup_error), rel=1e-12)
+
+
+def test_the_certificate_says_the_same_keys_in_json():
+    """The --json keys of a certificate, as the docs list them."""
+    c = solve(get_rules("su18").replace(goal=20)).certificate.to_dict()
+    assert set(c) == {"ok", "message", "iterations", "method", "updates", "converged", "stuck_stages",
+                      "max_bellman_residual", "backup_error", "stay_probability", "error_bound", "tie_threshold",
+                      "min_decision_margin", "num_tie_states", "proven", "reason"}
+    assert c["method"] == "one sweep: every turn raises the score sum" and c["stay_probability"] == 0.0
