@@ -10,6 +10,8 @@ import importlib
 from .version import __version__
 
 _EXPORTS = {
+    # the root of every exception hogsolve raises on purpose
+    "HogsolveError": "errors",
     # rules and dice
     "Ruleset": "hog.rules", "rulesets": "hog.rules", "get_rules": "hog.rules",
     "turn_score_distribution": "hog.dice", "Distribution": "hog.dice",

@@ -10,7 +10,7 @@ from typing import Tuple
 
 #: Bottom to top; the names on one layer stand side by side and never import each other.
 LAYERS: Tuple[Tuple[str, ...], ...] = (
-    ("version", "layers"),                 # the version number; this list
+    ("version", "layers", "errors"),       # the version number; this list; HogsolveError
     ("util",),                             # files, plain JSON, stats, progress, parallel tasks
     ("games",),                            # the game interface every game's state implements
     ("hog", "pig", "sibala", "sinbad"),    # each game's rules and engine, nothing else

@@ -4,6 +4,7 @@ Every user mistake becomes a :class:`UsageError`: one line on stderr, exit 2.
 """
 from __future__ import annotations
 
+from ..errors import HogsolveError
 import argparse
 import contextlib
 import json
@@ -14,7 +15,7 @@ from pathlib import Path
 from typing import Callable, Dict, Optional
 
 
-class UsageError(Exception):
+class UsageError(HogsolveError):
     """Bad input from the user: reported on one line, exit code 2."""
 
 

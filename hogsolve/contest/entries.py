@@ -15,6 +15,7 @@ both tables are unchanged.
 """
 from __future__ import annotations
 
+from ..errors import HogsolveError
 import ast
 import os
 from pathlib import Path
@@ -27,7 +28,7 @@ COLUMNS = ["rules", "goal", "a", "b", "a_digest", "b_digest", "a_wins_moving_fir
            "a_win_rate"]
 
 
-class ContestError(ValueError):
+class ContestError(HogsolveError, ValueError):
     """A contest input that cannot be used; the message is one line."""
 
 

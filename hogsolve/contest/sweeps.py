@@ -20,6 +20,7 @@ sp22) is reported as not proven with no measures (NaN, opening move -1).
 """
 from __future__ import annotations
 
+from ..errors import HogsolveError
 import itertools
 import math
 import tomllib
@@ -45,7 +46,7 @@ MEASURES = ["proven", "first_player_win_probability", "opening_move", "expected_
 MOST = 100_000
 
 
-class GridError(ValueError):
+class GridError(HogsolveError, ValueError):
     """A grid file that cannot be used; the message names the file and the reason."""
 
 

@@ -7,6 +7,7 @@ has its own seeded dice, so games never interfere.  Bots come from
 """
 from __future__ import annotations
 
+from ..errors import HogsolveError
 import asyncio
 import math
 import random
@@ -28,7 +29,7 @@ from ..strategy.pig import pig_bot
 SIBALA = "sibala"
 
 
-class GameError(Exception):
+class GameError(HogsolveError):
     """A request that cannot be honoured: carries the HTTP status to answer with."""
 
     def __init__(self, status: int, message: str):

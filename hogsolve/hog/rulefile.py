@@ -21,6 +21,7 @@ the reason (:class:`RuleFileError`).  Python's ``tomllib`` reads the files;
 """
 from __future__ import annotations
 
+from ..errors import HogsolveError
 import tomllib
 from pathlib import Path
 from typing import Callable, Dict
@@ -59,7 +60,7 @@ BOOL_FIELDS = ("piggy_back",)
 KEYS = TEXT_FIELDS + INT_FIELDS + BOOL_FIELDS + tuple(COMPONENTS) + tuple(OPTIONAL)
 
 
-class RuleFileError(ValueError):
+class RuleFileError(HogsolveError, ValueError):
     """A rule file that cannot be read: one line per problem, each naming the file, the key
     and the reason (``problems`` lists them)."""
 

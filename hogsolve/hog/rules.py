@@ -23,6 +23,7 @@ the mover moves again.  Semester labels that share a ruleset are
 """
 from __future__ import annotations
 
+from ..errors import HogsolveError
 import dataclasses
 import functools
 import math
@@ -546,7 +547,7 @@ def end_of_turn(rules: "Ruleset", score, opponent_score, points):
 # ------------------------------------------------------------ legal moves ---
 # A move is a dice count from 0 to max_dice; strategies are asked for one.
 
-class StrategyError(ValueError):
+class StrategyError(HogsolveError, ValueError):
     """A strategy returned an invalid dice count, changed its mind, or raised."""
 
 
@@ -953,7 +954,7 @@ OPTIONAL_RULES = {"bonus": no_bonus, "extra_turn": no_extra_turn, "pig_out_rule"
                   "history": None, "points_bonus": None}
 
 
-class UnknownRulesetError(ValueError):
+class UnknownRulesetError(HogsolveError, ValueError):
     """Raised for a ruleset name that is not built in."""
 
 

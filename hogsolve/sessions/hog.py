@@ -6,6 +6,7 @@ person's win probability after every turn; front ends only ask and show.
 """
 from __future__ import annotations
 
+from ..errors import HogsolveError
 from typing import Dict, List, Optional
 
 from ..hog.engine import Match, Turn, random_dice
@@ -14,7 +15,7 @@ from ..hog.rules import Ruleset
 PLAYERS = ("you", "bot")
 
 
-class SessionError(ValueError):
+class SessionError(HogsolveError, ValueError):
     """A move out of turn or after the end."""
 
 

@@ -8,6 +8,7 @@ hand whose summed dice hold the larger single die wins; still equal, a tie.
 """
 from __future__ import annotations
 
+from ..errors import HogsolveError
 import dataclasses
 from collections import Counter
 from typing import Optional, Sequence, Tuple
@@ -21,7 +22,7 @@ KATA_KIND_ORDER = (1, 4, 6, 5, 3, 2)   # strongest first
 FACE_KIND_ORDER = (6, 5, 4, 3, 2, 1)
 
 
-class SibalaError(ValueError):
+class SibalaError(HogsolveError, ValueError):
     """Dice that are not four ints from 1 to 6."""
 
 

@@ -24,6 +24,7 @@ engine's :class:`~hogsolve.sinbad.room.Message`, which bots read.
 """
 from __future__ import annotations
 
+from ..errors import HogsolveError
 import dataclasses
 import hashlib
 import json
@@ -37,7 +38,7 @@ MAX_SEATS = 16
 BOT_KINDS = ("random", "greedy", "tracker")
 
 
-class RoomError(ValueError):
+class RoomError(HogsolveError, ValueError):
     """A command the room refuses; nothing changed."""
 
 

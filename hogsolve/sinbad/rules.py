@@ -26,6 +26,7 @@ tied players share the win.
 """
 from __future__ import annotations
 
+from ..errors import HogsolveError
 import dataclasses
 import random
 import re
@@ -46,7 +47,7 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 8
 NAME = re.compile(r"^[A-Za-z0-9_.-]{1,32}$")
 
 
-class RuleError(ValueError):
+class RuleError(HogsolveError, ValueError):
     """A command the rules refuse; nothing changed."""
 
 

@@ -16,6 +16,7 @@ module does not do.
 """
 from __future__ import annotations
 
+from ..errors import HogsolveError
 import dataclasses
 import time
 from fractions import Fraction
@@ -123,7 +124,7 @@ def decimal_digits(p: Fraction, digits: int) -> str:
     return f"{whole}.{frac:0{digits}d}"
 
 
-class ExactUnsupported(ValueError):
+class ExactUnsupported(HogsolveError, ValueError):
     """Exact mode cannot verify this ruleset (a turn can score 0 points)."""
 
 

@@ -8,6 +8,7 @@ recorded in the :class:`IterationResult` rather than passed over.
 """
 from __future__ import annotations
 
+from ..errors import HogsolveError
 import dataclasses
 from typing import Callable, Iterable, Optional, Tuple
 
@@ -34,7 +35,7 @@ STAGE_CAP = 20_000
 STUCK_PATIENCE = 1_000
 
 
-class ConvergenceError(RuntimeError):
+class ConvergenceError(HogsolveError, RuntimeError):
     """An iteration hit its cap: its values are not to be trusted."""
 
 

@@ -8,6 +8,7 @@ bits each.
 """
 from __future__ import annotations
 
+from ..errors import HogsolveError
 import math
 import os
 from typing import Optional
@@ -18,7 +19,7 @@ GB = 1024 ** 3
 _OVERHEAD = 64 * 1024 ** 2  # interpreter, numpy, small arrays
 
 
-class MemoryLimitError(ValueError):
+class MemoryLimitError(HogsolveError, ValueError):
     """A solve would need more memory than the limit."""
 
 

@@ -14,6 +14,7 @@ the player can load a table quickly.
 """
 from __future__ import annotations
 
+from ..errors import HogsolveError
 import io
 import json
 from pathlib import Path
@@ -39,7 +40,7 @@ DATA_FILES = ("policy.csv", "win_probability.csv", "policy.npy",
               "win_probability.npy", "action_values.npy")
 
 
-class TableError(ValueError):
+class TableError(HogsolveError, ValueError):
     """A solution directory that is missing, malformed or fails its checksums."""
 
 

@@ -9,6 +9,7 @@ solves the ruleset, and caches the result in ``$HOGSOLVE_CACHE`` (default
 """
 from __future__ import annotations
 
+from ..errors import HogsolveError
 import os
 import threading
 import warnings
@@ -27,7 +28,7 @@ class PlayerWarning(UserWarning):
     """A shipped table could not be used; the player solved instead."""
 
 
-class UnprovenStrategyError(ValueError):
+class UnprovenStrategyError(HogsolveError, ValueError):
     """The ruleset's solution is not proven optimal (sp22 has no value at all)."""
 
 

@@ -13,6 +13,7 @@ Every spec becomes a :class:`~hogsolve.strategy.policy.Policy`:
 """
 from __future__ import annotations
 
+from ..errors import HogsolveError
 import io
 import json
 import os
@@ -38,7 +39,7 @@ SPEC_HELP = ("a strategy: optimal; always_roll:N; bacon:MARGIN:N or swap:MARGIN:
              "isolated; or an agent on observation vectors, e.g. agent.py:agent); table:PATH.csv (a policy table in the solutions/ layout)")
 
 
-class StrategySpecError(ValueError):
+class StrategySpecError(HogsolveError, ValueError):
     """A strategy spec that cannot be understood or loaded; the message is one line."""
 
 

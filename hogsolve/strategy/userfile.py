@@ -29,6 +29,7 @@ or reads what is not a regular file is not cached at all.
 """
 from __future__ import annotations
 
+from ..errors import HogsolveError
 import dataclasses
 import functools
 import json
@@ -63,7 +64,7 @@ OUTPUT_LIMIT = 64 * 1024 * 1024
 KEPT_LINES = 200
 
 
-class UserFileError(ValueError):
+class UserFileError(HogsolveError, ValueError):
     """A user file that could not be tabulated; the message is one line."""
 
 

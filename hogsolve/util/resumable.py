@@ -7,6 +7,7 @@ atomically (a temporary name, then a rename).
 """
 from __future__ import annotations
 
+from ..errors import HogsolveError
 import csv
 import io
 from pathlib import Path
@@ -15,7 +16,7 @@ from typing import Dict, Iterable, List, Sequence
 from .files import atomic_write
 
 
-class ResumableCsvError(ValueError):
+class ResumableCsvError(HogsolveError, ValueError):
     """A results file that cannot be used; the message is one line."""
 
 
