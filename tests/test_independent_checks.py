@@ -412,3 +412,13 @@ def test_every_public_exception_is_a_hogsolve_error():
 #: Exceptions that are not errors of hogsolve's: a signal's way out, a control-flow marker.
 NOT_ERRORS = {"hogsolve.util.interrupts.Interrupted", "hogsolve.solver.bound_check._TooFar",
               "hogsolve.strategy.userfile._Failed", "hogsolve.cli.common.Failure"}
+
+
+def test_a_bad_roll_or_hold_strategy_is_a_strategy_error_as_in_hog():
+    from hogsolve import StrategyError, get_pig_game
+    from hogsolve.strategy.pig import load_pig_strategy, policy_table
+    game = get_pig_game("piglet")
+    with pytest.raises(StrategyError, match="accepted forms"):
+        load_pig_strategy("always_roll:3", game)
+    with pytest.raises(StrategyError, match="expected True"):
+        policy_table(lambda i, j, k: 1, game)

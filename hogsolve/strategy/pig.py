@@ -7,6 +7,7 @@ from typing import Callable, Union
 
 import numpy as np
 
+from ..hog.rules import StrategyError
 from ..pig.rules import PIG_GAMES, PigGame, get_pig_game
 from ..solver.pig import RollTable, solve_pig
 from ..solver.pig_tables import PIG_FORMAT
@@ -109,7 +110,7 @@ def policy_table(strategy, game: PigGame) -> np.ndarray:
             for c in range(2 * g):
                 choice = strategy(a, b, c)
                 if not isinstance(choice, (bool, np.bool_)):
-                    raise ValueError(f"strategy {getattr(strategy, 'name', strategy)} returned {choice!r} at "
+                    raise StrategyError(f"strategy {getattr(strategy, 'name', strategy)} returned {choice!r} at "
                                      f"({a}, {b}, {c}); expected True (roll) or False (hold)")
                 table[a, b, c] = choice
     return table
@@ -130,7 +131,7 @@ def load_pig_strategy(spec: str, game: PigGame, solution=None, *, timeout: float
     head, _, rest = spec.partition(":")
     if head in ("hold_at", "hold_at_or_goal"):
         if not rest.isascii() or not rest.isdigit() or not 1 <= int(rest) <= 10 * game.goal:
-            raise ValueError(f"bad strategy {spec!r}: expected {head}:N with N from 1 to {10 * game.goal}")
+            raise StrategyError(f"bad strategy {spec!r}: expected {head}:N with N from 1 to {10 * game.goal}")
         return hold_at(int(rest)) if head == "hold_at" else hold_at_or_goal(int(rest), game.goal)
     try:
         named = file_spec(spec)
@@ -138,5 +139,5 @@ def load_pig_strategy(spec: str, game: PigGame, solution=None, *, timeout: float
             roll, _source, _captured = tabulate_table(*named, game, timeout=timeout)
             return TabulatedPig(game, roll, spec)
     except UserFileError as exc:
-        raise ValueError(str(exc)) from None
-    raise ValueError(f"bad strategy {spec!r} for {game.name}; accepted forms: {PIG_STRATEGY_FORMS}")
+        raise StrategyError(str(exc)) from None
+    raise StrategyError(f"bad strategy {spec!r} for {game.name}; accepted forms: {PIG_STRATEGY_FORMS}")
