@@ -115,11 +115,29 @@ def check_hog_policy(model: Model, values: np.ndarray, policy: np.ndarray) -> Bo
     """Prove ``policy`` (``[s, o]`` or with memories ``[s, o, a, b]``) optimal from float ``values``
     by a fresh backup and the certificate's rigorous bound, settling ties exactly where every
     turn scores (see the module docstring)."""
+    return _check_hog(model, values, policy, settle=False)[0]
+
+
+def prove_float_table(model: Model, solution):
+    """``(solution, check)``: a float ``solution`` with every tie that is settled exactly broken
+    by the tie rule, and the proof of that policy: what ``hogsolve solve --exact`` ships where
+    exact rationals do not reach.  At a state where the bound cannot order the near-best
+    actions, the policy takes the fewest dice among those that are exactly optimal (a sure
+    win's fewest sure dice; the fewest of the exactly largest values), so the choice depends on
+    exact facts, never on which float came out larger; ties that cannot be settled keep the
+    fewest dice within the tie threshold, and the check counts them."""
+    check, policy = _check_hog(model, solution.win_probability, solution.policy, settle=True)
+    return dataclasses.replace(solution, policy=policy.astype(np.int8)), check
+
+
+def _check_hog(model: Model, values: np.ndarray, policy: np.ndarray, settle: bool):
+    """``(check, policy)``: :func:`check_hog_policy`'s check, of ``policy`` with its exactly
+    worse ties replaced by the tie rule's choice when ``settle`` (then counted as settled)."""
     start = time.process_time()
     fresh = passing_action_values(model, values, backup_all(model, values))
     certificate = certify(model, values, fresh, IterationResult(0), own_backup=False)
     error = (certificate.error_bound + certificate.backup_error) * OUTWARD
-    policy = np.broadcast_to(np.asarray(policy, dtype=np.intp), values.shape)
+    policy = np.array(np.broadcast_to(np.asarray(policy, dtype=np.intp), values.shape))
     chosen = np.take_along_axis(fresh, policy[..., None], axis=-1)[..., 0]
     others = fresh.copy()
     np.put_along_axis(others, policy[..., None], -np.inf, axis=-1)
@@ -128,43 +146,15 @@ def check_hog_policy(model: Model, values: np.ndarray, policy: np.ndarray) -> Bo
         f"no usable error bound ({certificate.error_bound:.3g})"
     settled = 0
     if not bound_reason and _well_founded(model) and (np.abs(margin) <= 2 * error).any():
-        exact_ties, wrong, _ = _settle_ties(model, values, fresh, policy, np.abs(margin) <= 2 * error, error)
+        exact_ties, wrong, better = _settle_ties(model, values, fresh, policy, np.abs(margin) <= 2 * error, error)
+        if settle:  # the exactly worse choices replaced by the tie rule's: exactly optimal now
+            replaced = better >= 0
+            policy = np.where(replaced, better, policy)
+            exact_ties, wrong = exact_ties | replaced, wrong & ~replaced
         margin = np.where(exact_ties, np.inf, np.where(wrong, -np.inf, margin))
         settled = int(exact_ties.sum())
     check = _verdict(model.rules.name, margin, error, time.process_time() - start, bound_reason)
-    return dataclasses.replace(check, settled=settled)
-
-
-def prove_float_table(model: Model, solution):
-    """``(solution, check)``: a float ``solution`` with its ties settled by
-    :func:`settle_hog_policy`, and the proof of that policy by :func:`check_hog_policy`: what
-    ``hogsolve solve --exact`` ships where exact rationals do not reach."""
-    policy = settle_hog_policy(model, solution.win_probability, solution.policy)
-    return dataclasses.replace(solution, policy=policy), check_hog_policy(model, solution.win_probability, policy)
-
-
-def settle_hog_policy(model: Model, values: np.ndarray, policy: np.ndarray) -> np.ndarray:
-    """``policy`` with every tie that is settled exactly broken by the tie rule: at a state
-    where the bound cannot order the near-best actions, the fewest dice among those that are
-    exactly optimal (a sure win's fewest sure dice; the fewest of the exactly largest values),
-    so the choice depends on exact facts, never on which float came out larger.  Ties that
-    cannot be settled keep ``policy``'s choice (the fewest dice within the tie threshold); the
-    check (:func:`check_hog_policy`) counts them."""
-    fresh = passing_action_values(model, values, backup_all(model, values))
-    certificate = certify(model, values, fresh, IterationResult(0), own_backup=False)
-    error = (certificate.error_bound + certificate.backup_error) * OUTWARD
-    if not (np.isfinite(certificate.error_bound) and certificate.error_bound <= PROOF_TOLERANCE) or \
-            not _well_founded(model):
-        return policy
-    policy = np.array(np.broadcast_to(np.asarray(policy, dtype=np.int8), values.shape))
-    chosen = np.take_along_axis(fresh, policy[..., None].astype(np.intp), axis=-1)[..., 0]
-    others = fresh.copy()
-    np.put_along_axis(others, policy[..., None].astype(np.intp), -np.inf, axis=-1)
-    ties = np.abs(chosen - others.max(axis=-1)) <= 2 * error
-    if ties.any():
-        _, _, better = _settle_ties(model, values, fresh, policy, ties, error)
-        policy = np.where(better >= 0, better, policy).astype(np.int8)
-    return policy
+    return dataclasses.replace(check, settled=settled), policy
 
 
 def _well_founded(model: Model) -> bool:
