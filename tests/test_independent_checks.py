@@ -368,11 +368,11 @@ def test_a_one_pass_certificate_charges_only_rounding():
     solution = solve(rules, model=model)
     c = solution.certificate
     assert c.max_bellman_residual == 0
-    assert c.error_bound == pytest.approx((2 * 30 - 1) * c.backup_error, rel=1e-12)
+    assert c.error_bound == pytest.approx((2 * 30 - 1) * c.backup_error, rel=1e-12, abs=0)
     fresh = certify(model, solution.win_probability, backup_all(model, solution.win_probability),
                     IterationResult(0), own_backup=False)
-    assert fresh.error_bound == pytest.approx(2 * (2 * 30 - 1) * c.backup_error, rel=1e-12)
-    assert c.tie_threshold == pytest.approx(2 * (c.error_bound + c.backup_error), rel=1e-12)
+    assert fresh.error_bound == pytest.approx(2 * (2 * 30 - 1) * c.backup_error, rel=1e-12, abs=0)
+    assert c.tie_threshold == pytest.approx(2 * (c.error_bound + c.backup_error), rel=1e-12, abs=0)
 
 
 def test_the_certificate_says_the_same_keys_in_json():
