@@ -274,6 +274,15 @@ class _Failed(Exception):
         self.message, self.timeout, self.files, self.uncacheable = message, timeout, files or {}, uncacheable
 
 
+def _kill_group(pid: int) -> None:
+    """SIGKILL the student's process group; already gone (the Ctrl-C clean-up got there
+    first, or nothing was left) is fine."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
 def _supervised(file: Path, request: Path, outputs: List[Path], env: dict, watch_read: int, memory_mb: int,
                 label: str, timeout: float, progress: Path) -> subprocess.Popen:
     """Start the child, wait for it within ``timeout``, then kill its whole process group
@@ -287,22 +296,19 @@ def _supervised(file: Path, request: Path, outputs: List[Path], env: dict, watch
         finally:
             os.close(watch_read)
         if stopping():  # Ctrl-C came while it started: the clean-up may have missed it
-            os.killpg(proc.pid, signal.SIGKILL)
+            _kill_group(proc.pid)
         try:
             proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
+            _kill_group(proc.pid)
             proc.wait()
             raise _Failed(f"{label} did not finish within {timeout:g} s (stopped {_where(progress)})",
                           timeout) from None
         finally:
             if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGKILL)
+                _kill_group(proc.pid)
                 proc.wait()
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)  # anything the file left running
-    except (ProcessLookupError, PermissionError):
-        pass
+    _kill_group(proc.pid)  # anything the file left running
     return proc
 
 
