@@ -422,3 +422,18 @@ def test_a_bad_roll_or_hold_strategy_is_a_strategy_error_as_in_hog():
         load_pig_strategy("always_roll:3", game)
     with pytest.raises(StrategyError, match="expected True"):
         policy_table(lambda i, j, k: 1, game)
+
+
+def test_an_unproven_certificate_says_why_in_words():
+    """A value table moved far from its fixed point (1e-6 at one state of each sum) has a bound
+    above the proof tolerance: not proven, and the reason names the bound and the tolerance."""
+    from hogsolve.solver.certificate import PROOF_TOLERANCE
+    rules = get_rules("su18").replace(goal=20)
+    model = compile_model(rules)
+    values = solve(rules, model=model).win_probability.copy()
+    for s in range(20):
+        values[s, 19 - s] = min(1.0, values[s, 19 - s] + 1e-6)
+    c = certify(model, values, backup_all(model, values), IterationResult(0), own_backup=False)
+    assert c.error_bound > PROOF_TOLERANCE and not c.proven
+    assert c.reason.startswith("the error bound ") and c.reason.endswith(f"exceeds {PROOF_TOLERANCE:g}")
+    assert c.to_dict()["reason"] == c.reason and c.to_dict()["proven"] is False
