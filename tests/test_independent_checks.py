@@ -437,3 +437,18 @@ def test_an_unproven_certificate_says_why_in_words():
     assert c.error_bound > PROOF_TOLERANCE and not c.proven
     assert c.reason.startswith("the error bound ") and c.reason.endswith(f"exceeds {PROOF_TOLERANCE:g}")
     assert c.to_dict()["reason"] == c.reason and c.to_dict()["proven"] is False
+
+
+def test_a_roll_or_hold_tie_holds():
+    """The tie rule in the roll-or-hold games: within the threshold, hold (the first roll of a
+    turn stays compulsory); with no tie, the policy is unchanged."""
+    from hogsolve import get_pig_game, solve_pig
+    from hogsolve.solver.pig import hold_on_ties
+    from hogsolve.solver.pig_stages import Rolls
+    game = get_pig_game("piglet")
+    solution = solve_pig(game)
+    rolls = Rolls.of(game)
+    assert np.array_equal(hold_on_ties(game, solution.value, solution.roll, rolls, 0.0), solution.roll)
+    everything_tied = hold_on_ties(game, solution.value, solution.roll, rolls, 1.0)
+    assert everything_tied[..., 0].tolist() == solution.roll[..., 0].tolist()  # k = 0: compulsory
+    assert not everything_tied[..., 1:].any()

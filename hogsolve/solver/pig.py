@@ -129,8 +129,9 @@ def solve_pig(game: PigGame, *, max_passes: int = 50) -> PigSolution:
     else:
         value, roll, passes_most = _stage_pass(game, rolls, max_passes)
     certificate = certify_pig(game, value, rolls, passes_most, roll, over_turns=bool(rolls.wipe))
-    return PigSolution(game, value, hold_on_ties(game, value, roll, rolls, policy_threshold(certificate.tie_threshold)), certificate,
-                       time.perf_counter() - start)
+    if certificate.tie_states:  # the policy's ties are among the certificate's: none, nothing to redo
+        roll = hold_on_ties(game, value, roll, rolls, policy_threshold(certificate.tie_threshold))
+    return PigSolution(game, value, roll, certificate, time.perf_counter() - start)
 
 
 def hold_on_ties(game: PigGame, value: np.ndarray, roll: np.ndarray, rolls: Rolls, threshold: float) -> np.ndarray:
