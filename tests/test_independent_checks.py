@@ -452,3 +452,91 @@ def test_a_roll_or_hold_tie_holds():
     everything_tied = hold_on_ties(game, solution.value, solution.roll, rolls, 1.0)
     assert everything_tied[..., 0].tolist() == solution.roll[..., 0].tolist()  # k = 0: compulsory
     assert not everything_tied[..., 1:].any()
+
+
+# --- the certificate's boundaries (survivors of mutmut) ------------------------------------
+
+def test_a_policy_breaks_ties_within_at_most_twice_the_proof_tolerance():
+    from hogsolve.solver.certificate import PROOF_TOLERANCE, policy_threshold
+    assert policy_threshold(float("inf")) == 2 * PROOF_TOLERANCE == 2e-8
+    assert policy_threshold(1e-12) == 1e-12
+
+
+def test_the_best_response_breaks_ties_like_a_one_pass_solve():
+    """A one-pass solve measures no residual, so its tie threshold is the rounding-only one
+    that algorithms without a residual of their own (the best response) use."""
+    from hogsolve.solver.certificate import rounding_tie_threshold
+    for name in ("su18", "fa18"):
+        rules = get_rules(name).replace(goal=30)
+        model = compile_model(rules)
+        c = solve(rules, model=model).certificate
+        assert c.max_bellman_residual == 0
+        assert rounding_tie_threshold(model) == c.tie_threshold
+
+
+def test_a_gap_exactly_at_the_threshold_is_a_tie_and_one_ulp_beyond_is_not():
+    """Two actions at most ``tie_threshold`` apart are tied, the boundary included."""
+    rules = get_rules("su18").replace(goal=20)
+    model = compile_model(rules)
+    solution = solve(rules, model=model)
+    t = solution.certificate.tie_threshold
+    values, q = solution.win_probability.copy(), solution.action_values.copy()
+    values[3, 4] = t
+    q[3, 4] = 0.0
+    q[3, 4, 2] = t  # best t, second 0: a gap of exactly t, and no residual there
+    check = certify(model, values, q, IterationResult(0))
+    assert check.tie_threshold == t
+    assert [3, 4] in check.tie_states.tolist()
+    q[3, 4, 5] = 0.0
+    q[3, 4, :2] = q[3, 4, 3:] = -np.spacing(t)  # the gap is now the next float above t
+    values[3, 4] = q[3, 4].max()
+    check = certify(model, values, q, IterationResult(0))
+    assert check.tie_threshold == t and [3, 4] not in check.tie_states.tolist()
+
+
+def test_a_bound_exactly_at_the_tolerance_is_still_a_proof(monkeypatch):
+    """A proof needs the bound *at most* PROOF_TOLERANCE."""
+    import hogsolve.solver.certificate as certificate
+    rules = get_rules("su18").replace(goal=20)
+    model = compile_model(rules)
+    solution = solve(rules, model=model)
+    bound = solution.certificate.error_bound
+    monkeypatch.setattr(certificate, "PROOF_TOLERANCE", bound)
+    again = certify(model, solution.win_probability, solution.action_values, IterationResult(0))
+    assert again.error_bound == bound and again.proven
+    monkeypatch.setattr(certificate, "PROOF_TOLERANCE", bound * (1 - 1e-9))
+    assert not certify(model, solution.win_probability, solution.action_values, IterationResult(0)).proven
+
+
+def test_a_pass_is_measured_against_its_closed_form():
+    """sp22: moving a passing state's value and its pass's action value together by d leaves
+    the backup's residual at 0 there; only the closed form (max(R, 1 - R_mirror)) sees d."""
+    from hogsolve.solver.passes import zero_dice_passes
+    rules = get_rules("sp22", goal=30).replace(endless="draw")
+    model = compile_model(rules)
+    solution = solve(rules, model=model)
+    passes = zero_dice_passes(model)
+    q = solution.action_values
+    chosen = np.argwhere(passes & ~passes.T & (q[..., 0] > q[..., 1:].max(axis=-1)))
+    assert len(chosen), "sp22 has states where a one-way pass is strictly best"
+    s, o = chosen[0]
+    d = 1e-7
+    values, q = solution.win_probability.copy(), q.copy()
+    values[s, o] += d
+    q[s, o, 0] += d
+    check = certify(model, values, q, IterationResult(0))
+    assert check.max_bellman_residual == pytest.approx(d, rel=1e-6)
+    assert check.error_bound >= d
+
+
+def test_the_reason_names_the_first_sum_that_can_stay_for_sure():
+    """Zero dice score nothing once the opponent has 3 (and a 1 scores 0): sums 0-2 always
+    move on, sum 3 (at (0, 3)) is the first that can stay for sure."""
+    from hogsolve.hog.rules import Ruleset
+
+    def bacon(opponent_score):
+        return (opponent_score < 3) * 1
+
+    c = solve(Ruleset("stay3", "stays from 3", free_bacon=bacon, pig_out=0, goal=8, max_dice=3)).certificate
+    assert c.error_bound == float("inf") and not c.proven
+    assert c.reason.startswith("a turn can stay on score sum 3 for sure"), c.reason

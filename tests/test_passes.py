@@ -111,3 +111,9 @@ def test_solve_sp22_with_a_draw_from_the_command_line():
     assert "proven optimal" in result.stdout and "every decision proven" in result.stdout
     refused = run_main("solve", "--rules", "sp22")
     assert refused.returncode == 1 and "an endless game, so optimal play has no value" in refused.stdout
+
+
+def test_without_a_convention_the_pair_has_an_infinite_residual():
+    """The closed form of the endless pair is NaN (no value): charged as an infinite residual."""
+    c = solve(get_rules("sp22", goal=GOAL)).certificate
+    assert c.max_bellman_residual == float("inf") and c.error_bound == float("inf")
