@@ -160,3 +160,105 @@ def test_ties_the_bound_cannot_order_are_ordered_exactly(monkeypatch):
     planted[state] = int(np.argsort(np.where(np.isfinite(q[state]), q[state], -np.inf))[-2])
     caught = check_hog_policy(model, solution.win_probability, planted)
     assert caught.wrong and caught.worse == 1 and list(state) in caught.worst, caught
+
+
+def _plain_exact_values(model):
+    """Every state's exact value and every action's, by a plain recursion in Fractions."""
+    from fractions import Fraction
+    from functools import lru_cache
+    g = model.goal
+
+    @lru_cache(maxsize=None)
+    def action(state, n):
+        total = Fraction(0)
+        for key, p in model.transitions(state[0], state[1], n, state[2:]):
+            if isinstance(key, tuple):
+                total += p * (1 - value(divmod(key[0], g) + key[1:]))
+            elif key == model.win:
+                total += p
+        return total
+
+    @lru_cache(maxsize=None)
+    def value(state):
+        return max(action(state, n) for n in range(model.num_actions))
+
+    return value, action
+
+
+def test_matched_outcomes_are_worth_the_same_exactly():
+    """Soundness of settling a tie by matching: whenever two actions' outcome distributions
+    (or two states) are said to be worth the same, a plain recursion in Fractions agrees; a
+    distribution always matches itself; and states that differ only in a memory that no
+    longer matters are found equal (thousands here), so the check is not empty."""
+    from hogsolve.solver.bound_check import SAME_VALUE_DEPTH, _ExactTies, decided_states
+    model, solution = _feral_model()
+    lost, won, _ = decided_states(model, solution.win_probability)
+    same = _ExactTies(model, lost, won, solution.action_values, 0.05)
+    value, action = _plain_exact_values(model)
+    for state in np.ndindex(solution.win_probability.shape):
+        state = tuple(map(int, state))
+        if lost[state] or won[state]:
+            continue
+        outcomes = [same.outcomes(state, n) for n in range(model.num_actions)]
+        for n, mine in enumerate(outcomes):
+            assert same.matched(mine, dict(mine), 0)
+            for m in range(n + 1, model.num_actions):
+                if same.matched(mine, outcomes[m], SAME_VALUE_DEPTH):
+                    assert action(state, n) == action(state, m), (state, n, m)
+    equal = 0
+    for state in np.ndindex(solution.win_probability.shape):  # two memories of the same scores
+        x = tuple(map(int, state))
+        for shift in range(1, model.context_shape[0]):
+            y = x[:2] + ((x[2] + shift) % model.context_shape[0],) + x[3:]
+            if same.equal(x, y, SAME_VALUE_DEPTH):
+                assert value(x) == value(y), (x, y)
+                equal += 1
+    assert equal > 1000
+
+
+def test_merged_outcomes_fold_sure_results_into_won_and_lost():
+    """An action's merged distribution: the same total chance, "won" holding the wins and the
+    landings in states lost for sure (for the opponent, who moves there), "lost" the rest
+    of the sure results; every other key a state that is neither."""
+    from fractions import Fraction
+    from hogsolve.solver.bound_check import _merged_outcomes, decided_states
+    model, solution = _feral_model()
+    lost, won, _ = decided_states(model, solution.win_probability)
+    g = model.goal
+    assert lost.any() and won.any()
+    for state in list(np.ndindex(solution.win_probability.shape))[::7]:
+        state = tuple(map(int, state))
+        for n in range(model.num_actions):
+            merged = _merged_outcomes(model, state, n, lost, won)
+            wins = losses = Fraction(0)
+            for key, p in model.transitions(state[0], state[1], n, state[2:]):
+                there = divmod(key[0], g) + key[1:] if isinstance(key, tuple) else None
+                wins += p if key == model.win or (there is not None and lost[there]) else 0
+                losses += p if key == model.loss or (there is not None and won[there]) else 0
+            assert sum(merged.values()) == 1
+            assert merged.get("won", 0) == wins and merged.get("lost", 0) == losses, (state, n)
+            assert all(not (lost[k] or won[k]) for k in merged if isinstance(k, tuple))
+
+
+def test_matching_compares_sure_results_and_each_score_pairs_chance():
+    """Hand-made distributions: sure wins and losses must agree in presence and chance, each
+    score pair must carry the same chance, and a state may stand in for another with the same
+    scores and a memory that no longer matters."""
+    from fractions import Fraction
+    from hogsolve.solver.bound_check import SAME_VALUE_DEPTH, _ExactTies, decided_states
+    model, solution = _feral_model()
+    lost, won, _ = decided_states(model, solution.win_probability)
+    same = _ExactTies(model, lost, won, solution.action_values, 0.05)
+    open_states = [tuple(map(int, s)) for s in np.argwhere(~lost & ~won)]
+    x, x2 = next((a, b) for a in open_states for b in open_states
+                 if a[:2] == b[:2] and a != b and same.equal(a, b, SAME_VALUE_DEPTH))
+    y = next(s for s in open_states if s[:2] != x[:2])
+    q = Fraction(1, 4)
+    mine = {"won": q, "lost": q, x: q, y: q}
+    assert same.matched(mine, {"won": q, "lost": q, x2: q, y: q}, SAME_VALUE_DEPTH)
+    assert not same.matched(mine, {"won": q, x2: q, y: 2 * q}, SAME_VALUE_DEPTH)          # no sure loss
+    assert not same.matched(mine, {"lost": q, x2: q, y: 2 * q}, SAME_VALUE_DEPTH)         # no sure win
+    assert not same.matched(mine, {"won": 2 * q, "lost": q, x2: q / 2, y: q / 2}, SAME_VALUE_DEPTH)
+    assert not same.matched(mine, {"won": q, "lost": 2 * q, x2: q / 2, y: q / 2}, SAME_VALUE_DEPTH)
+    assert not same.matched(mine, {"won": q, "lost": q, x2: q / 2, y: 3 * q / 2}, SAME_VALUE_DEPTH)
+    assert not same.matched(mine, {"won": q, "lost": q, x: q / 2, x2: q / 2, y: q}, SAME_VALUE_DEPTH)
