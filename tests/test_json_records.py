@@ -1,0 +1,106 @@
+"""What ``--json`` and a result's repr say is the result itself: every key carries the
+object's own figure (exact fractions as "p/q", decimals truncated as the docs say), so the
+CLI, the API and the web show one number.  Checked against values worked out here
+(Decimal arithmetic, the objects' fields), not against earlier output."""
+from decimal import ROUND_DOWN, Decimal, localcontext
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from hogsolve import always_roll, get_rules, solve
+from hogsolve.analysis.evaluate import best_response, regret
+from hogsolve.analysis.montecarlo import simulate
+from hogsolve.solver.exact import ROUNDING_BOUND, verify, verify_ties
+from hogsolve.solver.model import compile_model
+
+
+def truncated(p: Fraction, digits: int) -> str:
+    with localcontext() as ctx:
+        ctx.prec = digits + 10
+        return str((Decimal(p.numerator) / Decimal(p.denominator)).quantize(Decimal(1).scaleb(-digits),
+                                                                           rounding=ROUND_DOWN))
+
+
+@pytest.fixture(scope="module")
+def su18():
+    rules = get_rules("su18").replace(goal=30)  # 9 ties within the bound
+    model = compile_model(rules)
+    return rules, model, solve(rules, model=model)
+
+
+def test_the_exact_check_in_json_and_in_words(su18):
+    rules, model, solution = su18
+    check = verify_ties(model, solution)
+    p = check.win_probability_start
+    assert isinstance(p, Fraction) and 0.5 < p < 1
+    assert check.to_dict() == {
+        "ok": True, "message": "", "iterations": int(check.iterations),
+        "method": "exact values from the certified decisions; ties settled exactly",
+        "win_probability_start": f"{p.numerator}/{p.denominator}",
+        "win_probability_start_decimal": truncated(p, 30),
+        "tie_states": check.tie_states, "exact_tie_states": check.exact_tie_states,
+        "float_choice_changed": check.float_choice_changed, "max_value_error": check.max_value_error,
+        "seconds": check.seconds}
+    assert check.tie_states == len(solution.certificate.tie_states) > 0
+    assert repr(check) == (f"TieCheck(P(first player wins) = {truncated(p, 30)}..., {check.tie_states} ties "
+                           f"settled exactly ({check.exact_tie_states} exact ties, {check.float_choice_changed} "
+                           f"float choices changed), float values within the certificate's bound, "
+                           f"{check.seconds:.2f} s)")
+    full = verify(model, solution)
+    assert full.win_probability_start == p
+    record = full.to_dict()
+    assert record == {
+        "ok": True, "message": "", "iterations": int(full.iterations),
+        "method": "exact rational recomputation; stored values are the exact values correctly rounded to float64",
+        "error_bound": ROUNDING_BOUND, "exact_tie_states": full.exact_tie_states,
+        "min_decision_margin": full.min_decision_margin,
+        "win_probability_start": f"{p.numerator}/{p.denominator}", "win_probability_start_decimal": truncated(p, 30),
+        "proven": True, "float_policy_mismatches": full.float_policy_mismatches.tolist(),
+        "max_value_error": full.max_value_error, "seconds": full.seconds}
+    assert repr(full) == (
+        f"ExactResult(P(first player wins) = {truncated(p, 30)}...\n"
+        f"  as a fraction: {len(str(p.numerator))}-digit / {len(str(p.denominator))}-digit integers\n"
+        f"  float policy mismatches = {len(full.float_policy_mismatches)}, exact ties = {full.exact_tie_states}\n"
+        f"  max |float - exact| = {full.max_value_error:.3g}, time = {full.seconds:.1f} s)")
+
+
+def test_a_simulation_in_json(su18):
+    rules, model, _ = su18
+    sim = simulate(always_roll(4), always_roll(6), rules, games=1001, seed=9, model=model)
+    assert (sim.games_first, sim.games_second) == (500, 501)
+    first, second = sim.wins_first / 500, sim.wins_second / 501
+    assert sim.to_dict() == {"a": "always_roll:4", "b": "always_roll:6", "games": 1001, "first": first,
+                             "second": second, "average": (first + second) / 2, "ci95": list(sim.interval),
+                             "seed": 9, "seconds": sim.seconds}
+
+
+def test_a_best_response_and_a_regret_in_json(su18):
+    rules, model, solution = su18
+    br = best_response(always_roll(4), rules, model=model)
+    assert br.to_dict() == {"opponent": "always_roll:4", "win_rate": br.win_rate.to_dict(),
+                            "exploitability": br.win_rate.average - 0.5, "opening_move": int(br.policy[0, 0])}
+    assert repr(br) == (f"BestResponse(to always_roll:4: win rate {br.win_rate.average:.12f}, "
+                        f"exploitability {br.win_rate.average - 0.5:.12f})")
+    r = regret(always_roll(4), rules, model=model, solution=solution)
+    record = r.to_dict(top=3)
+    assert record["strategy"] == "always_roll:4" and record["win_rate_vs_optimal"] == r.win_rate.to_dict()
+    assert record["total_expected_loss"] == r.total_expected_loss and len(record["worst_states"]) == 3
+    assert record["worst_states"] == r.to_dict(top=3)["worst_states"] == [dict(s) for s in r.worst(3)]
+
+
+def test_an_agent_evaluation_in_json():
+    from hogsolve.analysis.evaluate import win_rate
+    from hogsolve.interop import evaluate_agent
+    rules = get_rules("su18", goal=30)
+    result = evaluate_agent(lambda observation: 4 if observation[0] < 20 else 2, rules, worst=3)
+    table = np.where(np.arange(30)[:, None] < 20, 4, 2) * np.ones((30, 30), dtype=int)
+    assert np.array_equal(result.table, table)
+    exact = win_rate(table, always_roll(4), rules)
+    assert result.to_dict() == {
+        "game": "su18", "goal": 30, "against_optimal": result.against_optimal.to_dict(),
+        "against_baseline": {**exact.to_dict(), "baseline": "always_roll:4"},
+        "best_response_win_rate": best_response(table, rules).win_rate.average,
+        "exploitability": best_response(table, rules).win_rate.average - 0.5,
+        "worst_states": regret(table, rules).to_dict(top=3)["worst_states"]}
+    assert len(result.worst_states) == 3
