@@ -540,3 +540,104 @@ def test_the_reason_names_the_first_sum_that_can_stay_for_sure():
     c = solve(Ruleset("stay3", "stays from 3", free_bacon=bacon, pig_out=0, goal=8, max_dice=3)).certificate
     assert c.error_bound == float("inf") and not c.proven
     assert c.reason.startswith("a turn can stay on score sum 3 for sure"), c.reason
+
+
+# --- the Gymnasium environment's contract (survivors of mutmut) ----------------------------
+
+def test_gymnasium_seats_rewards_render_and_defaults():
+    """The seat asked for is the seat played (first: the agent sees 0-0; second: su18's
+    opponent has scored, every turn scores there); only the last step pays; "ansi" renders the
+    scores; no rules means su18; a Ruleset keeps the goal asked for; a step before reset fails
+    with its message; every seed gives the opponent its own dice."""
+    pytest.importorskip("gymnasium")
+    from hogsolve.interop.gymnasium import HogsolveEnv
+    for seat in ("first", "second"):
+        env = HogsolveEnv(rules="su18", goal=40, opponent="always_roll:4", seat=seat, render_mode="ansi")
+        for episode in range(20):
+            obs, info = env.reset(seed=episode)
+            assert env.me == (seat == "second")
+            assert (obs[1] == 0) == (seat == "first") and obs[0] == 0
+            assert isinstance(env.render(), str) and env.render() == str(env.state)
+            done = False
+            while not done:
+                obs, reward, done, truncated, info = env.step(4)
+                assert not truncated and reward == (0.0 if not done else reward)
+                assert reward in ((1.0, -1.0) if done else (0.0,))
+    assert HogsolveEnv(rules="su18").render() is None
+    assert HogsolveEnv().spec_game.rules.name == "su18"
+    assert HogsolveEnv(rules=get_rules("fa18"), goal=30).spec_game.goal == 30
+    with pytest.raises(RuntimeError, match=r"^call reset\(\) before step\(\) \(the game is over\)$"):
+        HogsolveEnv(rules="su18").step(1)
+    with pytest.raises(ValueError, match="render_mode must be None or 'ansi', not 'human'"):
+        HogsolveEnv(render_mode="human")
+    seats = set()
+    streams = set()
+    env = HogsolveEnv(rules="su18", seat="random", opponent="always_roll:4")
+    for seed in range(300):
+        env.reset(seed=seed)
+        seats.add(env.me)
+        streams.add(env.rng.random())
+    assert seats == {0, 1} and len(streams) == 300
+
+
+def test_pettingzoo_contract():
+    """player_0 moves first with nothing paid yet; the agent not to move sees no legal action;
+    the mask space is 0/1 int8; an illegal move is flagged, a legal one is not; no rules
+    means su18; a Ruleset keeps its goal; "ansi" renders the state."""
+    pytest.importorskip("pettingzoo")
+    from hogsolve.interop import pettingzoo as pz
+    aec = pz.env(rules="su18", goal=30, render_mode="ansi")
+    aec.reset(seed=4)
+    assert aec.agent_selection == "player_0" and aec.rewards == {"player_0": 0.0, "player_1": 0.0}
+    assert aec.render() == str(aec.state)
+    space = aec.observation_space("player_0")["action_mask"]
+    assert space.dtype == np.int8 and space.high.max() == 1 and space.low.min() == 0
+    assert aec.observe("player_1")["action_mask"].tolist() == [0] * 11
+    assert aec.observe("player_0")["action_mask"].tolist() == [1] * 11
+    aec.step(3)
+    assert aec.infos["player_0"] == {} and aec.agent_selection == "player_1"
+    hog = pz.env(rules="hog", goal=30)  # Neller's Hog: zero dice is not a move
+    hog.reset(seed=1)
+    hog.step(0)
+    assert hog.infos["player_0"] == {"illegal": True}
+    assert pz.env().spec_game.rules.name == "su18" and pz.env().render() is None
+    assert pz.env(rules=get_rules("fa18"), goal=25).spec_game.goal == 25
+
+
+def test_a_fixed_opponent_plays_its_strategy():
+    """hold_at:10 in Pig rolls below a turn total of 10 (and always at 0) and holds from 10; a
+    ready Hog strategy object is played as given."""
+    from types import SimpleNamespace
+    from hogsolve import always_roll
+    from hogsolve.interop.core import GameSpec
+    from hogsolve.interop.opponents import opponent_from
+    pig = opponent_from("hold_at:10", GameSpec.of("pig", 30))
+    at = lambda i, j, k: SimpleNamespace(match=SimpleNamespace(state=lambda: (i, j, k)))  # noqa: E731
+    assert [pig(at(3, 5, k)) for k in (0, 1, 9, 10, 15)] == [0, 0, 0, 1, 1]
+    assert pig(at(25, 0, 0)) == 0
+    hog = GameSpec.of("su18", 30)
+    choose = opponent_from(always_roll(3), hog)
+    state = hog.new_state()
+    assert choose(state) == 3
+
+
+def test_openspiel_declares_the_game_it_is():
+    """What OpenSpiel's algorithms read off the game type: sequential, explicit chance, perfect
+    information, zero-sum, terminal rewards, two players, and all four views provided."""
+    pyspiel = pytest.importorskip("pyspiel")
+    import hogsolve.interop.openspiel  # noqa: F401  (registers the games)
+    T = pyspiel.GameType
+    for short, params in (("python_hogsolve_hog", {"rules": "su18", "goal": 0}),
+                          ("python_hogsolve_pig", {"game": "pig", "goal": 0})):
+        game = pyspiel.load_game(short)
+        kind = game.get_type()
+        assert (kind.short_name, kind.dynamics, kind.chance_mode, kind.information, kind.utility,
+                kind.reward_model, kind.min_num_players, kind.max_num_players) == (
+            short, T.Dynamics.SEQUENTIAL, T.ChanceMode.EXPLICIT_STOCHASTIC, T.Information.PERFECT_INFORMATION,
+            T.Utility.ZERO_SUM, T.RewardModel.TERMINAL, 2, 2)
+        assert kind.long_name.startswith("hogsolve ")
+        assert kind.provides_information_state_string and kind.provides_information_state_tensor
+        assert kind.provides_observation_string and kind.provides_observation_tensor
+        assert kind.parameter_specification == params
+        state = game.new_initial_state()
+        assert state.observation_string(1) == f"seat 1: {state.inner}"

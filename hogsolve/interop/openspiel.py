@@ -131,9 +131,7 @@ class HogsolveState(pyspiel.State):
         self.inner.apply_action(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
-        if player == pyspiel.PlayerId.CHANCE:
-            return self.inner.action_to_string(int(action))
-        return self.inner.action_to_string(int(action))
+        return self.inner.action_to_string(int(action))  # the inner state knows a roll from a move
 
     def is_terminal(self) -> bool:
         """True once someone won."""
