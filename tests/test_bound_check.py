@@ -1,5 +1,6 @@
 """The proof by error bound, where exact rationals do not reach: it proves the solver's
 policies (checked against exact recursions where they exist), and catches a planted wrong move."""
+import dataclasses
 import numpy as np
 import pytest
 
@@ -172,10 +173,13 @@ def _plain_exact_values(model):
     def action(state, n):
         total = Fraction(0)
         for key, p in model.transitions(state[0], state[1], n, state[2:]):
-            if isinstance(key, tuple):
+            if isinstance(key, tuple):  # a memory game: (flat index, memories)
                 total += p * (1 - value(divmod(key[0], g) + key[1:]))
             elif key == model.win:
                 total += p
+            elif key != model.loss:
+                assert model.again is None and key < g * g
+                total += p * (1 - value(divmod(key, g)))
         return total
 
     @lru_cache(maxsize=None)
@@ -262,3 +266,103 @@ def test_matching_compares_sure_results_and_each_score_pairs_chance():
     assert not same.matched(mine, {"won": q, "lost": 2 * q, x2: q / 2, y: q / 2}, SAME_VALUE_DEPTH)
     assert not same.matched(mine, {"won": q, "lost": q, x2: q / 2, y: 3 * q / 2}, SAME_VALUE_DEPTH)
     assert not same.matched(mine, {"won": q, "lost": q, x: q / 2, x2: q / 2, y: q}, SAME_VALUE_DEPTH)
+
+
+@pytest.mark.parametrize("rules", [get_rules("fa19", goal=16).replace(max_dice=2),
+                                   get_rules("su18", goal=14).replace(max_dice=4),
+                                   pytest.param(get_rules("sp20", goal=12).replace(max_dice=3), marks=pytest.mark.slow)],
+                         ids=["fa19", "su18", "sp20"])
+def test_with_every_decision_a_tie_the_settled_policy_is_the_exact_tie_rule(monkeypatch, rules):
+    """The bound widened until it orders nothing, every decision is settled exactly.  From a
+    policy of random dice, ``prove_float_table`` must return, in every state, an exactly
+    optimal count (a plain recursion in Fractions): the planted one where it is exactly
+    optimal (the most dice, where several are: an exact tie kept), else the fewest dice
+    among the exactly optimal; ``check_hog_policy`` of the
+    planted policy counts as worse exactly the states where it is not optimal."""
+    from hogsolve.solver import bound_check
+    from hogsolve.solver.bound_check import decided_states, prove_float_table
+    model = model_for(rules)
+    solution = solve(rules, model=model)
+    monkeypatch.setattr(bound_check, "OUTWARD", 1e14)
+    rng = np.random.default_rng(8)
+    planted = rng.integers(0, model.num_actions, size=solution.policy.shape).astype(np.int8)
+    value, action = _plain_exact_values(model)
+    for state in np.ndindex(planted.shape):  # exact ties of different outcomes (sp20 has one): the most dice
+        optimal = [n for n in range(model.num_actions) if action(state, n) == value(state)]
+        if 0 < value(state) < 1 and len(optimal) > 1:
+            planted[state] = optimal[-1]
+    lost, won, _ = decided_states(model, solution.win_probability)
+    fixed, check = prove_float_table(model, dataclasses.replace(solution, policy=planted))
+    assert check.proven and check.settled == check.decisions > 0, check
+    not_optimal = 0
+    for state in np.ndindex(planted.shape):
+        best = value(state)
+        optimal = [n for n in range(model.num_actions) if action(state, n) == best]
+        mine = int(planted[state])
+        assert int(fixed.policy[state]) == (mine if mine in optimal else optimal[0]), state
+        not_optimal += mine not in optimal
+    assert not_optimal > 100
+    caught = check_hog_policy(model, solution.win_probability, planted)
+    assert caught.worse == not_optimal and caught.settled == caught.decisions - not_optimal
+
+
+def _landing(model, key):
+    """A transition's key as ``("win"|"loss", None)`` or ``("state", index tuple)``."""
+    g = model.goal
+    if isinstance(key, tuple):
+        return "state", divmod(key[0], g) + key[1:]
+    if key in (model.win, model.loss):
+        return ("win" if key == model.win else "loss"), None
+    return "state", divmod(key, g)
+
+
+@pytest.mark.parametrize("rules", [get_rules("fa19", goal=16).replace(max_dice=2),
+                                   get_rules("su18", goal=14).replace(max_dice=4),
+                                   get_rules("sp22", goal=30).replace(endless="draw")], ids=["fa19", "su18", "sp22"])
+def test_decided_states_are_exactly_the_sure_results_even_from_wrong_candidates(rules):
+    """``decided_states`` from values with planted false candidates (open states set to 1 and
+    to 0): every claim is witnessed by the exact transitions (a sure action wins or leaves the
+    opponent lost, never by a pass; a lost state's every action loses or leaves the opponent
+    won), and where a plain Fraction recursion exists the sets are exactly the states worth 1
+    and 0."""
+    from hogsolve.solver.bound_check import decided_states
+    from hogsolve.solver.passes import zero_dice_passes
+    model = model_for(rules)
+    values = solve(rules, model=model).win_probability.copy()
+    open_states = np.argwhere((values > 0.05) & (values < 0.95))
+    for i, state in enumerate(open_states[::5]):
+        values[tuple(state)] = float(i % 2)
+    lost, won, sure = decided_states(model, values)
+    passes = zero_dice_passes(model)
+    for state in np.ndindex(values.shape):
+        outcomes = [[_landing(model, k) for k, _ in model.transitions(state[0], state[1], n, state[2:])]
+                    for n in range(model.num_actions)]
+        for n, there in enumerate(outcomes):
+            if sure[state][n]:
+                assert won[state] and not (n == 0 and passes is not None and passes[state[:2]])
+                assert all(kind == "win" or (kind == "state" and lost[at]) for kind, at in there), (state, n)
+        if won[state]:
+            assert sure[state].any()
+        if lost[state]:
+            assert all(kind == "loss" or (kind == "state" and won[at]) for there in outcomes for kind, at in there)
+    if zero_dice_passes(model) is None:
+        value, _ = _plain_exact_values(model)
+        for state in np.ndindex(values.shape):
+            assert lost[state] == (value(state) == 0) and won[state] == (value(state) == 1), state
+
+
+def test_the_checks_error_is_the_fresh_bound_plus_a_step():
+    """``BoundCheck.error_bound`` is E + step (rounded outward): the certificate's bound of a
+    fresh backup by another path (charged a step per sum) and one backup's rounding."""
+    from hogsolve.solver.backup import backup_all
+    from hogsolve.solver.certificate import certify
+    from hogsolve.solver.iteration import IterationResult
+    rules = get_rules("su18", goal=30)
+    model = model_for(rules)
+    solution = solve(rules, model=model)
+    fresh = certify(model, solution.win_probability, backup_all(model, solution.win_probability),
+                    IterationResult(0), own_backup=False)
+    check = check_hog_policy(model, solution.win_probability, solution.policy)
+    sum_ = fresh.error_bound + fresh.backup_error
+    assert sum_ <= check.error_bound <= sum_ * (1 + 1e-9)  # rounded outward, by far less than a step
+    assert fresh.error_bound == pytest.approx(2 * solution.certificate.error_bound, rel=1e-12, abs=0)
