@@ -14,7 +14,7 @@ from hogsolve.cli import main
 from hogsolve.sinbad.bots import BOTS, Bot
 from hogsolve.sinbad.rules import DEFAULT_ITEMS, Game, Round, RuleError
 from hogsolve.sinbad.odds import deal_odds, largest_collection, player_dealt_hog, someone_dealt_hog
-from hogsolve.sinbad.room import Room
+from hogsolve.sinbad.room import Message, Room
 from hogsolve.sinbad.tournament import play_game, run_tournament, standings
 
 ITEMS3 = [("bacon", 10), ("ham", 15), ("ribs", 30)]
@@ -159,6 +159,8 @@ def test_room_lines():
     p1_before = list(room.round.hands["p1"])
     out = room.handle("p1", "/b 1")
     assert out[0].text == "p1 offers 1 card" and item not in out[0].text  # the room never sees items
+    assert out[0].to is None and out[0].event == ("offer", "p1", 1)
+    assert out[1:] == [Message(f"your open offer: 1 {item} [{room.round.values[item]}]", "p1", ("my_offer", item, 1))]
     p0_item = room.round.hands["p0"][0]
     out = room.handle("p0", "/b 1 p1")
     public = [m for m in out if m.to is None]
@@ -343,3 +345,40 @@ def test_the_terminal_speaks_to_the_person_in_the_second_person():
     play_room(bots=2, seed=4, read=lambda prompt: next(answers), write=lines.append)
     text = "\n".join(lines)
     assert "you offer 1 card" in text and "you offers" not in text
+
+
+def test_every_room_line_as_the_bot_guide_documents_it():
+    """Exact text, addressee and event of each kind of line (docs/guides/sinbad-bot.md), the
+    refusals private, presence and chat public; after the game only chat and presence."""
+    room = Room(["ann", "bob"], seed=5, target=1)
+    assert room.handle("zed", "hi") == [Message("error: zed is not in this game", "zed", ("error",))]
+    assert room.handle("ann", "/b 1") == [Message("error: the game has not started", "ann",
+                                                  ("error", "not started"))]
+    room.start()
+    assert room.handle("ann", "  hello there ") == [Message("ann: hello there", None, ("chat", "ann"))]
+    for line, state, words in (("/away", "away", "is away"), ("/back", "here", "is back"),
+                               ("/leave", "gone", "has left"), ("/back", "here", "is back")):
+        assert room.handle("bob", line) == [Message(f"bob {words}", None, ("status", "bob", state))]
+        assert room.round.status["bob"] == state
+    hand = room.round.hands["ann"]
+    values = room.round.values
+    assert room.handle("ann", "/hand") == [Message(
+        "your hand: " + ", ".join(f"{i} {c} [{values[c]}]" for i, c in enumerate(hand, 1)), "ann",
+        ("hand", tuple(hand)))]
+    usage = "usage: /b NNN to offer, /b NNN PLAYER to accept"
+    assert room.handle("ann", "/b") == [Message(f"error: {usage}", "ann", ("error", usage))]
+    out = room.stall()
+    assert out[0] == Message("the round stalls: no hog", None, ("stall",))
+    totals = room.game.totals
+    assert room.game.over and len(out) == 3  # a target of 1: one round ends the game
+    assert out[1] == Message(f"round 1 scores: ann +{totals['ann']} = {totals['ann']}; "
+                             f"bob +{totals['bob']} = {totals['bob']}", None,
+                             ("scores", dict(totals), dict(totals)))
+    top = max(totals.values())
+    winners = tuple(p for p in ("ann", "bob") if totals[p] == top)
+    assert out[2] == Message(f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''} the game with {top}",
+                             None, ("winner", winners))
+    for line in ("/b 1", "/b 1 bob", "hog", "HOG"):
+        assert room.handle("ann", line) == [Message("error: the game is over", "ann", ("error", "the game is over"))]
+    assert room.handle("ann", "gg") == [Message("ann: gg", None, ("chat", "ann"))]
+    assert room.handle("bob", "/away")[0].event == ("status", "bob", "away")
