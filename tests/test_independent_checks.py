@@ -641,3 +641,35 @@ def test_openspiel_declares_the_game_it_is():
         assert kind.parameter_specification == params
         state = game.new_initial_state()
         assert state.observation_string(1) == f"seat 1: {state.inner}"
+
+
+def test_an_illegal_choice_is_played_as_the_nearest_legal_one():
+    from hogsolve.interop.core import GameSpec
+    from hogsolve.interop.opponents import legal_or_nearest
+    neller = GameSpec.of("hog", 30).new_state()
+    assert legal_or_nearest(neller, 0) == (1, False) and legal_or_nearest(neller, 12) == (10, False)
+    assert legal_or_nearest(neller, 7) == (7, True)
+    pig = GameSpec.of("pig", 30).new_state()
+    assert legal_or_nearest(pig, 1) == (0, False)  # a hold with nothing to bank: a roll
+
+
+def test_openspiel_game_parameters():
+    """No parameters: su18 at its goal; ``goal`` changes it; a rule file by its path."""
+    pyspiel = pytest.importorskip("pyspiel")
+    import hogsolve.interop.openspiel  # noqa: F401
+    from hogsolve.interop.openspiel import _hog_spec
+    assert (_hog_spec({}).rules.name, _hog_spec({}).goal) == ("su18", 100)
+    assert _hog_spec({"rules": "fa18", "goal": 40}).goal == 40
+    game = pyspiel.load_game("python_hogsolve_hog", {"rules": "sp15", "goal": 30})
+    assert str(game.new_initial_state().inner).startswith("sp15")
+    del pyspiel
+
+
+def test_an_openspiel_rule_file(tmp_path):
+    pytest.importorskip("pyspiel")
+    from hogsolve.interop.openspiel import _hog_spec
+    path = tmp_path / "house.toml"
+    path.write_text('name = "house"\nfree_bacon = "bacon_pig_tail"\ngoal = 50\n')
+    spec = _hog_spec({"rules": str(path), "goal": 40})
+    assert spec.rules.name == "house" and spec.goal == 40
+    assert _hog_spec({"rules": str(path)}).goal == 50

@@ -104,3 +104,32 @@ def test_an_agent_evaluation_in_json():
         "exploitability": best_response(table, rules).win_rate.average - 0.5,
         "worst_states": regret(table, rules).to_dict(top=3)["worst_states"]}
     assert len(result.worst_states) == 3
+
+
+@pytest.mark.parametrize("name", ["su18", "fa19"])
+def test_the_worst_states_are_the_largest_expected_losses_with_their_own_figures(name):
+    """``worst(top)``: the states of the ``top`` largest loss x reach (ties in index order),
+    each row naming its own scores (and memories) and that state's figures."""
+    rules = get_rules(name).replace(goal=30)
+    r = regret(always_roll(4), rules)
+    rows = r.worst(12)
+    e = r.loss * r.reach
+    order = sorted((i for i in np.ndindex(e.shape) if e[i] > 0), key=lambda i: (-e[i], np.ravel_multi_index(i, e.shape)))
+    assert len(rows) == 12
+    for row, where in zip(rows, order[:12]):
+        assert (row["score"], row["opponent_score"]) == where[:2]
+        if len(where) > 2:
+            assert (row["my_memory"], row["opponent_memory"]) == where[2:]
+        else:
+            assert "my_memory" not in row
+        assert row["choice"] == 4 and row["optimal"] == int(r.optimal_policy[where])
+        assert (row["loss"], row["reach"], row["expected_loss"]) == (r.loss[where], r.reach[where], e[where])
+    assert len(r.worst(10 ** 6)) == int((e > 0).sum())
+
+
+def test_an_agent_is_evaluated_in_the_game_and_goal_asked_for():
+    from hogsolve.interop import evaluate_agent
+    by_name = evaluate_agent(lambda observation: 3, "fa18", goal=30)
+    assert (by_name.game, by_name.goal, by_name.table.shape, len(by_name.worst_states)) == ("fa18", 30, (30, 30), 10)
+    pig = evaluate_agent(lambda observation: int(observation[2] >= 10), game="piglet", goal=8)
+    assert (pig.game, pig.goal, pig.baseline, pig.table.shape[:2]) == ("piglet", 8, "hold_at:20", (8, 8))
