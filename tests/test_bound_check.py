@@ -45,10 +45,15 @@ def test_a_pig_policy_is_proven_and_a_planted_move_is_caught(name, goal):
     assert check.proven, check
     if name != "two-dice-pig":  # the exact check in Fractions agrees where it is built
         assert verify_pig(solution).proven
-    planted = solution.roll.copy()
-    planted[3, 4, 5] ^= True
-    caught = check_pig_policy(game, solution.value, planted)
-    assert caught.wrong and not caught.proven
+    g = game.goal  # every open turn after its first roll is a decision: score + turn total below the goal
+    assert check.decisions == sum(1 for i in range(g) for j in range(g) for k in range(1, g) if i + k < g)
+    for state in ((3, 4, 5), (3, 4, 1)):  # a flipped decision, named by its state
+        planted = solution.roll.copy()
+        planted[state] ^= True
+        caught = check_pig_policy(game, solution.value, planted)
+        assert caught.wrong and not caught.proven, caught
+        if name != "two-dice-pig":  # there the flipped policy's own certificate has no usable bound
+            assert caught.worse == 1 and caught.worst == [list(state)], caught
 
 
 def test_solve_exact_proves_neller_hog_and_two_dice_pig_from_the_command_line():

@@ -133,3 +133,26 @@ def test_an_agent_is_evaluated_in_the_game_and_goal_asked_for():
     assert (by_name.game, by_name.goal, by_name.table.shape, len(by_name.worst_states)) == ("fa18", 30, (30, 30), 10)
     pig = evaluate_agent(lambda observation: int(observation[2] >= 10), game="piglet", goal=8)
     assert (pig.game, pig.goal, pig.baseline, pig.table.shape[:2]) == ("piglet", 8, "hold_at:20", (8, 8))
+
+
+def test_the_tie_check_counts_and_settles_ties_as_a_plain_recursion_does(su18):
+    """Among the certificate's ties: exact ties (two counts worth exactly the same) counted,
+    the fewest dice among the exactly best chosen, changed choices counted; every state's
+    value exact; the float values within the bound of it."""
+    from test_bound_check import _plain_exact_values
+    rules, model, solution = su18
+    value, action = _plain_exact_values(model)
+    check = verify_ties(model, solution)
+    ties = [tuple(map(int, s)) for s in solution.certificate.tie_states]
+    exact_ties = changed = 0
+    for state in ties:
+        best = [n for n in range(model.num_actions) if action(state, n) == value(state)]
+        exact_ties += len(best) > 1
+        changed += best[0] != int(solution.policy[state])
+        assert int(check.policy[state]) == best[0]
+    assert (check.tie_states, check.exact_tie_states, check.float_choice_changed) == (len(ties), exact_ties, changed)
+    assert exact_ties > 0 and check.policy.dtype == np.int8
+    assert check.win_probability_start == value((0, 0))
+    worst = max(abs(float(value(s)) - solution.win_probability[s]) for s in np.ndindex(solution.policy.shape))
+    assert check.max_value_error == pytest.approx(worst, abs=2 ** -53)
+    assert check.error_bound == solution.certificate.error_bound and 0 < check.seconds < 60

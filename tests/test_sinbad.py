@@ -382,3 +382,77 @@ def test_every_room_line_as_the_bot_guide_documents_it():
         assert room.handle("ann", line) == [Message("error: the game is over", "ann", ("error", "the game is over"))]
     assert room.handle("ann", "gg") == [Message("ann: gg", None, ("chat", "ann"))]
     assert room.handle("bob", "/away")[0].event == ("status", "bob", "away")
+
+
+@pytest.mark.parametrize("players, items, target, message", [
+    (["ann", "bad name"], DEFAULT_ITEMS, 60, "player name 'bad name' must be one word of letters, digits, _ . or -"),
+    (["ann", "ann"], DEFAULT_ITEMS, 60, "player names must differ"),
+    (["ann", "bob"], (("ham", 10), ("bacon", 0)), 60, "an item is (one-word name, positive int value), got ('bacon', 0)"),
+    (["ann", "bob"], (("ham", 10), ("bacon", True)), 60,
+     "an item is (one-word name, positive int value), got ('bacon', True)"),
+    (["ann", "bob"], (("ham", 10), ("bacon", 2.5)), 60, "an item is (one-word name, positive int value), got ('bacon', 2.5)"),
+    (["ann", "bob"], (("ham", 10), ("bac on", 5)), 60, "an item is (one-word name, positive int value), got ('bac on', 5)"),
+    (["ann", "bob"], (("ham", 10), (5, 5)), 60, "an item is (one-word name, positive int value), got (5, 5)"),
+    (["ann", "bob"], (("ham", 10), ("bacon", 5, 1)), 60,
+     "an item is (one-word name, positive int value), got ('bacon', 5, 1)"),
+    (["ann", "bob"], (("ham", 10), ["bacon", 5]), 60, "an item is (one-word name, positive int value), got ['bacon', 5]"),
+    (["ann", "bob"], (("ham", 10), ("ham", 15)), 60, "item names must differ (each item has exactly nine cards)"),
+    (["ann", "bob"], (("ham", 10), ("bacon", 10)), 60, "item values must be distinct"),
+    (["ann"], DEFAULT_ITEMS, 60, "2 to 8 players, got 1"),
+    (["ann", "bob"], DEFAULT_ITEMS, 0, "the target must be a positive int, got 0"),
+    (["ann", "bob"], DEFAULT_ITEMS, True, "the target must be a positive int, got True"),
+    (["ann", "bob"], DEFAULT_ITEMS, 1.5, "the target must be a positive int, got 1.5"),
+])
+def test_each_bad_configuration_is_named_exactly(players, items, target, message):
+    with pytest.raises(RuleError) as caught:
+        Game(players, random.Random(1), items, target)
+    assert str(caught.value) == message
+
+
+def test_the_smallest_and_largest_configurations_play():
+    """A value of 1, a target of 1, eight players; hands sorted in the items' order (by value),
+    not by name."""
+    items = tuple((f"item{i}", 9 - i) for i in range(8))  # names in the opposite order to values
+    game = Game([f"p{i}" for i in range(8)], random.Random(2), items, 1)
+    assert (game.totals, game.rounds, game.winners) == ({f"p{i}": 0 for i in range(8)}, 0, [])
+    r = game.new_round()
+    assert game.rounds == 1
+    order = {name: value for name, value in items}
+    for hand in r.hands.values():
+        assert [order[c] for c in hand] == sorted(order[c] for c in hand)
+    assert r.items == sorted(r.items, key=order.get)
+    assert game.new_round() and game.rounds == 2
+    with pytest.raises(RuleError, match="^a round needs 2 to 8 players, got 9$"):
+        Round([f"p{i}" for i in range(9)], items + (("x", 20),), random.Random(1))
+    with pytest.raises(RuleError, match="^a round uses as many items as players$"):
+        Round(["a", "b"], items[:3], random.Random(1))
+
+
+@pytest.mark.parametrize("move, message", [
+    (("offer", "p0", [1, 2, 3, 4, 5]), "trade 1 to 4 cards at a time, not 5"),
+    (("offer", "p0", [1, 1]), "each card number may appear once"),
+    (("offer", "p0", [10]), "card numbers run from 1 to 9, not 10"),
+    (("offer", "zed", [1]), "zed is not playing this round"),
+    (("accept", "p0", [1], "p0"), "you cannot accept your own offer"),
+    (("accept", "p0", [1], "zed"), "no player named 'zed' in this round"),
+    (("accept", "p0", [1], "p1"), "p1 has no open offer"),
+])
+def test_each_refused_move_is_named_exactly(move, message):
+    r = Round(["p0", "p1"], [("ham", 10), ("bacon", 15)], random.Random(3))
+    kind, *args = move
+    with pytest.raises(RuleError) as caught:
+        getattr(r, kind)(*args)
+    assert str(caught.value) == message
+    r.end_without_hog()
+    with pytest.raises(RuleError, match="^the round is over$"):
+        r.offer("p0", [1])
+
+
+def test_mixed_cards_are_named_in_the_rounds_item_order():
+    r = Round(["p0", "p1"], [("ham", 10), ("bacon", 15)], random.Random(3))
+    hand = r.hands["p0"]
+    first_bacon = hand.index("bacon") + 1
+    assert hand[0] == "ham"  # hands are sorted in the round's item order
+    with pytest.raises(RuleError) as caught:
+        r.offer("p0", [first_bacon, 1])
+    assert str(caught.value) == f"cards {first_bacon}1 are not all one item (ham, bacon)"
