@@ -156,3 +156,31 @@ def test_the_tie_check_counts_and_settles_ties_as_a_plain_recursion_does(su18):
     worst = max(abs(float(value(s)) - solution.win_probability[s]) for s in np.ndindex(solution.policy.shape))
     assert check.max_value_error == pytest.approx(worst, abs=2 ** -53)
     assert check.error_bound == solution.certificate.error_bound and 0 < check.seconds < 60
+
+
+def test_the_note_on_a_files_output_counts_its_lines():
+    from hogsolve.strategy.userfile import CapturedOutput
+    assert CapturedOutput(1, "x").note("hog.py") == "note: hog.py printed 1 line (hidden; --show-output shows them)"
+    assert CapturedOutput(2, "x").note("hog.py", shown=True) == "note: hog.py printed 2 lines (below)"
+    assert CapturedOutput(0, "").note("a.py").startswith("note: a.py printed 0 lines ")
+
+
+def test_a_bound_check_in_json_and_in_words(su18):
+    from hogsolve.solver.bound_check import check_hog_policy
+    from hogsolve.util.stable import bound_text
+    rules, model, solution = su18
+    check = check_hog_policy(model, solution.win_probability, solution.policy)
+    assert check.proven and check.settled > 0
+    fields = ("game", "decisions", "error_bound", "min_margin", "worse", "ties", "worst", "seconds", "settled")
+    assert check.to_dict() == {"ok": True, "message": "", "iterations": check.decisions,
+                               "method": "rigorous error bound", "proven": True,
+                               **{k: getattr(check, k) for k in fields}}
+    assert repr(check) == (f"proof by error bound: 900 decisions, each above every other action by more than 2 x "
+                           f"{bound_text(check.error_bound)} (smallest margin {check.min_margin:.2g}, "
+                           f"{check.settled} ties settled exactly; {check.seconds:.1f} s): every decision proven")
+    planted = solution.policy.copy()
+    q = solution.action_values[5, 5]
+    planted[5, 5] = int(np.argsort(q)[-2])
+    wrong = check_hog_policy(model, solution.win_probability, planted)
+    assert repr(wrong).endswith(f": WRONG: {wrong.reason}") and wrong.reason.startswith("1 decisions are worse")
+    assert wrong.to_dict()["message"] == wrong.reason and "reason" not in wrong.to_dict() and wrong.to_dict()["proven"] is False
