@@ -140,3 +140,47 @@ def test_alias_tables_hold_the_exact_distribution(name):
         else:
             expected = [base * width * (p == row - T * A) for p in range(P)]
         assert mass[:P] == expected and not any(mass[P:])
+
+
+def _best_response_by_transitions(model, opponent):
+    """(first, second) win rates of the best response to the ``opponent`` table, by a plain
+    recursion over ``model.transitions`` (any rules: memories, Piggy Back, point bonuses)."""
+    from functools import lru_cache
+    import sys
+    g = model.goal
+
+    def value_of(key, p, other):
+        if key == model.win:
+            return p
+        if key == model.loss:
+            return 0.0
+        there = divmod(key[0], g) + key[1:] if isinstance(key, tuple) else divmod(key, g)
+        return p * (1 - other(there))
+
+    @lru_cache(maxsize=None)
+    def mine(state):
+        return max(sum(value_of(k, float(p), theirs) for k, p in model.transitions(state[0], state[1], n, state[2:]))
+                   for n in range(model.num_actions))
+
+    @lru_cache(maxsize=None)
+    def theirs(state):
+        n = int(opponent[state])
+        return sum(value_of(k, float(p), mine) for k, p in model.transitions(state[0], state[1], n, state[2:]))
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
+    start = (0, 0) + (0,) * len(model.context_shape)
+    return mine(start), 1 - theirs(start)
+
+
+@pytest.mark.parametrize("name, goal, max_dice", [("sp15", 25, 10), ("fa15", 25, 10), ("fa19", 16, 3)])
+def test_best_response_by_two_tables_matches_a_recursion(name, goal, max_dice):
+    """The pairwise pass (Hogtimus points, Piggy Back, memories) against a plain recursion."""
+    rules = get_rules(name, goal=goal).replace(max_dice=max_dice)
+    model = compile_model(rules)
+    opponent = tabulate(random_strategy(3, rules), rules)
+    br = best_response(opponent, rules, model=model)
+    first, second = _best_response_by_transitions(model, opponent.table if hasattr(opponent, "table") else opponent)
+    assert br.win_rate.first == pytest.approx(first, abs=1e-12)
+    assert br.win_rate.second == pytest.approx(second, abs=1e-12)
+    achieved = win_rate(br.policy, opponent, rules, model=model)
+    assert achieved.average == pytest.approx(br.win_rate.average, abs=1e-12)
