@@ -184,3 +184,35 @@ def test_best_response_by_two_tables_matches_a_recursion(name, goal, max_dice):
     assert br.win_rate.second == pytest.approx(second, abs=1e-12)
     achieved = win_rate(br.policy, opponent, rules, model=model)
     assert achieved.average == pytest.approx(br.win_rate.average, abs=1e-12)
+
+
+def test_best_response_by_two_tables_where_turns_can_score_nothing():
+    """Memories with a Pig Out worth 0 (a sum can repeat): the pairwise pass iterates each sum
+    to convergence; a plain value iteration over the model's transitions agrees."""
+    rules = get_rules("fa19", goal=10).replace(max_dice=2, pig_out=0)
+    model = compile_model(rules)
+    assert not model.progressive
+    opponent = tabulate(random_strategy(5, rules), rules)
+    table = opponent.table if hasattr(opponent, "table") else opponent
+    br = best_response(opponent, rules, model=model)
+    g = model.goal
+    states = list(np.ndindex(table.shape))
+    moves = {(s, n): [(k if k in (model.win, model.loss) else divmod(k[0], g) + k[1:], float(p))
+                      for k, p in model.transitions(s[0], s[1], n, s[2:])]
+             for s in states for n in range(model.num_actions)}
+    mine, theirs = dict.fromkeys(states, 0.5), dict.fromkeys(states, 0.5)
+
+    def worth(outcomes, other):
+        return sum(p if k == model.win else 0.0 if k == model.loss else p * (1 - other[k]) for k, p in outcomes)
+    for sweep in range(2000):
+        change = 0.0
+        for s in states:
+            new_mine = max(worth(moves[s, n], theirs) for n in range(model.num_actions))
+            new_theirs = worth(moves[s, int(table[s])], mine)
+            change = max(change, abs(new_mine - mine[s]), abs(new_theirs - theirs[s]))
+            mine[s], theirs[s] = new_mine, new_theirs
+        if change < 1e-15:
+            break
+    start = (0, 0, 0, 0)
+    assert br.win_rate.first == pytest.approx(mine[start], abs=1e-11)
+    assert br.win_rate.second == pytest.approx(1 - theirs[start], abs=1e-11)
