@@ -17,11 +17,10 @@ _EXPORTS = {
     "turn_score_distribution": "hog.dice", "Distribution": "hog.dice",
     # model and algorithms
     "Model": "solver.model", "compile_model": "solver.model",
-    "solve": "solver.optimal", "Solution": "solver.optimal", "Certificate": "solver.certificate",
+    "Solution": "solver.optimal", "Certificate": "solver.certificate",
     "ExactResult": "solver.exact", "verify_ties": "solver.exact", "TieCheck": "solver.exact",
     # playing and comparing
     "play": "hog.engine", "GameResult": "hog.engine", "Turn": "hog.engine",
-    "optimal_strategy": "strategy.optimal",
     "Policy": "strategy.policy", "as_policy": "strategy.policy", "StrategyError": "strategy.policy",
     "Strategy": "strategy.named", "always_roll": "strategy.named", "bacon_strategy": "strategy.named",
     "swap_strategy": "strategy.named", "random_strategy": "strategy.named", "table_strategy": "strategy.named",
@@ -29,14 +28,13 @@ _EXPORTS = {
     "load_strategy": "strategy.specs", "parse_strategy": "strategy.specs", "StrategySpecError": "strategy.specs",
     "tournament": "contest.roundrobin", "TournamentResult": "contest.roundrobin",
     "contest_entries": "contest.entries", "sweep_rulesets": "contest.sweeps", "load_grid": "contest.sweeps",
-    "win_rate": "analysis.evaluate", "WinRate": "analysis.results", "best_response": "analysis.evaluate",
-    "exploitability": "analysis.evaluate", "regret": "analysis.evaluate",
-    "simulate": "analysis.montecarlo",
+    "WinRate": "analysis.results", "exploitability": "analysis.evaluate", "SimulationResult": "analysis.montecarlo",
+    # one call per job for every game (a name or a rules object)
+    "solve": "api", "win_rate": "api", "best_response": "api", "regret": "api", "simulate": "api",
+    "optimal_strategy": "api", "resolve": "api",
     # the Pig family
     "PigGame": "pig.rules", "get_pig_game": "pig.rules", "PIG_GAMES": "pig.rules",
-    "solve_pig": "solver.pig", "PigSolution": "solver.pig", "pig_win_rate": "analysis.pig_evaluate",
-    "pig_best_response": "analysis.pig_evaluate", "PigBestResponse": "analysis.pig_evaluate",
-    "pig_regret": "analysis.pig_evaluate", "simulate_pig": "analysis.pig_montecarlo",
+    "PigSolution": "solver.pig", "PigBestResponse": "analysis.pig_evaluate",
     "hold_at": "strategy.pig", "hold_at_or_goal": "strategy.pig", "pig_bot": "strategy.pig",
     # one game interface, one registry of families
     "GameState": "games.interface", "HogState": "hog.state", "PigState": "pig.state",
@@ -47,12 +45,26 @@ _EXPORTS = {
     "ChatRoom": "sinbad.chatroom",
 }
 
+#: The roll-or-hold functions of before one call served every game: they still work for one
+#: release, with a DeprecationWarning naming the call that replaces each.
+_DEPRECATED = {
+    "solve_pig": ("solver.pig", "solve"), "pig_win_rate": ("analysis.pig_evaluate", "win_rate"),
+    "pig_best_response": ("analysis.pig_evaluate", "best_response"),
+    "pig_regret": ("analysis.pig_evaluate", "regret"), "simulate_pig": ("analysis.pig_montecarlo", "simulate"),
+}
+
 __all__ = sorted(_EXPORTS) + ["__version__"]
 
 
 def __getattr__(name: str):
     if name in _EXPORTS:
         value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    if name in _DEPRECATED:
+        from .api import deprecated
+        module, replacement = _DEPRECATED[name]
+        value = deprecated(name, replacement, getattr(importlib.import_module(f".{module}", __name__), name))
         globals()[name] = value
         return value
     raise AttributeError(f"module 'hogsolve' has no attribute {name!r}")

@@ -27,14 +27,22 @@ def _lazy(path: str) -> Callable[..., Any]:
     return call
 
 
+def _class(path: str) -> type:
+    """``module:Class`` of hogsolve, imported now."""
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(f"hogsolve.{module}"), name)
+
+
 @dataclasses.dataclass(frozen=True)
 class Family:
     """What a verb needs of a kind of game; each field a callable of that family's own.
 
-    ``game(name, goal)`` gives the rules object every other function takes;
-    ``solve(game)`` the certified solution; ``win_rate(a, b, game)`` a
-    :class:`~hogsolve.analysis.results.WinRate`; ``best_response(strategy,
-    game)``, ``regret(strategy, game)``; ``state(game)`` a fresh
+    ``game(name, goal)`` gives the rules object every other function takes, an
+    instance of ``game_type()``; ``solve(game)`` the certified solution;
+    ``win_rate(a, b, game)`` a :class:`~hogsolve.analysis.results.WinRate`;
+    ``best_response(strategy, game)``, ``regret(strategy, game)``;
+    ``simulate(a, b, game, games, seed)`` a
+    :class:`~hogsolve.analysis.montecarlo.SimulationResult`; ``state(game)`` a fresh
     :class:`~hogsolve.games.interface.GameState`; ``session(game, bot,
     you_first, seed)`` a person against the bot; ``optimal(game)`` the bot.
     """
@@ -47,6 +55,8 @@ class Family:
     win_rate: Callable[..., Any]
     best_response: Callable[..., Any]
     regret: Callable[..., Any]
+    simulate: Callable[..., Any]
+    game_type: Callable[[], type]
     state: Callable[..., Any]
     session: Callable[..., Any]
     optimal: Callable[..., Any]
@@ -54,6 +64,10 @@ class Family:
     def owns(self, name: Optional[str]) -> bool:
         """True when ``name`` (a --rules name, in any case) is one of this family's games."""
         return isinstance(name, str) and name.lower() in self.names()
+
+    def is_game(self, game: Any) -> bool:
+        """True when ``game`` is a rules object of this family (a Ruleset, a PigGame)."""
+        return isinstance(game, self.game_type())
 
 
 def _hog_names() -> Tuple[str, ...]:
@@ -70,7 +84,8 @@ HOG = Family(
     name="hog", description="Hog: choose a number of dice each turn (CS 61A's rulesets and Neller's Hog)",
     names=_hog_names, game=_lazy("hog.rules:get_rules"), solve=_lazy("solver.optimal:solve"),
     win_rate=_lazy("analysis.evaluate:win_rate"), best_response=_lazy("analysis.evaluate:best_response"),
-    regret=_lazy("analysis.evaluate:regret"), state=_lazy("hog.state:HogState"),
+    regret=_lazy("analysis.evaluate:regret"), simulate=_lazy("analysis.montecarlo:simulate"),
+    game_type=lambda: _class("hog.rules:Ruleset"), state=_lazy("hog.state:HogState"),
     session=_lazy("sessions.hog:Session"), optimal=_lazy("strategy.optimal:optimal_strategy"))
 
 ROLL_OR_HOLD = Family(
@@ -78,7 +93,8 @@ ROLL_OR_HOLD = Family(
     names=_pig_names, game=_lazy("pig.rules:get_pig_game"), solve=_lazy("solver.pig:solve_pig"),
     win_rate=_lazy("analysis.pig_evaluate:pig_win_rate"),
     best_response=_lazy("analysis.pig_evaluate:pig_best_response"),
-    regret=_lazy("analysis.pig_evaluate:pig_regret"), state=_lazy("pig.state:PigState"),
+    regret=_lazy("analysis.pig_evaluate:pig_regret"), simulate=_lazy("analysis.pig_montecarlo:simulate_roll_or_hold"),
+    game_type=lambda: _class("pig.rules:PigGame"), state=_lazy("pig.state:PigState"),
     session=_lazy("sessions.pig:PigSession"), optimal=_lazy("strategy.pig:pig_bot"))
 
 #: Every family, by name; Hog is the default for names no family owns (rule files, typos: its

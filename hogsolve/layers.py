@@ -20,6 +20,7 @@ LAYERS: Tuple[Tuple[str, ...], ...] = (
     ("contest",),                          # round robins, student entries, sweeps of rulesets
     ("sessions",),                         # a person playing a game: sessions and terminal front ends
     ("families",),                         # the registry of game families the verbs dispatch through
+    ("api",),                              # one call per job for every game, through the families
     ("gui", "interop"),                    # the browser front end; OpenSpiel, Gymnasium and PettingZoo
     ("cli",),                              # one module per verb
     ("__init__", "__main__"),              # the public API; python -m hogsolve

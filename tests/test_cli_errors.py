@@ -70,7 +70,8 @@ def test_goal_1_is_a_game_too(capsys, args):
 
 
 def test_solvers_check_memory_before_allocating():
-    from hogsolve import get_pig_game, get_rules, solve, solve_pig
+    from hogsolve import get_pig_game, get_rules, solve
+    from hogsolve.solver.pig import solve_pig
     from hogsolve.solver.memory import MemoryLimitError
     with pytest.raises(MemoryLimitError, match="piglet at goal 100000 needs about"):
         solve_pig(get_pig_game("piglet", goal=100000))

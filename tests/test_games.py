@@ -11,7 +11,8 @@ from fractions import Fraction
 
 import pytest
 
-from hogsolve import get_pig_game, get_rules, rulesets, solve_pig
+from hogsolve import get_pig_game, get_rules, rulesets
+from hogsolve.solver.pig import solve_pig
 from hogsolve.games.interface import CHANCE, TERMINAL, GameState, random_playout, random_step, sample_outcome
 from hogsolve.hog.rulefile import load_rules_file, to_toml
 from hogsolve.hog.state import HogState

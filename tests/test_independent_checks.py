@@ -442,7 +442,8 @@ def test_an_unproven_certificate_says_why_in_words():
 def test_a_roll_or_hold_tie_holds():
     """The tie rule in the roll-or-hold games: within the threshold, hold (the first roll of a
     turn stays compulsory); with no tie, the policy is unchanged."""
-    from hogsolve import get_pig_game, solve_pig
+    from hogsolve import get_pig_game
+    from hogsolve.solver.pig import solve_pig
     from hogsolve.solver.pig import hold_on_ties
     from hogsolve.solver.pig_stages import Rolls
     game = get_pig_game("piglet")

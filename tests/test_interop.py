@@ -9,7 +9,9 @@ import numpy as np
 import pytest
 
 import hogsolve
-from hogsolve import get_pig_game, get_rules, hold_at, hold_at_or_goal, pig_win_rate, rulesets, solve, solve_pig, win_rate
+from hogsolve import get_pig_game, get_rules, hold_at, hold_at_or_goal, rulesets, solve, win_rate
+from hogsolve.analysis.pig_evaluate import pig_win_rate
+from hogsolve.solver.pig import solve_pig
 from hogsolve.interop import evaluate_agent, tabulate
 from hogsolve.interop.core import GameSpec
 from hogsolve.pig.rules import PIG_GAMES

@@ -166,7 +166,7 @@ def test_rounding_noise_moves_no_bound(name):
 
 
 def test_rounding_noise_moves_no_pig_bound():
-    from hogsolve import solve_pig
+    from hogsolve.solver.pig import solve_pig
     game = get_pig_game("piglet")
     solution = solve_pig(game)
     rng = np.random.default_rng(0)

@@ -6,7 +6,9 @@ from fractions import Fraction
 
 import pytest
 
-from hogsolve import get_pig_game, hold_at, hold_at_or_goal, pig_win_rate, solve_pig
+from hogsolve import get_pig_game, hold_at, hold_at_or_goal
+from hogsolve.analysis.pig_evaluate import pig_win_rate
+from hogsolve.solver.pig import solve_pig
 from hogsolve.pig.engine import PigMatch, play_pig
 from hogsolve.util.stats import wilson_interval
 
@@ -175,7 +177,7 @@ def test_pig_session_like_the_hog_session():
 
 
 def test_best_response():
-    from hogsolve import pig_best_response
+    from hogsolve.analysis.pig_evaluate import pig_best_response
     game = get_pig_game("pig", goal=40)
     solution = solve_pig(game)
     # against the optimal strategy nothing gains: the best response wins exactly half
@@ -268,7 +270,7 @@ def test_two_dice_pig_wipes(capsys):
     """Double 1s lose the banked score too: the engine, the exact odds, the solver's fixed
     point at goal 100 with its policy-route certificate, and every downstream evaluator on
     the wipe (Monte Carlo of the engine, the vectorised simulation, the best response)."""
-    from hogsolve import pig_best_response
+    from hogsolve.analysis.pig_evaluate import pig_best_response
     from hogsolve.solver.pig_certificate import policy_exits
     from hogsolve.analysis.pig_montecarlo import simulate_pig
     game = get_pig_game("two-dice-pig")

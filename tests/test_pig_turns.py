@@ -4,7 +4,8 @@ policy's values and for its chances until a wipe, and the stage evaluator's win 
 import numpy as np
 import pytest
 
-from hogsolve import get_pig_game, hold_at_or_goal, pig_win_rate
+from hogsolve import get_pig_game, hold_at_or_goal
+from hogsolve.analysis.pig_evaluate import pig_win_rate
 from hogsolve.solver.pig import _stage_pass
 from hogsolve.solver.pig_stages import Rolls
 from hogsolve.solver.pig_turns import Turns, solve_by_turns
@@ -109,7 +110,8 @@ def plain_two_player_values(game, rolls, tol=1e-15):
 def test_two_fixed_strategies_and_a_best_response_match_a_plain_recursion():
     """Two-Dice Pig at goal 8: the win rates of two fixed tables (one rolls on past the goal),
     and the best response to one of them, against plain value iteration over every state."""
-    from hogsolve import hold_at, pig_best_response
+    from hogsolve import hold_at
+    from hogsolve.analysis.pig_evaluate import pig_best_response
     from hogsolve.strategy.pig import policy_table
     game = get_pig_game("two-dice-pig", goal=8)
     a, b = policy_table(hold_at(5), game), policy_table(hold_at_or_goal(3, 8), game)

@@ -113,7 +113,8 @@ def test_pig_tables_reproduce_byte_for_byte(name):
     """`hogsolve solve --rules pig piglet two-dice-pig big-pig --out solutions` writes exactly the
     committed bytes."""
     import json
-    from hogsolve import get_pig_game, solve_pig
+    from hogsolve import get_pig_game
+    from hogsolve.solver.pig import solve_pig
     from hogsolve.solver.pig_tables import pig_solution_files
     fresh = solve_pig(get_pig_game(name))
     for file_name, data in pig_solution_files(fresh, __version__).items():

@@ -3,7 +3,8 @@ import json
 
 import pytest
 
-from hogsolve import get_pig_game, get_rules, solve, solve_pig
+from hogsolve import get_pig_game, get_rules, solve
+from hogsolve.solver.pig import solve_pig
 from hogsolve.analysis.pig_evaluate import pig_win_rate
 from hogsolve.analysis.results import WinRate
 from hogsolve.strategy.pig import hold_at

@@ -62,6 +62,11 @@ class PigBestResponse:
     name = "best response"
 
     @property
+    def policy(self) -> np.ndarray:
+        """``roll``: the best response's choice per state (True: roll), as every game names it."""
+        return self.roll
+
+    @property
     def average(self) -> float:
         """The win rate over both seatings."""
         return (self.first + self.second) / 2

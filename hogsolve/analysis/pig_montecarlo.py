@@ -1,10 +1,14 @@
 """Vectorised Monte Carlo of roll-or-hold games, seeded."""
 from __future__ import annotations
 
+import time
+from typing import Optional
+
 import numpy as np
 
 from ..pig.rules import PigGame
 from ..strategy.pig import policy_table
+from .montecarlo import SimulationResult
 
 
 def simulate_pig(a, b, game: PigGame, games: int = 100_000, seed: int = 0) -> tuple:
@@ -49,3 +53,15 @@ def simulate_pig(a, b, game: PigGame, games: int = 100_000, seed: int = 0) -> tu
         live = live[winner[live] < 0]
     a_won = winner == 0
     return (int(a_won[a_first].sum()), int(a_first.sum()), int(a_won[~a_first].sum()), int((~a_first).sum()))
+
+
+def simulate_roll_or_hold(a, b, game: PigGame, games: int = 100_000, seed: Optional[int] = 0) -> SimulationResult:
+    """:func:`simulate_pig` as a :class:`~hogsolve.analysis.montecarlo.SimulationResult`, the
+    result Hog's simulations give (per seat, the average and its 95% interval)."""
+    if seed is not None and seed < 0:
+        raise ValueError(f"seed must be 0 or more, got {seed}")
+    start = time.perf_counter()
+    wins_first, games_first, wins_second, games_second = simulate_pig(a, b, game, games, seed)
+    return SimulationResult(a=getattr(a, "name", "a"), b=getattr(b, "name", "b"), games_first=games_first,
+                            wins_first=wins_first, games_second=games_second, wins_second=wins_second, seed=seed,
+                            seconds=time.perf_counter() - start)

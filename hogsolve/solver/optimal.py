@@ -61,6 +61,16 @@ class Solution(Certified):
     exact: Optional[object] = None
 
     @property
+    def game(self) -> Ruleset:
+        """The ruleset solved (the name every game's solution gives its rules)."""
+        return self.rules
+
+    @property
+    def values(self) -> np.ndarray:
+        """``win_probability``: the mover's optimal chance of winning, per state."""
+        return self.win_probability
+
+    @property
     def name(self) -> str:
         """How the solution is shown as a strategy."""
         return "optimal"

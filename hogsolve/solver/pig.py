@@ -71,6 +71,17 @@ class PigSolution(RollTable, Certified):
     certificate: PigCertificate
     solve_seconds: float
 
+    @property
+    def values(self) -> np.ndarray:
+        """``value[i, j, k]``: the mover's optimal chance of winning, per state."""
+        return self.value
+
+    @property
+    def policy(self) -> np.ndarray:
+        """``roll[i, j, k]``: the optimal choice per state (True: roll), the name every game's
+        solution gives its decisions."""
+        return self.roll
+
     def to_dict(self) -> dict:
         """Summary for --json output."""
         return plain({**self.status(), "rules": self.game.summary(), "first_player_win_probability":

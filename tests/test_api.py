@@ -1,0 +1,100 @@
+"""One call per job for every game (issue 37): the same six calls take a Hog ruleset or a
+roll-or-hold game, by name or as an object, and give results with the same names; each
+call's figures are those of the family's own function; anything else is a TypeError."""
+import warnings
+
+import numpy as np
+import pytest
+
+import hogsolve
+from hogsolve import WinRate, get_pig_game, get_rules
+from hogsolve.analysis import evaluate, pig_evaluate
+from hogsolve.analysis.montecarlo import SimulationResult
+from hogsolve.solver.optimal import solve as solve_hog
+from hogsolve.solver.pig import solve_pig
+
+GAMES = [pytest.param("su18", id="su18-name"), pytest.param(get_rules("fa19", goal=40), id="fa19-object"),
+         pytest.param("piglet", id="piglet-name"), pytest.param(get_pig_game("two-dice-pig", goal=30), id="2dice-object")]
+
+
+def baseline(game):
+    rules = hogsolve.resolve(game)[1]
+    return "always_roll:4" if isinstance(rules, hogsolve.Ruleset) else "hold_at:20"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_six_calls_take_every_game(game):
+    family, rules = hogsolve.resolve(game)
+    solution = hogsolve.solve(game)
+    assert solution.game == rules and solution.ok and solution.message == "" and solution.certificate.proven
+    assert solution.values.shape[:2] == solution.policy.shape[:2] == (rules.goal, rules.goal)
+    assert set(solution.to_dict()) >= {"ok", "message", "certificate"}
+    other = baseline(game)
+    rate = hogsolve.win_rate("optimal", other, game)
+    assert isinstance(rate, WinRate) and 0.5 < rate.average < 1
+    response = hogsolve.best_response(other, game)
+    assert isinstance(response.win_rate, WinRate) and response.exploitability == response.win_rate.average - 0.5
+    assert response.policy.shape[:2] == (rules.goal, rules.goal) and set(response.to_dict()) >= {"win_rate"}
+    regret = hogsolve.regret(other, game)
+    assert isinstance(regret.win_rate, WinRate) and regret.total_expected_loss > 0 and regret.worst(3)
+    assert regret.win_rate.average == pytest.approx(1 - hogsolve.win_rate("optimal", other, game).average, abs=1e-12)
+    sim = hogsolve.simulate("optimal", other, game, games=2_000, seed=4)
+    assert isinstance(sim, SimulationResult) and sim.games_first + sim.games_second == 2_000 and sim.seed == 4
+    bot = hogsolve.optimal_strategy(game)
+    assert bot.name == "optimal"
+
+
+def test_each_call_gives_the_familys_own_figures():
+    rules, pig = get_rules("fa18", goal=40), get_pig_game("pig", goal=25)
+    assert hogsolve.solve(rules).win_probability.tolist() == solve_hog(rules).win_probability.tolist()
+    assert hogsolve.solve(pig).value.tolist() == solve_pig(pig).value.tolist()
+    assert hogsolve.solve("fa18", goal=40).policy.tolist() == solve_hog(rules).policy.tolist()
+    a, b = hogsolve.always_roll(3), hogsolve.always_roll(6)
+    assert hogsolve.win_rate(a, b, rules) == evaluate.win_rate(a, b, rules)
+    hold = hogsolve.hold_at(15)
+    assert hogsolve.win_rate(hold, hogsolve.hold_at(20), pig) == pig_evaluate.pig_win_rate(hold, hogsolve.hold_at(20), pig)
+    assert hogsolve.best_response(a, rules).win_rate == evaluate.best_response(a, rules).win_rate
+    assert hogsolve.best_response(hold, pig).win_rate == pig_evaluate.pig_best_response(hold, pig).win_rate
+    assert hogsolve.regret(hold, pig).total_expected_loss == pig_evaluate.pig_regret(hold, pig).total_expected_loss
+
+
+def test_a_simulated_roll_or_hold_game_matches_its_exact_rate_per_seat():
+    from hogsolve.util.stats import wilson_interval
+    game = get_pig_game("pig", goal=25)
+    bot = hogsolve.optimal_strategy(game)
+    exact = hogsolve.win_rate(bot, hogsolve.hold_at(15), game)
+    sim = hogsolve.simulate(bot, hogsolve.hold_at(15), game, games=40_000, seed=2)
+    for simulated, true, n in ((sim.first, exact.first, sim.games_first), (sim.second, exact.second, sim.games_second)):
+        low, high = wilson_interval(simulated, n, z=4.0)
+        assert low <= true <= high
+    assert (sim.a, sim.b) == ("optimal", "hold_at:15")
+
+
+@pytest.mark.parametrize("call", ["solve", "win_rate", "best_response", "regret", "simulate", "optimal_strategy"])
+def test_anything_else_is_a_type_error_saying_what_is_accepted(call):
+    args = {"solve": ([1, 2],), "optimal_strategy": ([1, 2],), "win_rate": ("optimal", "optimal", [1, 2]),
+            "simulate": ("optimal", "optimal", [1, 2]), "best_response": ("optimal", [1, 2]),
+            "regret": ("optimal", [1, 2])}[call]
+    with pytest.raises(TypeError, match="^expected a game's name .*, a Ruleset or a PigGame, got list$"):
+        getattr(hogsolve, call)(*args)
+
+
+def test_a_rule_file_by_its_name(tmp_path):
+    path = tmp_path / "house.toml"
+    path.write_text('name = "house"\nfree_bacon = "bacon_pig_tail"\ngoal = 30\n')
+    solution = hogsolve.solve(str(path))
+    assert solution.game.name == "house" and solution.game.goal == 30 and solution.ok
+    assert hogsolve.solve(str(path), goal=20).game.goal == 20
+
+
+def test_the_old_roll_or_hold_calls_still_work_and_say_what_replaces_them():
+    game = get_pig_game("piglet")
+    with pytest.warns(DeprecationWarning, match=r"hogsolve.pig_win_rate is deprecated .* use hogsolve.win_rate"):
+        old = hogsolve.pig_win_rate(hogsolve.hold_at(5), hogsolve.hold_at(8), game)
+    assert old == hogsolve.win_rate(hogsolve.hold_at(5), hogsolve.hold_at(8), game)
+    for name in ("solve_pig", "pig_best_response", "pig_regret", "simulate_pig"):
+        assert callable(getattr(hogsolve, name))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        hogsolve.solve(game)  # the new call does not warn
+    assert np.array_equal(hogsolve.solve(game).policy, hogsolve.solve(game).roll)
