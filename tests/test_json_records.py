@@ -132,7 +132,7 @@ def test_an_agent_is_evaluated_in_the_game_and_goal_asked_for():
     by_name = evaluate_agent(lambda observation: 3, "fa18", goal=30)
     assert (by_name.game, by_name.goal, by_name.table.shape, len(by_name.worst_states)) == ("fa18", 30, (30, 30), 10)
     pig = evaluate_agent(lambda observation: int(observation[2] >= 10), game="piglet", goal=8)
-    assert (pig.game, pig.goal, pig.baseline, pig.table.shape[:2]) == ("piglet", 8, "hold_at:20", (8, 8))
+    assert (pig.game, pig.goal, pig.baseline, pig.table.shape[:2]) == ("piglet", 8, "hold_at:2", (8, 8))
 
 
 def test_the_tie_check_counts_and_settles_ties_as_a_plain_recursion_does(su18):

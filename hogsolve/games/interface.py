@@ -10,6 +10,8 @@ once against this interface, not once per game.
 """
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 import random
 from fractions import Fraction
@@ -83,10 +85,34 @@ def sample_outcome(outcomes: Sequence[Tuple[int, Fraction]], rng: random.Random)
     raise ValueError("chance outcomes do not sum to 1")
 
 
+class ChanceTable:
+    """One chance node's outcomes worked out once for fast exact draws: the outcomes with their
+    exact probabilities, and the integer cumulative weights :func:`sample_outcome` draws by
+    (so a draw from the table is the same draw, from the same generator, as from the list)."""
+
+    def __init__(self, outcomes: Sequence[Tuple[int, Fraction]]):
+        self.outcomes = list(outcomes)
+        self.denominator = math.lcm(*(p.denominator for _, p in self.outcomes))
+        self.cumulative = list(itertools.accumulate(p.numerator * (self.denominator // p.denominator)
+                                                    for _, p in self.outcomes))
+        self.possible = frozenset(outcome for outcome, _ in self.outcomes)
+
+    def draw(self, rng: random.Random) -> int:
+        """One outcome, exactly as :func:`sample_outcome` would draw it."""
+        return self.outcomes[bisect.bisect_right(self.cumulative, rng.randrange(self.denominator))][0]
+
+
+def draw_chance(state: GameState, rng: random.Random) -> int:
+    """One chance outcome of ``state`` by its exact probability: from the state's cached
+    :class:`ChanceTable` when it has one (``chance_table()``), else from its outcome list."""
+    table = getattr(state, "chance_table", None)
+    return table().draw(rng) if table is not None else sample_outcome(state.chance_outcomes(), rng)
+
+
 def random_step(state: GameState, rng: random.Random) -> int:
     """Apply a random legal action, or a chance outcome by its probability; returns it."""
     if state.is_chance_node():
-        action = sample_outcome(state.chance_outcomes(), rng)
+        action = draw_chance(state, rng)
     else:
         action = rng.choice(state.legal_actions())
     state.apply_action(action)

@@ -510,6 +510,8 @@ def call_rule(rule, *args):
     On arrays the result is broadcast to the arguments' shape; a component
     written for plain ints only is then called element by element.
     """
+    if all(type(a) is int for a in args):  # the engine's plain ints: the common case, kept fast
+        return rule(*args)
     if all(np.ndim(a) == 0 for a in args):
         return rule(*(int(a) for a in args))
     shape = np.broadcast_shapes(*(np.shape(a) for a in args))
@@ -686,6 +688,9 @@ class Ruleset:
         if self.points_bonus is not None and (self.piggy_back or self.history is not None
                                               or self.extra_turn is not no_extra_turn):
             raise ValueError("points_bonus does not combine with piggy_back, history or extra-turn rules")
+
+    #: A fixed strategy to measure agents against (what ``evaluate_agent`` compares with).
+    baseline = "always_roll:4"
 
     @property
     def context_shape(self) -> Tuple[int, ...]:

@@ -10,12 +10,21 @@ swaps, extra turns, the goal) is the engine's :class:`~hogsolve.hog.engine.Match
 from __future__ import annotations
 
 import copy
+import functools
 from fractions import Fraction
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..games.interface import CHANCE, TERMINAL, WinnerTakesAll
+from ..games.interface import CHANCE, TERMINAL, ChanceTable, WinnerTakesAll
 from .engine import Match, points_counts
 from .rules import Ruleset
+
+
+@functools.lru_cache(maxsize=1024)
+def _roll(rules: Ruleset, num_dice: int, sides: int) -> ChanceTable:
+    """The exact outcomes of rolling ``num_dice`` dice of ``sides`` sides, worked out once."""
+    total = sides ** num_dice
+    return ChanceTable([(points, Fraction(count, total))
+                        for points, count in sorted(points_counts(rules, num_dice, sides).items())])
 
 
 class HogState(WinnerTakesAll):
@@ -45,12 +54,11 @@ class HogState(WinnerTakesAll):
 
     def chance_outcomes(self) -> List[Tuple[int, Fraction]]:
         """``[(points, probability), ...]`` of rolling the chosen dice here."""
-        if not self.is_chance_node():
-            return []
-        sides = int(self.rules.dice_sides(*self.match.state()))
-        total = sides ** self.rolling
-        return [(points, Fraction(count, total))
-                for points, count in sorted(points_counts(self.rules, self.rolling, sides).items())]
+        return list(self.chance_table().outcomes) if self.is_chance_node() else []
+
+    def chance_table(self) -> ChanceTable:
+        """This chance node's outcomes, worked out once per ruleset, dice count and die."""
+        return _roll(self.rules, self.rolling, int(self.rules.dice_sides(*self.match.state())))
 
     def apply_action(self, action: int) -> None:
         """Choose a dice count, or (at a chance node) the points the dice scored; a finished
@@ -59,7 +67,7 @@ class HogState(WinnerTakesAll):
         if self.is_terminal():
             raise ValueError("the game is over")
         if self.is_chance_node():
-            if action not in dict(self.chance_outcomes()):
+            if action not in self.chance_table().possible:
                 raise ValueError(f"{self.rolling} dice cannot score {action} points here")
             num_dice, self.rolling = self.rolling, None
             self.match.move_scoring(num_dice, action)

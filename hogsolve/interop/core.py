@@ -128,32 +128,26 @@ class AgentEvaluation:
 
 
 def evaluate_agent(agent, rules=None, *, game: Optional[str] = None, goal: Optional[int] = None,
-                   worst: int = 10) -> AgentEvaluation:
-    """The exact win rate of ``agent`` against the optimal bot and against a baseline
-    (``always_roll:4`` for Hog, ``hold_at:20`` for the roll-or-hold games), the exact value
-    of the best response to it (exploitability: that value minus one half), and the ``worst``
-    states where it loses most against optimal play, weighted by how often it gets there.
+                   baseline: Optional[str] = None, worst: int = 10) -> AgentEvaluation:
+    """The exact win rate of ``agent`` against the optimal bot and against ``baseline`` (a
+    strategy spec; by default the game's own, ``rules.baseline``: ``always_roll:4`` for Hog,
+    a hold-at threshold fitted to the roll-or-hold game and its goal), the exact value of the
+    best response to it (exploitability: that value minus one half), and the ``worst`` states
+    where it loses most against optimal play, weighted by how often it gets there.
 
     ``rules`` is a ruleset name, a Ruleset or a PigGame (``game`` names a Pig game)."""
+    from ..api import best_response, regret, resolve, win_rate
     spec = GameSpec.of(rules if isinstance(rules, str) else game, goal,
                        rules=None if isinstance(rules, str) or rules is None else rules)
     table = tabulate(agent, spec)
-    family = spec.family
-    if spec.is_hog:
-        from ..strategy.named import always_roll
-        optimal = family.solve(spec.rules)
-        baseline, baseline_name = always_roll(4), "always_roll:4"
-        strategy = table
-    else:
-        from ..strategy.pig import hold_at
-        optimal = family.solve(spec.rules)
-        baseline, baseline_name = hold_at(20), "hold_at:20"
-        strategy = TabulatedPig(spec.rules, table)
-    against_optimal = family.win_rate(strategy, optimal, spec.rules)
-    against_baseline = family.win_rate(strategy, baseline, spec.rules)
-    response = family.best_response(strategy, spec.rules)
-    regret = family.regret(strategy, spec.rules, solution=optimal) if spec.is_hog else \
-        family.regret(strategy, spec.rules, optimal)
+    family, _ = resolve(spec.rules)
+    optimal = family.solve(spec.rules)
+    baseline_name = baseline or spec.rules.baseline
+    strategy = table if spec.is_hog else TabulatedPig(spec.rules, table)
+    against_optimal = win_rate(strategy, optimal, spec.rules)
+    against_baseline = win_rate(strategy, baseline_name, spec.rules)
+    response = best_response(strategy, spec.rules)
+    loss = regret(strategy, spec.rules, solution=optimal)
     return AgentEvaluation(spec.rules.name, spec.goal, against_optimal, against_baseline, baseline_name,
                            float(response.win_rate.average), float(response.exploitability),
-                           regret.to_dict(top=worst)["worst_states"], table)
+                           loss.to_dict(top=worst)["worst_states"], table)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from ..games.interface import GameState, sample_outcome
+from ..games.interface import GameState, draw_chance
 from ..strategy.pig import load_pig_strategy
 from ..strategy.specs import load_strategy
 from .core import GameSpec
@@ -36,7 +36,7 @@ def opponent_from(spec_text, spec: GameSpec) -> Callable[[GameState], int]:
 def settle_chance(state: GameState, rng: random.Random) -> None:
     """Draw chance outcomes by their exact probabilities until someone decides (or the end)."""
     while state.is_chance_node():
-        state.apply_action(sample_outcome(state.chance_outcomes(), rng))
+        state.apply_action(draw_chance(state, rng))
 
 
 def legal_or_nearest(state: GameState, action: int) -> tuple:

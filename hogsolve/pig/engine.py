@@ -1,15 +1,18 @@
 """Turn-by-turn roll-or-hold engine: for people, Monte Carlo and tests.
 
 A strategy is ``strategy(score, opponent_score, turn_total) -> bool`` (True:
-roll).  The first roll of a turn is compulsory; a player holding with score
-plus turn total at the goal wins.
+roll).  The first roll of a turn is compulsory; a roll that brings score plus
+turn total to the goal banks the turn and wins at once (:data:`GOAL_RULE`), so
+no strategy is asked there.
 """
 from __future__ import annotations
 
 import random
 from typing import Callable, List, Optional, Tuple
 
-from .rules import PigGame
+from .rules import GOAL_RULE, PigGame
+
+__all__ = ["GOAL_RULE", "PigMatch", "play_pig", "roll_faces"]
 
 
 def roll_faces(game: PigGame, rng: random.Random) -> Tuple[int, ...]:
@@ -43,7 +46,8 @@ class PigMatch:
         return self.apply_outcome(*self.game.outcome_of(faces), faces=faces)
 
     def apply_outcome(self, kind: str, amount: int, faces: Tuple[int, ...] = ()) -> Tuple[str, int]:
-        """The mover's roll came out as ``(kind, amount)`` (see :mod:`hogsolve.pig.rules`)."""
+        """The mover's roll came out as ``(kind, amount)`` (see :mod:`hogsolve.pig.rules`); a roll
+        that reaches the goal is banked at once and wins (:data:`GOAL_RULE`)."""
         self.log.append({"player": self.mover, "action": "roll", "faces": list(faces), "outcome": kind,
                          "amount": amount})
         if kind == "wipe":
@@ -53,6 +57,8 @@ class PigMatch:
             self.mover = 1 - self.mover
         else:
             self.turn_total += amount
+            if self.scores[self.mover] + self.turn_total >= self.game.goal:
+                self.hold()
         return kind, amount
 
     def hold(self) -> None:

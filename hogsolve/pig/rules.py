@@ -17,6 +17,12 @@ from typing import Dict, Tuple
 
 Outcome = Tuple[str, int]
 
+#: How a roll-or-hold game ends, the one reading every path follows (the solvers, win rates,
+#: simulations, tabulated strategies, game states, environments and OpenSpiel games): as in
+#: Neller and Presser's model, a roll that brings score + turn total to the goal banks the
+#: turn and wins at once, so a strategy's choice there is never asked.
+GOAL_RULE = "a roll that brings score + turn total to the goal banks it and wins at once"
+
 
 @dataclasses.dataclass(frozen=True)
 class PigGame:
@@ -47,6 +53,13 @@ class PigGame:
     def outcome_of(self, faces) -> Outcome:
         """The outcome of rolled faces (one face, or two for the two-dice games; a coin shows 1 or 2)."""
         return FACES[self.roll](tuple(faces))
+
+    @property
+    def baseline(self) -> str:
+        """A fixed strategy to measure agents against: hold at the threshold that wins most
+        often against optimal play at the game's own goal (Pig 25, Piglet 2, Two-Dice Pig 23,
+        Big Pig 32), scaled to this goal."""
+        return f"hold_at:{max(1, round(self.goal * BASELINE_SHARE[self.roll]))}"
 
     def dice_per_roll(self) -> int:
         """Faces shown by one roll."""
@@ -83,6 +96,10 @@ def _big_pig_faces(faces) -> Outcome:
         return ("bust", 0)
     return ("add", 2 * (a + b)) if a == b else ("add", a + b)
 
+
+#: The best hold-at threshold against optimal play as a share of the goal, measured at each
+#: game's own goal (``max(range(1, goal + 1), key=lambda n: win_rate(hold_at(n), optimal))``).
+BASELINE_SHARE = {"one_die": 0.25, "coin": 0.2, "two_dice": 0.23, "big_pig": 0.32}
 
 FACES = {"one_die": _one_die_faces, "coin": _coin_faces, "two_dice": _two_dice_faces, "big_pig": _big_pig_faces}
 TWO_DICE = ("two_dice", "big_pig")

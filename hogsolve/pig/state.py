@@ -2,21 +2,32 @@
 
 Actions are :data:`ROLL` (0) and :data:`HOLD` (1), as in OpenSpiel's Pig;
 holding needs a positive turn total.  A roll is a chance node over the
-game's exact roll outcomes.  A player whose score plus turn total reaches
-the goal holds and wins at once (the rules' own reading, and the solver's
-state space: every state has ``score + turn total < goal``).
+game's exact roll outcomes.  A roll that brings score plus turn total to the
+goal wins at once (:data:`hogsolve.pig.rules.GOAL_RULE`, applied by the
+engine: every state has ``score + turn total < goal``, as the solver's).
 """
 from __future__ import annotations
 
 import copy
+import functools
 from fractions import Fraction
 from typing import Any, Dict, List, Tuple
 
-from ..games.interface import CHANCE, TERMINAL, WinnerTakesAll
+from ..games.interface import CHANCE, TERMINAL, ChanceTable, WinnerTakesAll
 from .engine import PigMatch
 from .rules import PigGame
 
 ROLL, HOLD = 0, 1
+
+
+@functools.lru_cache(maxsize=64)
+def _outcomes(game: PigGame) -> list:
+    return sorted(game.outcomes().items())
+
+
+@functools.lru_cache(maxsize=64)
+def _roll(game: PigGame) -> ChanceTable:
+    return ChanceTable([(i, p) for i, (_, p) in enumerate(_outcomes(game))])
 
 
 class PigState(WinnerTakesAll):
@@ -26,7 +37,7 @@ class PigState(WinnerTakesAll):
         self.game = game
         self.match = PigMatch(game, first)
         self.rolling = False
-        self.outcomes = sorted(game.outcomes().items())  # [((kind, amount), probability)], fixed order
+        self.outcomes = _outcomes(game)  # [((kind, amount), probability)], fixed order
 
     @property
     def current_player(self) -> int:
@@ -47,7 +58,11 @@ class PigState(WinnerTakesAll):
 
     def chance_outcomes(self) -> List[Tuple[int, Fraction]]:
         """``[(index into self.outcomes, probability), ...]`` of one roll."""
-        return [(i, p) for i, (_, p) in enumerate(self.outcomes)] if self.is_chance_node() else []
+        return list(self.chance_table().outcomes) if self.is_chance_node() else []
+
+    def chance_table(self) -> ChanceTable:
+        """One roll's outcomes, worked out once per game."""
+        return _roll(self.game)
 
     def apply_action(self, action: int) -> None:
         """Roll or hold; at a chance node, the index of the roll's outcome."""
@@ -60,9 +75,6 @@ class PigState(WinnerTakesAll):
             self.rolling = False
             kind, amount = self.outcomes[action][0]
             self.match.apply_outcome(kind, amount)
-            score, _, total = self.match.state()
-            if kind == "add" and score + total >= self.game.goal:
-                self.match.hold()  # reaching the goal: hold and win
             return
         if action not in self.legal_actions():
             raise ValueError(f"{self.action_to_string(action)} is not legal here (turn total {self.match.turn_total})")

@@ -83,11 +83,12 @@ class PigSession(Seats):
         return p if self.to_move == "you" else 1.0 - p
 
     def _act(self, roll: bool) -> dict:
+        made = len(self.log)  # a roll that reaches the goal also logs the hold that wins
         if roll:
             self.match.roll(roll_faces(self.game, self.rng))
         else:
             self.match.hold()
-        return self.log[-1]
+        return self.log[made]
 
     def play(self, action: str) -> dict:
         """The person's ``"roll"`` or ``"hold"``; returns the log entry it made."""

@@ -27,6 +27,9 @@ from .pig_stages import Rolls
 
 #: Rounds of policy iteration before giving up (a handful are needed).
 MOST_ROUNDS = 50
+#: Roll and hold values this close are a tie for policy iteration, which then keeps its current
+#: choice: two sums of the same exact value can differ by a few roundings, in either direction.
+ROUNDING_TIE = 1e-13
 #: Solves of one policy's values before giving up on the values after a wipe settling.
 MOST_WIPE_SOLVES = 200
 #: A change below this that no longer shrinks is rounding: the values after a wipe have settled.
@@ -148,7 +151,8 @@ class Turns:
     def greedy(self, x_next: np.ndarray, roll: Optional[np.ndarray] = None, current: Optional[np.ndarray] = None):
         """``(value, roll)`` by ``[k, p]``: the greedy turn when the next player's start values
         are ``x_next`` (a hold that reaches the goal is taken; exact ties roll, or with
-        ``current`` keep its choice, so policy iteration never cycles among equal policies),
+        ``current`` keep its choice where the two are within :data:`ROUNDING_TIE`, so policy
+        iteration never cycles among policies equal but for rounding),
         or with ``roll`` given, that policy's turn values."""
         lo, dense, D = self.rolls.least_add, self.rolls.dense, len(self.rolls.dense)
         value = np.ones((self.rows, self.pairs))
@@ -165,7 +169,8 @@ class Turns:
                 choose = roll[k, :n]
             else:
                 here = held[k, :n]
-                choose = (r >= here) if current is None else (r > here) | (r == here) & current[k, :n]
+                choose = (r >= here) if current is None else \
+                    (r > here + ROUNDING_TIE) | (abs(r - here) <= ROUNDING_TIE) & current[k, :n]
                 choose &= self.inside[k, :n]
             value[k, :n] = np.where(choose, r, held[k, :n])
             choice[k, :n] = choose

@@ -72,7 +72,9 @@ def pig_bot(game: Union[str, PigGame]) -> RollTable:
 
 
 def hold_at(threshold: int) -> Callable[[int, int, int], bool]:
-    """Roll until the turn total reaches ``threshold``, then hold (even past the goal)."""
+    """Roll until the turn total reaches ``threshold``, then hold.  A turn total that reaches the
+    goal is banked and wins at once, whatever the threshold (the game's rule,
+    :attr:`hogsolve.pig.rules.GOAL_RULE`): ``hold_at:20`` at goal 100 holds at 20 or at the goal."""
     def strategy(score: int, opponent_score: int, turn_total: int) -> bool:
         return turn_total < threshold
     strategy.name = f"hold_at:{threshold}"
@@ -81,7 +83,8 @@ def hold_at(threshold: int) -> Callable[[int, int, int], bool]:
 
 
 def hold_at_or_goal(threshold: int, goal: int) -> Callable[[int, int, int], bool]:
-    """As :func:`hold_at`, and also hold as soon as holding wins (score + turn total >= goal)."""
+    """:func:`hold_at`, holding as soon as holding wins, spelled out (the same table: reaching the
+    goal wins at once in every game here)."""
     def strategy(score: int, opponent_score: int, turn_total: int) -> bool:
         return turn_total < threshold and score + turn_total < goal
     strategy.name = f"hold_at_or_goal:{threshold}"
@@ -90,9 +93,22 @@ def hold_at_or_goal(threshold: int, goal: int) -> Callable[[int, int, int], bool
 
 
 def policy_table(strategy, game: PigGame) -> np.ndarray:
-    """``roll[i, j, k]`` for turn totals k below twice the goal (beyond that a player holds,
-    which wins), from a table-backed strategy (a solution or best response, with ``roll``
-    and ``game``), a named strategy or any callable returning True to roll, validated."""
+    """``roll[i, j, k]`` for turn totals k below twice the goal, from a table-backed strategy (a
+    solution or best response, with ``roll`` and ``game``), a named strategy or any callable
+    returning True to roll, validated.  Where the turn total reaches the goal (i + k >= goal)
+    the table holds whatever the strategy says: the turn is banked and wins at once
+    (:data:`hogsolve.pig.rules.GOAL_RULE`), as in every other path."""
+    return _goal_rule(_strategy_table(strategy, game), game.goal)
+
+
+def _goal_rule(table: np.ndarray, g: int) -> np.ndarray:
+    """``table`` holding wherever score + turn total reaches the goal ``g``."""
+    i = np.arange(g)[:, None, None]
+    k = np.arange(table.shape[2])[None, None, :]
+    return table & (i + k < g)
+
+
+def _strategy_table(strategy, game: PigGame) -> np.ndarray:
     g = game.goal
     i, j, k = np.meshgrid(np.arange(g), np.arange(g), np.arange(2 * g), indexing="ij")
     if isinstance(getattr(strategy, "roll", None), np.ndarray):  # a solution or best response: its roll table
