@@ -272,3 +272,65 @@ def test_full_size_agreement():
         pig_win_rate(hold_at_or_goal(20, 100), solve_pig(pig), pig).average, abs=1e-9)
     from gymnasium.utils.env_checker import check_env
     check_env(gymnasium.make("hogsolve/Hog-v0", rules="fa19", opponent="optimal").unwrapped, skip_render_check=True)
+
+
+# ------------------------------------------------ every game dealt is an episode --
+
+def _env_win_rate(env, agent, episodes):
+    wins = 0
+    for episode in range(episodes):
+        observation, info = env.reset(seed=episode)
+        done = False
+        while not done:
+            observation, reward, done, _, info = env.step(agent(observation))
+        wins += reward > 0
+    return wins / episodes
+
+
+@pytest.mark.parametrize("kwargs, agent, seat", [
+    ({"game": "pig", "goal": 20, "opponent": "optimal"}, lambda o: int(o[2] >= 8 and o[2] > 0), "second"),
+    ({"game": "pig", "goal": 20, "opponent": "optimal"}, lambda o: int(o[2] >= 8 and o[2] > 0), "random"),
+    ({"rules": "su18", "goal": 30, "opponent": "optimal"}, lambda o: 6 if o[0] < 20 else 3, "second"),
+    ({"rules": "su18", "goal": 30, "opponent": "optimal"}, lambda o: 6 if o[0] < 20 else 3, "first"),
+])
+def test_the_envs_mean_return_is_the_agents_exact_win_rate(kwargs, agent, seat):
+    """No game is dealt again: a game the opponent wins before the agent moves is a lost
+    episode, so the env's mean estimates what ``evaluate_agent`` computes exactly, in the
+    seat asked for (seat "random": the average of the two)."""
+    from hogsolve.util.stats import wilson_interval
+    env = gymnasium.make("hogsolve/Hog-v0" if "rules" in kwargs else "hogsolve/Pig-v0", seat=seat, **kwargs).unwrapped
+    rules = kwargs.get("rules") or kwargs.get("game")
+    exact = evaluate_agent(agent, rules, goal=kwargs["goal"]).against_optimal
+    expected = {"first": exact.first, "second": exact.second, "random": exact.average}[seat]
+    episodes = 4000
+    low, high = wilson_interval(_env_win_rate(env, agent, episodes), episodes, z=4.0)
+    assert low <= expected <= high, (expected, low, high)
+
+
+def test_a_game_lost_before_the_agent_moves_is_one_forced_step():
+    env = gymnasium.make("hogsolve/Pig-v0", goal=20, opponent="optimal", seat="second").unwrapped
+    for episode in range(200):
+        observation, info = env.reset(seed=episode)
+        if info.get("game_over"):
+            break
+    else:
+        pytest.fail("no game was lost before the agent's first move in 200 deals")
+    assert env.state.is_terminal() and info["action_mask"].tolist() == [1, 1]
+    observation, reward, terminated, truncated, info = env.step(1)
+    assert (reward, terminated, truncated) == (-1.0, True, False)
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.step(0)
+
+
+@pytest.mark.slow
+def test_pig_at_goal_20_second_seat_is_0_3844_in_the_env():
+    """The issue's case: optimal against optimal, the agent second, 20,000 episodes."""
+    from hogsolve.util.stats import wilson_interval
+    game = get_pig_game("pig", goal=20)
+    bot = hogsolve.optimal_strategy(game)
+    exact = 1 - solve(game).first_player_win_probability
+    assert round(exact, 4) == 0.3844
+    env = gymnasium.make("hogsolve/Pig-v0", goal=20, opponent="optimal", seat="second").unwrapped
+    rate = _env_win_rate(env, lambda o: 0 if o[2] == 0 or bot(int(o[0]), int(o[1]), int(o[2])) else 1, 20_000)
+    low, high = wilson_interval(rate, 20_000)
+    assert low <= exact <= high

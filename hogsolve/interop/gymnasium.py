@@ -8,6 +8,12 @@ strategy spec as the command line takes it, default ``optimal``) and ``seat``
 sees (:mod:`hogsolve.interop.core`), ``info["action_mask"]`` marks the legal
 actions, the reward is +1 or -1 at the end, and ``reset(seed=...)`` seeds the
 dice (drawn with their exact probabilities) and the seat.
+
+Every game dealt is an episode, so the mean return estimates the agent's win
+rate (``evaluate_agent``'s figure): when the opponent, moving first, wins
+before the agent's first decision, ``reset`` returns the final position with
+``info["game_over"] = True`` and every action allowed, and the next ``step``
+(whatever the action) ends the episode with reward -1.
 """
 from __future__ import annotations
 
@@ -41,6 +47,7 @@ class HogsolveEnv(gymnasium.Env):
         self.action_space = spaces.Discrete(self.spec_game.num_actions)
         self.state = None
         self.me = 0
+        self.lost_before_moving = False
         self.rng = random.Random(0)
 
     def _advance(self) -> None:
@@ -55,19 +62,28 @@ class HogsolveEnv(gymnasium.Env):
         return self.spec_game.observe(self.state, self.me), {"action_mask": self.spec_game.legal(self.state)}
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
-        """A new game; the seed (if any) fixes the seat drawn and every roll after it."""
+        """A new game; the seed (if any) fixes the seat drawn and every roll after it.  A game
+        the opponent won before the agent's first move is still this episode (module doc)."""
         super().reset(seed=seed)
         self.rng = random.Random(int(self.np_random.integers(2 ** 63)))
-        while True:  # an episode starts at the agent's first decision: a game the opponent won
-            self.me = {"first": 0, "second": 1}.get(self.seat_choice, self.rng.randrange(2))
-            self.state = self.spec_game.new_state(first=0)  # before it is dealt again
-            self._advance()
-            if not self.state.is_terminal():
-                return self._observe()
+        self.me = {"first": 0, "second": 1}.get(self.seat_choice, self.rng.randrange(2))
+        self.state = self.spec_game.new_state(first=0)
+        self._advance()
+        self.lost_before_moving = self.state.is_terminal()
+        if self.lost_before_moving:
+            observation, info = self._observe()
+            info.update(action_mask=np.ones(self.spec_game.num_actions, dtype=np.int8), game_over=True)
+            return observation, info
+        return self._observe()
 
     def step(self, action):
         """The agent's move (an illegal one is played as the nearest legal one, and
         ``info["illegal"]`` says so), then chance and the opponent until its next turn."""
+        if self.state is not None and self.lost_before_moving:  # the forced step of a game lost unplayed
+            self.lost_before_moving = False
+            observation, info = self._observe()
+            info["illegal"] = False
+            return observation, float(self.state.returns()[self.me]), True, False, info
         if self.state is None or self.state.is_terminal():
             raise RuntimeError("call reset() before step() (the game is over)")
         played, legal = legal_or_nearest(self.state, int(action))
