@@ -334,3 +334,70 @@ def test_pig_at_goal_20_second_seat_is_0_3844_in_the_env():
     rate = _env_win_rate(env, lambda o: 0 if o[2] == 0 or bot(int(o[0]), int(o[1]), int(o[2])) else 1, 20_000)
     low, high = wilson_interval(rate, 20_000)
     assert low <= exact <= high
+
+
+# ------------------------------------------------------------ the vector env --
+
+def _first_episodes(env, agent, per_slot, seed):
+    """Win rate over the first ``per_slot`` episodes of every slot (counting every episode
+    finished by a cutoff would favour short games)."""
+    observation, info = env.reset(seed=seed)
+    count, wins = np.zeros(env.num_envs, dtype=int), np.zeros(env.num_envs, dtype=int)
+    while (count < per_slot).any():
+        observation, reward, done, truncated, info = env.step(agent(observation))
+        assert not truncated.any() and set(np.unique(reward)) <= {-1.0, 0.0, 1.0}
+        assert (reward[~done] == 0).all()
+        take = done & (count < per_slot)
+        wins += take & (reward > 0)
+        count += take
+    return wins.sum() / count.sum(), int(count.sum())
+
+
+@pytest.mark.parametrize("kwargs, agent, one", [
+    ({"game": "pig", "goal": 20}, lambda o: (o[:, 2] >= 8).astype(int), lambda o: int(o[2] >= 8)),
+    ({"rules": "su18", "goal": 30}, lambda o: np.where(o[:, 0] < 20, 6, 3), lambda o: 6 if o[0] < 20 else 3),
+    ({"rules": "fa15", "goal": 30}, lambda o: np.where(o[:, 1] > o[:, 0], 7, 2), lambda o: 7 if o[1] > o[0] else 2),
+    ({"rules": "fa20", "goal": 30}, lambda o: np.full(len(o), 5), lambda o: 5),
+])
+@pytest.mark.parametrize("seat", ["first", "second", "random"])
+def test_the_vector_envs_games_are_the_agents_exact_win_rate(kwargs, agent, one, seat):
+    """Each seat's mean return against the exact figure: Pig, su18, Piggy Back, extra turns."""
+    from hogsolve.interop.vector import HogsolveVectorEnv
+    from hogsolve.util.stats import wilson_interval
+    env = HogsolveVectorEnv(1024, seat=seat, opponent="optimal", **kwargs)
+    exact = evaluate_agent(one, kwargs.get("rules") or kwargs.get("game"), goal=kwargs["goal"]).against_optimal
+    expected = {"first": exact.first, "second": exact.second, "random": exact.average}[seat]
+    rate, n = _first_episodes(env, agent, 8, seed=3)
+    low, high = wilson_interval(rate, n, z=4.0)
+    assert low <= expected <= high, (rate, expected)
+
+
+def test_the_vector_env_keeps_gymnasiums_contract():
+    from hogsolve.interop.vector import HogsolveVectorEnv
+    env = HogsolveVectorEnv(64, game="pig", goal=20, opponent="optimal", seat="second")
+    with pytest.raises(RuntimeError, match=r"^call reset\(\) before step\(\)$"):
+        env.step(np.zeros(64, dtype=int))
+    observation, info = env.reset(seed=5)
+    assert observation.shape == (64, 3) and env.observation_space.contains(observation)
+    assert info["action_mask"].shape == (64, 2) and info["action_mask"].dtype == np.int8
+    lost = info["game_over"]
+    assert lost.any(), "at goal 20 the optimal opponent wins some games before the agent moves"
+    assert (info["action_mask"][lost] == 1).all()
+    assert (info["action_mask"][~lost & (observation[:, 2] == 0), 1] == 0).all()  # nothing to bank yet
+    again = HogsolveVectorEnv(64, game="pig", goal=20, opponent="optimal", seat="second")
+    assert np.array_equal(again.reset(seed=5)[0], observation)
+    actions = np.ones(64, dtype=int)  # hold: illegal where nothing is banked yet
+    next_obs, reward, done, truncated, info2 = env.step(actions)
+    assert (reward[lost] == -1).all() and done[lost].all()
+    assert np.array_equal(info2["illegal"], ~lost & (observation[:, 2] == 0))
+    assert info2["_final_obs"][done].all() and info2["final_obs"].shape == (64, 3)
+    assert np.array_equal(again.step(actions)[0], next_obs)  # the same seed, the same games
+    with pytest.raises(ValueError, match="^action 2 is outside 0 to 1$"):
+        env.step(np.full(64, 2))
+    with pytest.raises(ValueError, match="fa19 has memories"):
+        HogsolveVectorEnv(8, rules="fa19")
+    with pytest.raises(ValueError, match="seat must be first, second or random"):
+        HogsolveVectorEnv(8, seat="middle")
+    hog = HogsolveVectorEnv(16, rules="hog", goal=30)  # Neller's Hog: zero dice is not a move
+    observation, info = hog.reset(seed=1)
+    assert (info["action_mask"][:, 0] == 0).all() and hog.step(np.zeros(16, dtype=int))[4]["illegal"].all()

@@ -5,7 +5,7 @@ import random
 from typing import Callable
 
 from ..games.interface import GameState, draw_chance
-from ..strategy.pig import load_pig_strategy
+from ..strategy.pig import load_pig_strategy, policy_table
 from ..strategy.specs import load_strategy
 from .core import GameSpec
 
@@ -31,6 +31,18 @@ def opponent_from(spec_text, spec: GameSpec) -> Callable[[GameState], int]:
         score, opponent, total = state.match.state()
         return 0 if total == 0 or strategy(score, opponent, total) else 1
     return choose_pig
+
+
+def opponent_table(spec_text, spec: GameSpec):
+    """The fixed opponent as a table: Hog's dice counts ``[s, o]`` (memories too, if any), a
+    roll-or-hold game's ``roll[i, j, k]`` for k below twice the goal (the goal rule applied)."""
+    if spec.is_hog:
+        from ..strategy.policy import as_policy
+        policy = load_strategy(spec_text, spec.rules, allow_unproven=True) if isinstance(spec_text, str) \
+            else as_policy(spec_text, spec.rules)
+        return policy.table
+    strategy = load_pig_strategy(spec_text, spec.rules) if isinstance(spec_text, str) else spec_text
+    return policy_table(strategy, spec.rules)
 
 
 def settle_chance(state: GameState, rng: random.Random) -> None:

@@ -1,0 +1,261 @@
+"""A natively vectorized Gymnasium environment: N games of one seat against a fixed opponent,
+advanced together as numpy arrays.
+
+``HogsolveVectorEnv(num_envs, rules=... | game=..., goal=..., opponent=..., seat=...)`` is a
+:class:`gymnasium.vector.VectorEnv` with the single environment's observation, action, mask
+and reward (:mod:`hogsolve.interop.gymnasium`), its goal rule and its episodes: a game the
+opponent wins before the agent's first move is one forced step ending with -1
+(``info["game_over"]``).  Finished games are dealt again in the same step
+(``AutoresetMode.SAME_STEP``): the step returns the new game's first observation, and the
+finished one's is in ``info["final_obs"]`` where ``info["_final_obs"]`` is True (in Hog,
+the position before the winning turn: the compiled model's states end at the goal).
+
+Chance is drawn exactly: a roll-or-hold roll by the game's exact outcome weights, a Hog turn
+by the integer alias tables of :class:`hogsolve.analysis.montecarlo.PointSampler` (one
+uniform integer per turn).  Hog rulesets with memories (Feral Hogs) are refused here: their
+turns depend on each player's last turn, which the single environment keeps.
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, Optional, Tuple
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+
+from ..analysis.montecarlo import PointSampler
+from ..solver.model import compile_model
+from .core import GameSpec
+from .opponents import opponent_table
+
+SEATS = ("first", "second", "random")
+
+
+class HogsolveVectorEnv(gymnasium.vector.VectorEnv):
+    """N games of one hogsolve game, one seat each against a fixed opponent (module docstring)."""
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
+
+    def __init__(self, num_envs: int = 1024, rules: Any = None, game: Optional[str] = None,
+                 goal: Optional[int] = None, opponent: Any = "optimal", seat: str = "first"):
+        if seat not in SEATS:
+            raise ValueError(f"seat must be first, second or random, not {seat!r}")
+        if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
+        name = rules if rules is not None else (game or "su18")
+        self.spec_game = GameSpec.of(name, goal) if isinstance(name, str) else GameSpec.of(goal=goal, rules=name)
+        self.num_envs, self.seat = num_envs, seat
+        self.engine = _HogGames(self.spec_game, opponent) if self.spec_game.is_hog else \
+            _RollOrHoldGames(self.spec_game, opponent)
+        n = self.spec_game.num_actions
+        self.single_observation_space = spaces.Box(0, self.spec_game.highs, dtype=np.int64)
+        self.single_action_space = spaces.Discrete(n)
+        self.observation_space = gymnasium.vector.utils.batch_space(self.single_observation_space, num_envs)
+        self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, num_envs)
+        self.rng = np.random.default_rng()
+        self.me = np.zeros(num_envs, dtype=np.int64)
+        self.lost_unplayed = np.zeros(num_envs, dtype=bool)
+
+    def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
+        """N new games; ``seed`` fixes every seat and roll after it."""
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+        self.engine.start(self.num_envs)
+        self._deal(np.arange(self.num_envs))
+        return self._observe(np.zeros(self.num_envs, dtype=bool))
+
+    def step(self, actions) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
+        """Every game's agent plays its action (an illegal one as the nearest legal one), then
+        chance and the opponent until the agent's next turn or the end."""
+        if not self.engine.started:
+            raise RuntimeError("call reset() before step()")
+        actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+        if ((actions < 0) | (actions >= self.spec_game.num_actions)).any():
+            bad = int(actions[(actions < 0) | (actions >= self.spec_game.num_actions)][0])
+            raise ValueError(f"action {bad} is outside 0 to {self.spec_game.num_actions - 1}")
+        playing = ~self.lost_unplayed
+        rows = np.flatnonzero(playing)
+        illegal = np.zeros(self.num_envs, dtype=bool)
+        illegal[rows] = self.engine.play(rows, actions[rows], self.rng)
+        self.engine.opponent_until_agent(rows, self.me, self.rng)
+        done = self.engine.over() | self.lost_unplayed
+        rewards = np.where(done, np.where(self.engine.winner == self.me, 1.0, -1.0), 0.0)
+        final_obs = np.minimum(self.engine.observe(self.me), self.spec_game.highs) if done.any() else None
+        ended = np.flatnonzero(done)
+        if ended.size:
+            self._deal(ended)
+        observation, info = self._observe(illegal)
+        if ended.size:
+            info["final_obs"], info["_final_obs"] = final_obs, done.copy()
+        return observation, rewards, done, np.zeros(self.num_envs, dtype=bool), info
+
+    def _deal(self, rows: np.ndarray) -> None:
+        """New games at ``rows``: seats drawn, the opponent's opening moves made."""
+        seat = {"first": 0, "second": 1}.get(self.seat)
+        self.me[rows] = seat if seat is not None else self.rng.integers(0, 2, size=rows.size)
+        self.engine.new_games(rows)
+        self.engine.opponent_until_agent(rows, self.me, self.rng)
+        self.lost_unplayed[rows] = self.engine.over()[rows]
+
+    def _observe(self, illegal: np.ndarray):
+        mask = self.engine.masks()
+        mask[self.lost_unplayed] = 1
+        info = {"action_mask": mask, "illegal": illegal, "game_over": self.lost_unplayed.copy()}
+        return np.minimum(self.engine.observe(self.me), self.spec_game.highs), info
+
+
+class _RollOrHoldGames:
+    """N roll-or-hold games as arrays: banked scores, the mover, the turn total, the winner."""
+
+    def __init__(self, spec: GameSpec, opponent: Any):
+        game = spec.rules
+        self.goal = game.goal
+        outcomes = sorted(game.outcomes().items())
+        denominator = int(np.lcm.reduce([p.denominator for _, p in outcomes]))
+        self.denominator = denominator
+        self.cumulative = np.cumsum([p.numerator * (denominator // p.denominator) for _, p in outcomes])
+        self.adds = np.array([x if kind == "add" else 0 for (kind, x), _ in outcomes], dtype=np.int64)
+        self.busts = np.array([kind in ("bust", "wipe") for (kind, _), _ in outcomes])
+        self.wipes = np.array([kind == "wipe" for (kind, _), _ in outcomes])
+        self.table = opponent_table(opponent, spec)  # [i, j, k] True: roll, k below twice the goal
+        self.started = False
+
+    def start(self, n: int) -> None:
+        self.scores = np.zeros((n, 2), dtype=np.int64)
+        self.mover = np.zeros(n, dtype=np.int64)
+        self.total = np.zeros(n, dtype=np.int64)
+        self.winner = np.full(n, -1, dtype=np.int64)
+        self.started = True
+
+    def new_games(self, rows: np.ndarray) -> None:
+        self.scores[rows] = 0
+        self.mover[rows] = 0
+        self.total[rows] = 0
+        self.winner[rows] = -1
+
+    def over(self) -> np.ndarray:
+        return self.winner >= 0
+
+    def play(self, rows: np.ndarray, actions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """The movers at ``rows`` roll (0) or hold (1); a hold with nothing to bank is a roll.
+        Returns where the action was illegal."""
+        illegal = (actions == 1) & (self.total[rows] == 0)
+        hold = (actions == 1) & ~illegal
+        self._hold(rows[hold])
+        self._roll(rows[~hold], rng)
+        return illegal
+
+    def _hold(self, rows: np.ndarray) -> None:
+        mover = self.mover[rows]
+        self.scores[rows, mover] += self.total[rows]
+        self.total[rows] = 0
+        won = self.scores[rows, mover] >= self.goal
+        self.winner[rows[won]] = mover[won]
+        self.mover[rows[~won]] = 1 - mover[~won]
+
+    def _roll(self, rows: np.ndarray, rng: np.random.Generator) -> None:
+        pick = np.searchsorted(self.cumulative, rng.integers(0, self.denominator, size=rows.size), side="right")
+        mover = self.mover[rows]
+        bust, wipe = self.busts[pick], self.wipes[pick]
+        self.scores[rows[wipe], mover[wipe]] = 0
+        self.total[rows] = np.where(bust, 0, self.total[rows] + self.adds[pick])
+        self.mover[rows[bust]] = 1 - mover[bust]
+        reached = ~bust & (self.scores[rows, mover] + self.total[rows] >= self.goal)  # the goal rule
+        self._hold(rows[reached])
+
+    def opponent_until_agent(self, rows: np.ndarray, me: np.ndarray, rng: np.random.Generator) -> None:
+        while True:
+            rows = rows[(self.winner[rows] < 0) & (self.mover[rows] != me[rows])]
+            if not rows.size:
+                return
+            mover = self.mover[rows]
+            i, j, k = self.scores[rows, mover], self.scores[rows, 1 - mover], self.total[rows]
+            rolls = self.table[i, j, k] | (k == 0)
+            self.play(rows, np.where(rolls, 0, 1), rng)
+
+    def observe(self, me: np.ndarray) -> np.ndarray:
+        n = len(me)
+        mine, theirs = self.scores[np.arange(n), me], self.scores[np.arange(n), 1 - me]
+        total = np.where(self.mover == me, self.total, 0)
+        return np.stack([mine, theirs, total], axis=1)
+
+    def masks(self) -> np.ndarray:
+        mask = np.ones((len(self.total), 2), dtype=np.int8)
+        mask[:, 1] = self.total > 0
+        return mask
+
+
+class _HogGames:
+    """N Hog games as flat state indices (the mover's score and the opponent's), as the
+    compiled model and the Monte Carlo sampler see them."""
+
+    def __init__(self, spec: GameSpec, opponent: Any):
+        rules = spec.rules
+        if rules.history is not None:
+            raise ValueError(f"{rules.name} has memories (Feral Hogs): the vector environment does not serve "
+                             "it; use hogsolve/Hog-v0")
+        self.model = compile_model(rules)
+        self.sampler = PointSampler(self.model)
+        self.table = opponent_table(opponent, spec).reshape(-1).astype(np.int64)
+        self.after = self.model.after.reshape(-1).astype(np.int64)
+        self.again = None if self.model.again is None else self.model.again.reshape(-1)
+        self.min_dice, self.num_actions, self.goal = int(rules.min_dice), spec.num_actions, rules.goal
+        self.started = False
+
+    def start(self, n: int) -> None:
+        self.state = np.zeros(n, dtype=np.int64)   # flat (mover's score, opponent's score); >= win: over
+        self.mover = np.zeros(n, dtype=np.int64)
+        self.winner = np.full(n, -1, dtype=np.int64)
+        self.started = True
+
+    def new_games(self, rows: np.ndarray) -> None:
+        self.state[rows] = 0
+        self.mover[rows] = 0
+        self.winner[rows] = -1
+
+    def over(self) -> np.ndarray:
+        return self.winner >= 0
+
+    def play(self, rows: np.ndarray, actions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """The movers at ``rows`` roll ``actions`` dice (below the least, the least)."""
+        illegal = actions < self.min_dice
+        actions = np.maximum(actions, self.min_dice)
+        model, state = self.model, self.state[rows]
+        sample_rows = np.where(actions > 0, model.dice_kind.reshape(-1)[state] * model.num_actions + actions,
+                               self.sampler.sure + model.free_bacon_points.reshape(-1)[state])
+        points = self.sampler.sample(sample_rows, rng)
+        g = self.goal
+        if model.points_landing is not None:
+            landing = None
+            new = model.points_landing.reshape(-1)[state * model.points_landing.shape[2] + points]
+        else:
+            landing = points * g + state
+            new = self.after[landing]
+        if model.piggy is not None:
+            piggy = (actions > 0) & (points == 0)
+            new[piggy] = model.piggy_landing(*np.divmod(state[piggy], g), actions[piggy])
+        mover = self.mover[rows]
+        ended = new >= model.win
+        self.winner[rows[ended]] = np.where(new[ended] == model.win, mover[ended], 1 - mover[ended])
+        again = np.zeros(len(rows), dtype=bool) if self.again is None or landing is None else self.again[landing]
+        self.mover[rows] = np.where(again, mover, 1 - mover)
+        self.state[rows] = np.where(ended, state, new)  # a finished game keeps its last position
+        return illegal
+
+    def opponent_until_agent(self, rows: np.ndarray, me: np.ndarray, rng: np.random.Generator) -> None:
+        while True:
+            rows = rows[(self.winner[rows] < 0) & (self.mover[rows] != me[rows])]
+            if not rows.size:
+                return
+            self.play(rows, self.table[self.state[rows]], rng)
+
+    def observe(self, me: np.ndarray) -> np.ndarray:
+        s, o = np.divmod(self.state, self.goal)
+        mine = np.where(self.mover == me, s, o)
+        return np.stack([mine, np.where(self.mover == me, o, s)], axis=1)
+
+    def masks(self) -> np.ndarray:
+        mask = np.ones((len(self.state), self.num_actions), dtype=np.int8)
+        mask[:, :self.min_dice] = 0
+        return mask

@@ -1,0 +1,133 @@
+"""Benchmark the environments against a plain Python loop of the same game, in one process.
+
+    python scripts/bench_envs.py [--seconds 1.0] [--repeats 5] [--num-envs 4096]
+
+For Pig and for Hog su18 it times, as agent steps (decisions) a second, the median of
+``--repeats`` runs of ``--seconds`` each:
+
+- a plain Python loop: ``random.Random`` dice, the rules written out inline (Pig), or the
+  ruleset's own rule functions (su18: Free Bacon, Pig Out, swaps), an agent of one rule
+  against the same opponent, nothing else: the reference;
+- the single Gymnasium environment (``hogsolve/Pig-v0``, ``hogsolve/Hog-v0``), stepping
+  with the same agent, and its ratio to the reference;
+- the vector environment (:mod:`hogsolve.interop.vector`) at ``--num-envs`` games, one numpy
+  process (one core), and its ratio to the reference.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+import numpy as np
+
+from hogsolve import get_rules
+
+
+def rate(run, seconds: float, repeats: int) -> float:
+    """Median steps a second of ``run(seconds) -> steps`` over ``repeats`` runs (after a warm-up)."""
+    run(seconds / 5)
+    return statistics.median(run(seconds) / seconds for _ in range(repeats))
+
+
+def plain_pig(seconds: float) -> int:
+    """Pig to 100, hold at 20 against hold at 20, one die, written out."""
+    rng = random.Random(1)
+    steps, deadline = 0, time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        scores, mover, total = [0, 0], 0, 0
+        while True:
+            steps += 1
+            if total >= 20 or scores[mover] + total >= 100:
+                scores[mover] += total
+                if scores[mover] >= 100:
+                    break
+                mover, total = 1 - mover, 0
+                continue
+            face = rng.randint(1, 6)
+            if face == 1:
+                mover, total = 1 - mover, 0
+            else:
+                total += face
+    return steps
+
+
+def plain_su18(seconds: float) -> int:
+    """su18 to 100, four dice against four dice, with the ruleset's own rule functions."""
+    rules = get_rules("su18")
+    rng = random.Random(1)
+    steps, deadline = 0, time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        scores, mover = [0, 0], 0
+        while max(scores) < 100:
+            steps += 1
+            me, them = scores[mover], scores[1 - mover]
+            faces = [rng.randint(1, 6) for _ in range(4)]
+            points = 1 if 1 in faces else sum(faces)
+            me += points
+            if rules.swaps(me, them):
+                me, them = them, me
+            scores[mover], scores[1 - mover] = me, them
+            mover = 1 - mover
+    return steps
+
+
+def single_env(env_id: str, kwargs: dict, agent):
+    import gymnasium
+    import hogsolve.interop.gymnasium  # noqa: F401  (registers the environments)
+
+    def run(seconds: float) -> int:
+        env = gymnasium.make(env_id, **kwargs).unwrapped
+        observation, info = env.reset(seed=1)
+        steps, deadline = 0, time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            observation, reward, done, truncated, info = env.step(agent(observation))
+            steps += 1
+            if done:
+                observation, info = env.reset()
+        return steps
+    return run
+
+
+def vector_env(kwargs: dict, agent, num_envs: int):
+    from hogsolve.interop.vector import HogsolveVectorEnv
+
+    def run(seconds: float) -> int:
+        env = HogsolveVectorEnv(num_envs, **kwargs)
+        observation, info = env.reset(seed=1)
+        steps, deadline = 0, time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            observation, reward, done, truncated, info = env.step(agent(observation))
+            steps += num_envs
+        return steps
+    return run
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=1.0)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--num-envs", type=int, default=4096)
+    args = parser.parse_args()
+    games = [
+        ("Pig (goal 100, hold at 20 against hold_at:20)", plain_pig, "hogsolve/Pig-v0",
+         {"game": "pig", "opponent": "hold_at:20"}, lambda o: int(o[2] >= 20),
+         lambda o: (o[:, 2] >= 20).astype(np.int64)),
+        ("Hog su18 (goal 100, 4 dice against always_roll:4)", plain_su18, "hogsolve/Hog-v0",
+         {"rules": "su18", "opponent": "always_roll:4"}, lambda o: 4, lambda o: np.full(len(o), 4)),
+    ]
+    print(f"steps a second, median of {args.repeats} runs of {args.seconds:g} s; vector env at "
+          f"{args.num_envs:,} games, one process")
+    print("| game | plain Python loop | single env | single / plain | vector env | vector / plain |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for label, plain, env_id, kwargs, one, many in games:
+        reference = rate(plain, args.seconds, args.repeats)
+        single = rate(single_env(env_id, kwargs, one), args.seconds, args.repeats)
+        vector = rate(vector_env(kwargs, many, args.num_envs), args.seconds, args.repeats)
+        print(f"| {label} | {reference:,.0f} | {single:,.0f} | {single / reference:.2f}x | {vector:,.0f} | "
+              f"{vector / reference:.1f}x |")
+
+
+if __name__ == "__main__":
+    main()
