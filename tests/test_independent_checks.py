@@ -179,7 +179,7 @@ def test_pettingzoo_pays_the_winner():
             totals[agent] += reward
             mask = e.observe(agent)["action_mask"]
             e.step(None if terminated or truncated else int(np.flatnonzero(mask)[-1]))
-        scores = e.state.match.scores
+        scores = e.unwrapped.position.match.scores
         winner = AGENTS[0 if scores[0] >= 20 else 1]
         assert totals[winner] == 1.0 and totals[AGENTS[1 - AGENTS.index(winner)]] == -1.0
 
@@ -590,7 +590,7 @@ def test_pettingzoo_contract():
     aec = pz.env(rules="su18", goal=30, render_mode="ansi")
     aec.reset(seed=4)
     assert aec.agent_selection == "player_0" and aec.rewards == {"player_0": 0.0, "player_1": 0.0}
-    assert aec.render() == str(aec.state)
+    assert aec.render() == str(aec.unwrapped.position)
     space = aec.observation_space("player_0")["action_mask"]
     assert space.dtype == np.int8 and space.high.max() == 1 and space.low.min() == 0
     assert aec.observe("player_1")["action_mask"].tolist() == [0] * 11
@@ -601,7 +601,15 @@ def test_pettingzoo_contract():
     hog.reset(seed=1)
     hog.step(0)
     assert hog.infos["player_0"] == {"illegal": True}
-    assert pz.env().spec_game.rules.name == "su18" and pz.env().render() is None
+    assert pz.env().spec_game.rules.name == "su18"
+    fresh = pz.env(rules="su18", goal=30)
+    for call in (lambda: fresh.render(), lambda: fresh.step(1), lambda: fresh.observe("player_0")):
+        with pytest.raises(Exception, match="reset"):  # PettingZoo's wrappers: nothing before reset
+            call()
+    fresh.reset(seed=1)
+    assert fresh.render() is None  # no render mode asked for
+    with pytest.raises(AssertionError):  # an action outside the space
+        fresh.step(11)
     assert pz.env(rules=get_rules("fa18"), goal=25).spec_game.goal == 25
 
 
@@ -674,3 +682,18 @@ def test_an_openspiel_rule_file(tmp_path):
     spec = _hog_spec({"rules": str(path), "goal": 40})
     assert spec.rules.name == "house" and spec.goal == 40
     assert _hog_spec({"rules": str(path)}).goal == 50
+
+
+def test_gymnasium_refuses_an_action_outside_its_space_and_can_put_the_mask_in_the_observation():
+    gymnasium = pytest.importorskip("gymnasium")
+    import hogsolve.interop.gymnasium as module
+    env = gymnasium.make("hogsolve/Pig-v0", goal=20, mask_in_observation=True)
+    assert env.spec.max_episode_steps == module.MAX_EPISODE_STEPS == 10_000
+    assert env.metadata["render_fps"] == 4
+    observation, info = env.reset(seed=2)
+    assert set(observation) == {"observation", "action_mask"}
+    assert np.array_equal(observation["action_mask"], info["action_mask"]) and env.observation_space.contains(observation)
+    with pytest.raises(ValueError, match="^action 2 is outside 0 to 1$"):
+        env.unwrapped.step(2)
+    with pytest.raises(ValueError, match="^action -1 is outside 0 to 1$"):
+        env.unwrapped.step(-1)

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from . import pig
-from .common import (Failure, UsageError, add_jobs_option, add_spec_options, add_strategy_options, by_family,
+from .common import (Failure, UsageError, add_jobs_option, degenerate_goal_note, add_spec_options, add_strategy_options, by_family,
                      seat_names,
                     cap_jobs, int_in_range, load_policy, optimal_bot, output_file, positive, respond,
                     rules_and_policy, rules_of, seed_value, spec_help, unproven, write_or_fail)
@@ -43,7 +43,8 @@ def compare_hog(args) -> int:
     rules = rules_of(args)
     ta, tb = load_policy(args.a, rules, args), load_policy(args.b, rules, args)
     exact = _converged(lambda: win_rate(ta, tb, rules), "exact win rate")
-    record = {"rules": rules.name, "a": args.a, "b": args.b, "exact": exact.to_dict()}
+    record = {"rules": rules.name, "goal": rules.goal, "a": args.a, "b": args.b, "exact": exact.to_dict()}
+    degenerate_goal_note(exact.first, exact.second, rules.goal)
     record["exact"].update(a=args.a, b=args.b)
     sim = None
     if args.simulate:
@@ -57,7 +58,7 @@ def show_compare(args, rules, exact, sim) -> None:
     """The text of ``hogsolve compare``."""
     a, b = seat_names(args.a, args.b)
     width = max(len(a), len(b)) + 13
-    print(f"{a} vs {b} ({rules.name}), exact probability that {a} wins:")
+    print(f"{a} vs {b} ({rules.name}, goal {rules.goal}), exact probability that {a} wins:")
     print(f"  {(a + ' moves first:'):{width}} {exact.first:.12f}")
     print(f"  {(b + ' moves first:'):{width}} {exact.second:.12f}")
     print(f"  {'average:':{width}} {exact.average:.12f}  (the CS 61A win rate)")

@@ -377,3 +377,12 @@ def seat_names(a: str, b: str):
     """How ``compare`` names its two strategies: as given, or, when both are the same text
     (``compare optimal optimal``), marked A and B so each line says which one moves first."""
     return (a, b) if a != b else (f"{a} (A)", f"{b} (B)")
+
+
+def degenerate_goal_note(first: float, second: float, goal: int) -> None:
+    """A note on stderr when the seat alone decides every game (a goal so low that whoever
+    moves first, or second, always wins): the figures then say nothing about the strategies."""
+    if {first, second} == {0.0, 1.0}:
+        winner = "first" if first == 1.0 else "second"
+        print(f"note: at goal {goal} whoever moves {winner} always wins, whatever the strategies: "
+              "the win rates compare seats, not strategies", file=sys.stderr)

@@ -3,7 +3,7 @@ and play verbs."""
 from __future__ import annotations
 
 from ..families import ROLL_OR_HOLD
-from .common import UsageError, emit_json, seat_names, stderr_console
+from .common import UsageError, degenerate_goal_note, emit_json, seat_names, stderr_console
 
 
 
@@ -106,6 +106,7 @@ def compare_games(args) -> int:
     sa, sb = strategy(a, game), strategy(b, game)
     rate = pig_win_rate(sa, sb, game)
     first, second, average = rate.first, rate.second, rate.average
+    degenerate_goal_note(first, second, game.goal)
     simulated = None
     if simulate:
         won_first, n_first, won_second, n_second = simulate_pig(sa, sb, game, simulate, seed)

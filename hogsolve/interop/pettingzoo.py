@@ -14,6 +14,7 @@ from typing import Optional
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 from .core import GameSpec
 from .opponents import legal_or_nearest, settle_chance
@@ -24,7 +25,7 @@ AGENTS = ("player_0", "player_1")
 class HogsolveAEC(AECEnv):
     """Two agents taking turns at one hogsolve game (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi"], "name": "hogsolve_v0", "is_parallelizable": False}
+    metadata = {"render_modes": ["ansi"], "name": "hogsolve_v0", "is_parallelizable": False, "render_fps": 4}
 
     def __init__(self, rules=None, game: Optional[str] = None, goal: Optional[int] = None,
                  render_mode: Optional[str] = None):
@@ -39,7 +40,7 @@ class HogsolveAEC(AECEnv):
             "action_mask": spaces.Box(0, 1, (n,), dtype=np.int8)}) for a in AGENTS}
         self.action_spaces = {a: spaces.Discrete(n) for a in AGENTS}
         self.rng = random.Random()
-        self.state = None
+        self.position = None
 
     def observation_space(self, agent):
         """The observation space of ``agent``."""
@@ -52,23 +53,23 @@ class HogsolveAEC(AECEnv):
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
         """A new game, player_0 first; ``seed`` fixes every roll."""
         self.rng = random.Random(seed)
-        self.state = self.spec_game.new_state(first=0)
-        settle_chance(self.state, self.rng)
+        self.position = self.spec_game.new_state(first=0)
+        settle_chance(self.position, self.rng)
         self.agents = list(AGENTS)
         self.rewards = {a: 0.0 for a in AGENTS}
         self._cumulative_rewards = {a: 0.0 for a in AGENTS}
         self.terminations = {a: False for a in AGENTS}
         self.truncations = {a: False for a in AGENTS}
         self.infos = {a: {} for a in AGENTS}
-        self.agent_selection = AGENTS[self.state.current_player]
+        self.agent_selection = AGENTS[self.position.current_player]
 
     def observe(self, agent: str) -> dict:
         """What ``agent`` sees, with the actions it may take now (none when it is not its turn)."""
         seat = AGENTS.index(agent)
-        mask = self.spec_game.legal(self.state) if (not self.state.is_terminal()
-                                                    and self.state.current_player == seat) \
+        mask = self.spec_game.legal(self.position) if (not self.position.is_terminal()
+                                                    and self.position.current_player == seat) \
             else np.zeros(self.spec_game.num_actions, dtype=np.int8)
-        return {"observation": self.spec_game.observe(self.state, seat), "action_mask": mask}
+        return {"observation": self.spec_game.observe(self.position, seat), "action_mask": mask}
 
     def step(self, action) -> None:
         """The selected agent's move (an illegal one is played as the nearest legal one)."""
@@ -77,29 +78,36 @@ class HogsolveAEC(AECEnv):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        played, legal = legal_or_nearest(self.state, int(action))
-        self.state.apply_action(played)
-        settle_chance(self.state, self.rng)
+        played, legal = legal_or_nearest(self.position, int(action))
+        self.position.apply_action(played)
+        settle_chance(self.position, self.rng)
         self.infos = {a: {} for a in AGENTS}
         if not legal:
             self.infos[agent]["illegal"] = True
-        if self.state.is_terminal():
-            returns = self.state.returns()
+        if self.position.is_terminal():
+            returns = self.position.returns()
             self.rewards = {a: float(returns[i]) for i, a in enumerate(AGENTS)}
             self.terminations = {a: True for a in AGENTS}
         else:
             self.rewards = {a: 0.0 for a in AGENTS}
-            self.agent_selection = AGENTS[self.state.current_player]
+            self.agent_selection = AGENTS[self.position.current_player]
         self._accumulate_rewards()
 
     def render(self):
         """The state in words (render_mode "ansi")."""
-        return str(self.state) if self.render_mode == "ansi" else None
+        return str(self.position) if self.render_mode == "ansi" else None
 
     def close(self) -> None:
         """Nothing to release."""
 
 
-def env(**kwargs) -> HogsolveAEC:
-    """A hogsolve game as a PettingZoo AEC environment (see :class:`HogsolveAEC`)."""
+def raw_env(**kwargs) -> HogsolveAEC:
+    """The unwrapped environment (see :class:`HogsolveAEC`)."""
     return HogsolveAEC(**kwargs)
+
+
+def env(**kwargs):
+    """A hogsolve game as a PettingZoo AEC environment, wrapped as PettingZoo's classic games
+    are: an action outside the action space is an error, and so is a call out of order
+    (``step`` or ``observe`` before ``reset``)."""
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(**kwargs)))
