@@ -401,3 +401,61 @@ def test_the_vector_env_keeps_gymnasiums_contract():
     hog = HogsolveVectorEnv(16, rules="hog", goal=30)  # Neller's Hog: zero dice is not a move
     observation, info = hog.reset(seed=1)
     assert (info["action_mask"][:, 0] == 0).all() and hog.step(np.zeros(16, dtype=int))[4]["illegal"].all()
+
+
+# ------------------------------------------------------ one figure by every path --
+
+def _openspiel_playouts(game_string, choose, games, seed):
+    """Player 0's wins when ``choose(state, player)`` plays both seats in OpenSpiel's game."""
+    rng = np.random.default_rng(seed)
+    game = pyspiel.load_game(game_string)
+    wins = 0
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes())
+                state.apply_action(int(rng.choice(outcomes, p=probs)))
+            else:
+                state.apply_action(choose(state, state.current_player()))
+        wins += state.returns()[0] > 0
+    return wins
+
+
+@pytest.mark.parametrize("slow", [False, pytest.param(True, marks=pytest.mark.slow)])
+def test_hold_at_8_gets_one_win_rate_by_every_path(tmp_path, slow):
+    """Pig at goal 30, hold at 8 against the optimal player: exact by evaluate_agent, by
+    win_rate and by the command line agree to the last digit; Monte Carlo, the Gym env, the
+    vector env (and, slow, OpenSpiel's game) agree within their intervals."""
+    from hogsolve.interop.gymnasium import HogsolveEnv
+    from hogsolve.interop.vector import HogsolveVectorEnv
+    from hogsolve.util.stats import wilson_interval
+    from cli_helpers import run_main
+    import json
+    game = get_pig_game("pig", goal=30)
+    agent = evaluate_agent(lambda o: int(o[2] >= 8), game)
+    exact = agent.against_optimal
+    assert hogsolve.win_rate("hold_at:8", "optimal", game) == exact.__class__("hold_at:8", "optimal", exact.first,
+                                                                            exact.second)
+    out = run_main("compare", "hold_at:8", "optimal", "--rules", "pig", "--goal", "30", "--json")
+    assert json.loads(out.stdout)["exact"]["average"] == exact.average
+    sim = hogsolve.simulate("hold_at:8", "optimal", game, games=40_000, seed=5)
+    checks = [(sim.average, sim.effective_games)]
+    env = HogsolveEnv(game="pig", goal=30, opponent="optimal", seat="random")
+    checks.append((_env_win_rate(env, lambda o: int(o[2] >= 8), 3000), 3000))
+    vector = HogsolveVectorEnv(512, game="pig", goal=30, opponent="optimal", seat="random")
+    checks.append(_first_episodes(vector, lambda o: (o[:, 2] >= 8).astype(int), 10, seed=6))
+    if slow:
+        bot = hogsolve.optimal_strategy(game)
+
+        def choose(state, player):
+            i, j, k = (int(x) for x in state.observation_tensor(player)[:3])
+            if player == 0:
+                return int(k >= 8)
+            return 0 if k == 0 or bot(i, j, k) else 1
+        wins = _openspiel_playouts("python_hogsolve_pig(game=pig,goal=30)", choose, 3000, seed=7)
+        low, high = wilson_interval(wins / 3000, 3000, z=4.0)  # hold_at:8 in OpenSpiel's seat 0: moving first
+        assert low <= exact.first <= high
+    for rate, n in checks:
+        low, high = wilson_interval(rate, n, z=4.0)
+        assert low <= exact.average <= high, (rate, exact.average)
