@@ -28,7 +28,8 @@ VERBS: Dict[str, Tuple[str, str]] = {
     "gui": ("hogsolve.cli.gui", "play the optimal bot and explore its policy in the browser"),
     "plot": ("hogsolve.cli.plot", "draw the policy heatmap and win-probability surface (needs matplotlib)"),
     "sibala": ("hogsolve.cli.sibala", "Sibala (十八啦): compare hands, exact odds, play the house"),
-    "sinbad": ("hogsolve.cli.sinbad", "SinbadHogBot: the real-time room, network bots, tournaments, terminal play, deal odds"),
+    "sinbad": ("hogsolve.cli.sinbad",
+               "SinbadHogBot: the real-time room, network bots, tournaments, terminal play, deal odds"),
 }
 
 

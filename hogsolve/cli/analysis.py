@@ -7,7 +7,8 @@ from pathlib import Path
 import numpy as np
 
 from . import pig
-from .common import (Failure, UsageError, add_jobs_option, degenerate_goal_note, add_spec_options, add_strategy_options, by_family,
+from .common import (Failure, UsageError, add_jobs_option, add_spec_options, add_strategy_options, by_family,
+                     degenerate_goal_note,
                      seat_names,
                     cap_jobs, int_in_range, load_policy, optimal_bot, output_file, positive, respond,
                     rules_and_policy, rules_of, seed_value, spec_help, unproven, write_or_fail)

@@ -76,7 +76,7 @@ def solve_pig_games(games, exact: bool, out, as_json: bool, folder=lambda game: 
             target = out / folder(game)
             target.mkdir(parents=True, exist_ok=True)
             for file_name, data in pig_solution_files(solution, __version__).items():
-                write_or_fail(lambda: atomic_write(target / file_name, data), target)
+                write_or_fail(lambda path=target / file_name, data=data: atomic_write(path, data), target)
             record["written_to"] = str(target)
             lines += f"\n  wrote {target}"
         failed |= not usable

@@ -32,7 +32,8 @@ def setup_sinbad(parser):
     sub = parser.add_subparsers(dest="sinbad_verb", metavar="COMMAND", parser_class=type(parser))
     t = sub.add_parser("tournament", help="seeded bot games with win rates and 95%% intervals",
                        description="seeded bot games with win rates and 95% intervals")
-    t.add_argument("--players", type=players, default=4, help=f"players per game, {MIN_PLAYERS} to {MAX_PLAYERS} (default 4)")
+    t.add_argument("--players", type=players, default=4,
+                   help=f"players per game, {MIN_PLAYERS} to {MAX_PLAYERS} (default 4)")
     t.add_argument("--games", type=positive, default=1000, help="games to play (default 1000)")
     t.add_argument("--seed", type=seed_value, default=1, help="seed (default 1)")
     t.add_argument("--bots", type=bot_list, default=["tracker", "greedy"],
@@ -53,7 +54,8 @@ def setup_sinbad(parser):
     s.add_argument("--host", type=ip_address, default=None, metavar="ADDRESS",
                    help="serve the local network on this address, with an access token in the link")
     s.add_argument("--room", default="lobby", help="the room to open (default lobby)")
-    s.add_argument("--bots", type=bot_list, default=[], help="bot kinds seated in the room at start, e.g. greedy,tracker")
+    s.add_argument("--bots", type=bot_list, default=[],
+                   help="bot kinds seated in the room at start, e.g. greedy,tracker")
     s.add_argument("--seed", type=seed_value, default=None, help="seed of the room's deals (default: random)")
     s.add_argument("--data", type=Path, default=None, metavar="DIR",
                    help="folder of the rooms' event log (default ~/.local/share/hogsolve)")

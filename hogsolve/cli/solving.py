@@ -146,7 +146,8 @@ def solve_hog(args) -> int:
             not (bounded is not None and bounded.wrong)
         if out is not None and usable:
             target = out / (f"{rules.name}-goal{rules.goal}" if cached else rules.name)
-            write_or_fail(lambda: write_solution(solution, target, __version__, policy_only=float_only, proof=bounded), target)
+            write_or_fail(lambda solution=solution, target=target, float_only=float_only, bounded=bounded:
+                          write_solution(solution, target, __version__, policy_only=float_only, proof=bounded), target)
             record["written_to"] = str(target)
         results.append(record)
         if not args.json:

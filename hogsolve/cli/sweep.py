@@ -1,7 +1,6 @@
 """``hogsolve sweep GRID.toml``: solve every ruleset of a grid and summarise each."""
 from __future__ import annotations
 
-import math
 import sys
 from pathlib import Path
 
@@ -87,7 +86,8 @@ def _text(value) -> str:
 
 def _parse(row: dict) -> dict:
     """Measures read back from a results row."""
-    return {"proven": row["proven"] == "True", "first_player_win_probability": float(row["first_player_win_probability"]),
+    return {"proven": row["proven"] == "True",
+            "first_player_win_probability": float(row["first_player_win_probability"]),
             "opening_move": int(row["opening_move"]), "expected_turns": float(row["expected_turns"]),
             "zero_dice_share": float(row["zero_dice_share"]),
             "win_rate_vs_always_roll_4": float(row["win_rate_vs_always_roll_4"])}

@@ -123,7 +123,8 @@ def _summarize_named(index: int, rules: Ruleset) -> Tuple[int, Dict[str, object]
     return index, summarize(rules)
 
 
-def sweep_rulesets(rulesets: Sequence[Ruleset], *, jobs: int = 1, backend: str = "local", scheduler: Optional[str] = None,
+def sweep_rulesets(rulesets: Sequence[Ruleset], *, jobs: int = 1, backend: str = "local",
+                   scheduler: Optional[str] = None,
           skip: Iterable[int] = (), on_row: Optional[Callable[[int, dict], None]] = None,
           progress: Optional[Callable[[Iterable, int], Iterable]] = None) -> Dict[int, dict]:
     """:func:`summarize` every ruleset not in ``skip`` (indices), in any order:

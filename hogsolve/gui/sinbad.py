@@ -232,7 +232,7 @@ class SinbadRooms:
         for name, seed in self.log.rooms() if self.log is not None else ():
             host = self._host(name, seed)
             host.replaying = True
-            for seq, command in self.log.commands(name):
+            for _seq, command in self.log.commands(name):
                 try:
                     host.chat.apply(command)
                 except RoomError:  # never logged; a damaged log stops this room's replay here

@@ -100,7 +100,8 @@ def _verdict(name: str, margin: np.ndarray, error: float, seconds: float, bound_
     if bound_reason:
         reason = bound_reason
     elif worse:
-        reason = f"{worse} decisions are worse than another action by more than 2 x {error:.2g} (the first at {worst[0]})"
+        reason = (f"{worse} decisions are worse than another action by more than 2 x {error:.2g} "
+                  f"(the first at {worst[0]})")
     elif ties:
         reason = (f"{ties} decisions are within 2 x {error:.2g} of another action, ties a bound cannot order "
                   f"(the first at {worst[0]})")

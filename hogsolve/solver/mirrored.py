@@ -56,7 +56,7 @@ def solve_mirrored(r: np.ndarray, z: np.ndarray, guess: np.ndarray, columns: Opt
     columns = np.arange(r.shape[1]) if columns is None else columns
     together = staying_together(z) if together is None else together
     sums = np.empty_like(r)
-    mirror, chosen = guess, None
+    mirror, chosen, values = guess, None, None
     for rounds in range(1, ROUNDS + 1):
         np.multiply(stays, mirror, out=sums)
         sums += r

@@ -46,7 +46,8 @@ class Solution(Certified):
     certificate's.
 
     Arrays are indexed ``[score, opponent_score]`` with the player to move
-    first (then, under a history rule, ``[mover's memory, opponent's memory]``): ``win_probability[s, o]`` is the mover's chance of winning under
+    first (then, under a history rule, ``[mover's memory, opponent's memory]``):
+    ``win_probability[s, o]`` is the mover's chance of winning under
     optimal play, ``action_values[s, o, n]`` the chance when rolling ``n``
     dice now and playing optimally after, ``policy[s, o]`` the optimal dice
     count (fewest dice on ties).

@@ -9,7 +9,8 @@ from .pig import PigSolution
 
 PIG_LAYOUT = ("roll[i, j, k]: True to roll with banked score i, the opponent's j and turn total k "
               "(i + k < goal; beyond, hold and win); value[i, j, k]: the mover's win probability there, "
-              "float32 on a grid of 2^-20 (within 4.8e-07 of the solved value, plus the certificate's bound); hold_threshold[i, j]: the smallest k >= 1 at which holding is optimal (goal - i when never)")
+              "float32 on a grid of 2^-20 (within 4.8e-07 of the solved value, plus the certificate's bound); "
+              "hold_threshold[i, j]: the smallest k >= 1 at which holding is optimal (goal - i when never)")
 PIG_FORMAT = "hogsolve-pig-solution/1"
 
 

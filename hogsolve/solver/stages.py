@@ -34,7 +34,7 @@ class Stage(NamedTuple):
     again: Optional[np.ndarray]  # where that turn keeps the move (None: nowhere on this sum)
     plain: bool           # every turn ending here passes the move, and none ends the game
     source: np.ndarray    # the same landings as cells of :func:`landing_values`' vector
-    near_mirror: np.ndarray  # (3, size) flat states near each state's mirror (o, s): (o + 1, s), (o, s + 1), (o + 1, s + 1)
+    near_mirror: np.ndarray  # (3, size) flat states near each mirror (o, s): (o + 1, s), (o, s + 1), (o + 1, s + 1)
     zero_dice: Optional["ZeroDice"]  # where zero dice score 0 on this sum (None: nowhere, or rules without passes)
 
 

@@ -36,7 +36,8 @@ SPEC_FORMS = ("optimal", "always_roll:N", "bacon:MARGIN:N", "swap:MARGIN:N", "ra
               "FILE.py:FUNCTION", "FILE.py:AGENT", "table:PATH.csv")
 SPEC_HELP = ("a strategy: optimal; always_roll:N; bacon:MARGIN:N or swap:MARGIN:N (the CS 61A "
              "baselines); random:SEED; FILE.py:FUNCTION (your file, e.g. hog.py:final_strategy, run "
-             "isolated; or an agent on observation vectors, e.g. agent.py:agent); table:PATH.csv (a policy table in the solutions/ layout)")
+             "isolated; or an agent on observation vectors, e.g. agent.py:agent); "
+             "table:PATH.csv (a policy table in the solutions/ layout)")
 
 
 class StrategySpecError(HogsolveError, ValueError):

@@ -326,7 +326,8 @@ def _run(file: Path, label: str, function: str, game: Game, timeout: float, memo
         # end closes and the watcher kills the student's process group
         watch_read, watch_write = os.pipe()
         request = work / "request.json"
-        request.write_text(json.dumps({"watch_fd": watch_read, "file": str(file), "function": function, "goal": int(game.goal),
+        request.write_text(json.dumps({"watch_fd": watch_read, "file": str(file), "function": function,
+                                       "goal": int(game.goal),
                                        "family": "hog" if is_hog(game) else "roll_or_hold",
                                        "max_dice": int(game.max_dice) if is_hog(game) else 1,
                                        "num_actions": num_actions(game), "rows": str(rows_file),
