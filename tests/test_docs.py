@@ -104,3 +104,22 @@ def test_every_module_with_a_doctest_is_collected():
     assert with_doctests
     for module in with_doctests:
         assert any(str(module).startswith(p + "/") or str(module) == p for p in paths), module
+
+
+def test_the_apps_route_list_in_its_docstring_is_its_routes():
+    """Every route of the Starlette app is named in hogsolve/gui/app.py's docstring, and every
+    path the docstring names is a route (PAGES' paths included)."""
+    import re
+    from starlette.routing import Mount
+    import hogsolve.gui.app as app_module
+    from hogsolve.gui.guard import Access
+    routes = app_module.create_app(Access(("127.0.0.1:8000",))).app.routes
+    paths = {r.path for r in routes if not isinstance(r, Mount)} | {r.path + "/..." for r in routes if isinstance(r, Mount)}
+    doc = app_module.__doc__
+    spelled = {p.replace("{id:str}", "ID").replace("{name}", "NAME").replace("{room:str}", "ROOM").replace("{room}", "ROOM")
+               for p in paths}
+    named = set(re.findall(r"``(?:GET|POST|WS)?\s*(/[^`\[\s]*)", doc)) | set(re.findall(r"``(/[^`\s\[]*)``", doc))
+    missing = sorted(p for p in spelled if p not in named)
+    assert missing == [], missing
+    extra = sorted(p for p in named if p not in spelled)
+    assert extra == [], extra

@@ -1,1 +1,2 @@
-"""The browser GUI: a small local web app over the standard library's http.server."""
+"""The browser GUI: one Starlette application (:mod:`hogsolve.gui.app`) served by uvicorn
+(:mod:`hogsolve.gui.server`), with its pages and scripts in ``static/``."""

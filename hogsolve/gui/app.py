@@ -3,7 +3,8 @@
 Routes (every API answer is JSON; every error ``{"error": message}`` with a
 4xx status, never a traceback):
 
-* ``GET  /``, ``/pig``, ``/sibala``, ``/friend``   the pages
+* ``GET  /``, ``/pig``, ``/sibala``, ``/friend``, ``/sinbad``, ``/sinbad/ROOM``   the pages
+* ``GET  /favicon.ico``                  a redirect to the site icon
 * ``GET  /api/rulesets``                 every game: name, family, description, caveat
 * ``GET  /api/policy/NAME[?memory=A,B]`` the optimal policy and win probabilities
   (Hog: one memory slice under Feral Hogs; roll-or-hold: hold thresholds);
@@ -16,6 +17,9 @@ Routes (every API answer is JSON; every error ``{"error": message}`` with a
 * ``POST /api/tables/ID/join``           seat 1 and its token (409 when taken)
 * ``WS   /api/tables/ID/ws``             first ``{"token"}``, then ``{"move"}`` or ``{"hint": true}``;
   the server pushes ``{"type": "state", ...}`` after every change
+* ``GET  /api/sinbad/rooms``             the SinbadHogBot rooms open now
+* ``WS   /sinbad/ROOM/ws``               a SinbadHogBot room (docs/guides/sinbad-bot.md)
+* ``GET  /static/...``                   the pages' scripts, styles and images
 
 Who may call any of it is :mod:`hogsolve.gui.guard`'s business.
 """
