@@ -697,3 +697,64 @@ def test_gymnasium_refuses_an_action_outside_its_space_and_can_put_the_mask_in_t
         env.unwrapped.step(2)
     with pytest.raises(ValueError, match="^action -1 is outside 0 to 1$"):
         env.unwrapped.step(-1)
+
+
+def test_openspiel_chance_outcome_ids_cover_every_roll_and_no_more():
+    """max_chance_outcomes: one id per number of points up to the most any dice count scores
+    (Hog: points 0..most, so most + 1), one per outcome in the roll-or-hold games."""
+    pyspiel = pytest.importorskip("pyspiel")
+    import hogsolve.interop.openspiel  # noqa: F401
+    from hogsolve.hog.engine import points_counts
+    for name, goal in (("su18", 20), ("fa13", 20)):
+        rules = get_rules(name, goal=goal)
+        sides = {int(rules.dice_sides(a, b)) for a in range(goal) for b in range(goal)}
+        most = max(max(points_counts(rules, n, s)) for s in sides for n in range(1, rules.max_dice + 1))
+        game = pyspiel.load_game(f"python_hogsolve_hog(rules={name},goal={goal})")
+        assert game.max_chance_outcomes() == most + 1
+    from hogsolve import get_pig_game
+    pig = pyspiel.load_game("python_hogsolve_pig(game=two-dice-pig,goal=20)")
+    assert pig.max_chance_outcomes() == len(get_pig_game("two-dice-pig").outcomes())
+
+
+def test_a_check_without_a_usable_bound_says_so_and_names_its_game():
+    """Values moved far from the fixed point: the check is wrong for want of a bound, says so,
+    and names the game; its time is this run's."""
+    from hogsolve.solver.bound_check import check_hog_policy
+    rules = get_rules("su18", goal=20)
+    model = compile_model(rules)
+    solution = solve(rules, model=model)
+    values = solution.win_probability.copy()
+    values[5:, 5:] = np.clip(values[5:, 5:] + 1e-5, 0, 1)
+    check = check_hog_policy(model, values, solution.policy)
+    assert check.wrong and check.reason.startswith("no usable error bound (")
+    good = check_hog_policy(model, solution.win_probability, solution.policy)
+    assert (good.game, check.game) == ("su18", "su18") and 0 <= good.seconds < 60 and good.reason == ""
+
+
+def test_a_pig_checks_error_is_the_bound_plus_a_step_and_names_its_game():
+    from hogsolve import get_pig_game
+    from hogsolve.solver.bound_check import check_pig_policy
+    from hogsolve.solver.pig import solve_pig
+    from hogsolve.solver.pig_certificate import certify_pig, pig_backup_error
+    from hogsolve.solver.pig_stages import Rolls
+    game = get_pig_game("pig", goal=25)
+    solution = solve_pig(game)
+    check = check_pig_policy(game, solution.value, solution.roll)
+    rolls = Rolls.of(game)
+    bound = certify_pig(game, solution.value, rolls, 0, solution.roll).error_bound + pig_backup_error(rolls)
+    assert bound <= check.error_bound <= bound * (1 + 1e-9)
+    assert check.game == "pig" and 0 <= check.seconds < 60
+
+
+def test_a_best_response_in_a_memory_game_plays_its_table_by_memory():
+    from hogsolve import always_roll
+    from hogsolve.analysis.evaluate import best_response
+    rules = get_rules("fa19", goal=16).replace(max_dice=3)
+    br = best_response(always_roll(2), rules)
+    assert br.uses_history
+    seen = set()
+    for s, o, a, b in [(0, 0, 0, 0), (3, 5, 1, 2), (10, 4, 3, 0), (15, 15, 2, 3)]:
+        index = rules.context_index((a, b))
+        choice = br(s, o, a, b)
+        assert choice == int(br.policy[(s, o) + tuple(index)])
+        seen.add(choice)
