@@ -371,3 +371,45 @@ def test_the_checks_error_is_the_fresh_bound_plus_a_step():
     sum_ = fresh.error_bound + fresh.backup_error
     assert sum_ <= check.error_bound <= sum_ * (1 + 1e-9)  # rounded outward, by far less than a step
     assert fresh.error_bound == pytest.approx(2 * solution.certificate.error_bound, rel=1e-12, abs=0)
+
+
+def test_a_cycle_of_passes_met_while_valuing_a_tie_leaves_it_unproven(monkeypatch):
+    """sp22's passes hand the move back and forth: with the bound widened until the pass is
+    a candidate everywhere, valuing a tie exactly meets a state already under way.  That tie
+    stays unproven (a recursion cannot value a cycle), the rest are settled, nothing fails."""
+    from hogsolve.solver import bound_check
+    from hogsolve.solver.bound_check import prove_float_table
+    rules = get_rules("sp22", goal=30).replace(endless="draw")
+    model = model_for(rules)
+    solution = solve(rules, model=model)
+    monkeypatch.setattr(bound_check, "OUTWARD", 1e14)
+    fixed, check = prove_float_table(model, solution)
+    assert not check.proven and check.ties > 0 and check.settled > 0 and check.worse == 0
+    assert check.reason.startswith(f"{check.ties} decisions are within")
+
+
+@pytest.mark.slow
+def test_a_tie_settled_by_matching_does_not_stop_the_others(monkeypatch):
+    """sp20 at goal 12 has one exact tie of two different outcome distributions, at
+    (8, 9, 6, 6).  With matching made an oracle (two distributions match when a plain
+    recursion values them the same), that tie is settled by matching (its only rival is the
+    other tied count), and every one of the game's other 658 ties is still settled."""
+    from fractions import Fraction
+    from hogsolve.solver import bound_check
+    from hogsolve.solver.bound_check import prove_float_table
+    rules = get_rules("sp20", goal=12).replace(max_dice=3)
+    model = model_for(rules)
+    solution = solve(rules, model=model)
+    value, action = _plain_exact_values(model)
+    g = model.goal
+
+    def worth(dist):
+        return sum((p if k == "won" else 0 if k == "lost" else p * (1 - value(k))) for k, p in dist.items())
+
+    monkeypatch.setattr(bound_check._ExactTies, "matched", lambda self, a, b, depth: worth(a) == worth(b))
+    planted = solution.policy.copy()
+    planted[8, 9, 6, 6] = 2  # the tied count with more dice: matched with 1, kept
+    assert action((8, 9, 6, 6), 1) == action((8, 9, 6, 6), 2) == value((8, 9, 6, 6)) > Fraction(0)
+    fixed, check = prove_float_table(model, dataclasses.replace(solution, policy=planted))
+    assert check.proven and check.settled > 600, check
+    assert fixed.policy[8, 9, 6, 6] == 2 and g == 12
