@@ -373,7 +373,7 @@ def test_new_game_waits_for_a_bot_being_prepared(browser, monkeypatch):
     real = games.Bots._load
     loads = []
     monkeypatch.setattr(games.Bots, "_load", lambda self, name: loads.append(name) or
-                        time.sleep(1.5 if name in ("fa18", "fa17") else 0) or real(self, name))
+                        time.sleep(4 if name in ("fa18", "fa17") else 0) or real(self, name))
     with running_server() as (_, port):
         context, page, problems = open_page(browser, port, DESKTOP)  # the map's su18 is loaded first
         page.select_option("#rules", "fa18")
