@@ -184,3 +184,16 @@ def test_a_bound_check_in_json_and_in_words(su18):
     wrong = check_hog_policy(model, solution.win_probability, planted)
     assert repr(wrong).endswith(f": WRONG: {wrong.reason}") and wrong.reason.startswith("1 decisions are worse")
     assert wrong.to_dict()["message"] == wrong.reason and "reason" not in wrong.to_dict() and wrong.to_dict()["proven"] is False
+
+
+def test_results_name_their_strategies():
+    from hogsolve.analysis.evaluate import win_rate
+    for rules in (get_rules("su18", goal=20), get_rules("fa19", goal=12).replace(max_dice=6)):
+        rate = win_rate(always_roll(3), always_roll(5), rules)
+        assert (rate.a, rate.b) == ("always_roll:3", "always_roll:5")
+        br = best_response(always_roll(4), rules)
+        assert (br.win_rate.a, br.win_rate.b) == ("best response to always_roll:4", "always_roll:4")
+        assert br.rules == rules and br.win_probability.shape == br.policy.shape
+        assert br.win_probability[(0,) * br.policy.ndim] == pytest.approx(br.win_rate.first, abs=1e-12)
+        r = regret(always_roll(4), rules)
+        assert (r.win_rate.a, r.win_rate.b) == ("always_roll:4", "optimal")

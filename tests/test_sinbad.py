@@ -456,3 +456,38 @@ def test_mixed_cards_are_named_in_the_rounds_item_order():
     with pytest.raises(RuleError) as caught:
         r.offer("p0", [first_bacon, 1])
     assert str(caught.value) == f"cards {first_bacon}1 are not all one item (ham, bacon)"
+
+
+def test_plural_lines_presence_across_rounds_and_away_offers():
+    """Two cards are "cards"; presence is kept into the next round; an away player's open
+    offer of the right size is what they give."""
+    room = Room(["p0", "p1"], seed=8)
+    room.start()
+    hand1 = room.round.hands["p1"]
+    pair1 = next((i, j) for i in range(9) for j in range(i + 1, 9) if hand1[i] == hand1[j])
+    out = room.handle("p1", f"/b {pair1[0] + 1}{pair1[1] + 1}")
+    assert out[0].text == "p1 offers 2 cards"
+    offered = hand1[pair1[0]]
+    room.handle("p1", "/away")
+    hand0 = room.round.hands["p0"]
+    pair0 = next((i, j) for i in range(9) for j in range(i + 1, 9) if hand0[i] == hand0[j])
+    out = room.handle("p0", f"/b {pair0[0] + 1}{pair0[1] + 1} p1")
+    assert out[0].text == "p0 trades 2 cards with p1"
+    assert next(m for m in out if m.to == "p0" and m.event[0] == "received").event[2] == offered
+    room.stall()
+    assert room.round.status["p1"] == "away"  # the next round keeps who is away
+
+
+def test_a_tie_at_the_target_goes_to_the_player_who_said_hog():
+    game = Game(["a", "b"], random.Random(1), (("ham", 10), ("bacon", 15)), target=9)
+    r = game.new_round()
+    r.hands = {"a": ["ham"] * 9, "b": ["bacon"] * 9}
+    r.hog("a")  # a scores 10 for the hog, b 9 for nine bacon: both reach 9
+    game.finish_round()
+    assert game.totals == {"a": 10, "b": 9} and game.winners == ["a"]
+    game2 = Game(["a", "b"], random.Random(1), (("ham", 9), ("bacon", 15)), target=9)
+    r2 = game2.new_round()
+    r2.hands = {"a": ["ham"] * 9, "b": ["bacon"] * 9}
+    r2.hog("a")  # a scores 9 (ham's value), b 9 cards: tied at the target, the hog breaks it
+    game2.finish_round()
+    assert game2.totals == {"a": 9, "b": 9} and game2.winners == ["a"]
