@@ -459,3 +459,39 @@ def test_hold_at_8_gets_one_win_rate_by_every_path(tmp_path, slow):
     for rate, n in checks:
         low, high = wilson_interval(rate, n, z=4.0)
         assert low <= exact.average <= high, (rate, exact.average)
+
+
+def test_a_learned_table_agent_gets_one_win_rate_by_every_path(tmp_path):
+    """A Q-learning agent is a table of dice counts by state in the end: a random one stands in
+    for it (su18 at goal 25), written where the command line loads it as a file.  Exact by
+    evaluate_agent, the command line and OpenSpiel's own states to the digit; the Gym env and
+    the vector env within their intervals."""
+    import json
+    from cli_helpers import run_main
+    from hogsolve.interop.gymnasium import HogsolveEnv
+    from hogsolve.interop.vector import HogsolveVectorEnv
+    from hogsolve.util.stats import wilson_interval
+    rules = get_rules("su18", goal=25)
+    q_argmax = np.random.default_rng(11).integers(0, 11, size=(25, 25))
+    np.save(tmp_path / "q.npy", q_argmax)
+    (tmp_path / "agent.py").write_text(
+        "import numpy as np\nfrom pathlib import Path\n"
+        "TABLE = np.load(Path(__file__).with_name('q.npy'))\n\n"
+        "def agent(observation):\n    o = np.asarray(observation)\n    return TABLE[o[..., 0], o[..., 1]]\n")
+    exact = evaluate_agent(lambda o: int(q_argmax[o[0], o[1]]), rules).against_optimal
+    out = run_main("compare", f"{tmp_path / 'agent.py'}:agent", "optimal", "--rules", "su18", "--goal", "25", "--json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["exact"]["average"] == exact.average
+    bot = hogsolve.load_strategy("optimal", rules).table
+    game = pyspiel.load_game("python_hogsolve_hog(rules=su18,goal=25)")
+    assert exact_value(game.new_initial_state(), (q_argmax, bot), {}) == pytest.approx(exact.first, abs=1e-12)
+    env = HogsolveEnv(rules="su18", goal=25, opponent="optimal", seat="random")
+    episodes = 3000
+    # a game lost before the agent moved shows its final scores (the goal reached): any action ends it
+    played = _env_win_rate(env, lambda o: int(q_argmax[min(o[0], 24), min(o[1], 24)]), episodes)
+    low, high = wilson_interval(played, episodes, z=4.0)
+    assert low <= exact.average <= high
+    vector = HogsolveVectorEnv(512, rules="su18", goal=25, opponent="optimal", seat="random")
+    rate, n = _first_episodes(vector, lambda o: q_argmax[o[:, 0], o[:, 1]], 10, seed=12)
+    low, high = wilson_interval(rate, n, z=4.0)
+    assert low <= exact.average <= high
