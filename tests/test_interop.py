@@ -461,6 +461,7 @@ def test_hold_at_8_gets_one_win_rate_by_every_path(tmp_path, slow):
         assert low <= exact.average <= high, (rate, exact.average)
 
 
+@pytest.mark.slow
 def test_a_learned_table_agent_gets_one_win_rate_by_every_path(tmp_path):
     """A Q-learning agent is a table of dice counts by state in the end: a random one stands in
     for it (su18 at goal 25), written where the command line loads it as a file.  Exact by
