@@ -265,7 +265,9 @@ def spec_help(what: str) -> str:
     """Help text for a strategy argument, listing every spec form."""
     from ..strategy.pig import PIG_STRATEGY_FORMS
     from ..strategy.specs import SPEC_HELP
-    return f"{what}: {SPEC_HELP}; in the roll-or-hold games: {PIG_STRATEGY_FORMS}".replace("%", "%%")
+    return (f"{what}: {SPEC_HELP}; in the roll-or-hold games: {PIG_STRATEGY_FORMS} (hold_at:N rolls until the "
+            "turn total reaches N; a roll that reaches the goal banks and wins at once, whatever the strategy, "
+            "so hold_at_or_goal:N is the same strategy spelled out)").replace("%", "%%")
 
 
 def add_spec_options(p, help: str) -> None:
