@@ -373,6 +373,7 @@ def test_the_checks_error_is_the_fresh_bound_plus_a_step():
     assert fresh.error_bound == pytest.approx(2 * solution.certificate.error_bound, rel=1e-12, abs=0)
 
 
+@pytest.mark.slow
 def test_a_cycle_of_passes_met_while_valuing_a_tie_leaves_it_unproven(monkeypatch):
     """sp22's passes hand the move back and forth: with the bound widened until the pass is
     a candidate everywhere, valuing a tie exactly meets a state already under way.  That tie

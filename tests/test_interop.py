@@ -422,11 +422,11 @@ def _openspiel_playouts(game_string, choose, games, seed):
     return wins
 
 
-@pytest.mark.parametrize("slow", [False, pytest.param(True, marks=pytest.mark.slow)])
-def test_hold_at_8_gets_one_win_rate_by_every_path(tmp_path, slow):
+@pytest.mark.slow
+def test_hold_at_8_gets_one_win_rate_by_every_path(tmp_path):
     """Pig at goal 30, hold at 8 against the optimal player: exact by evaluate_agent, by
     win_rate and by the command line agree to the last digit; Monte Carlo, the Gym env, the
-    vector env (and, slow, OpenSpiel's game) agree within their intervals."""
+    vector env and OpenSpiel's game agree within their intervals."""
     from hogsolve.interop.gymnasium import HogsolveEnv
     from hogsolve.interop.vector import HogsolveVectorEnv
     from hogsolve.util.stats import wilson_interval
@@ -445,17 +445,16 @@ def test_hold_at_8_gets_one_win_rate_by_every_path(tmp_path, slow):
     checks.append((_env_win_rate(env, lambda o: int(o[2] >= 8), 3000), 3000))
     vector = HogsolveVectorEnv(512, game="pig", goal=30, opponent="optimal", seat="random")
     checks.append(_first_episodes(vector, lambda o: (o[:, 2] >= 8).astype(int), 10, seed=6))
-    if slow:
-        bot = hogsolve.optimal_strategy(game)
+    bot = hogsolve.optimal_strategy(game)
 
-        def choose(state, player):
-            i, j, k = (int(x) for x in state.observation_tensor(player)[:3])
-            if player == 0:
-                return int(k >= 8)
-            return 0 if k == 0 or bot(i, j, k) else 1
-        wins = _openspiel_playouts("python_hogsolve_pig(game=pig,goal=30)", choose, 3000, seed=7)
-        low, high = wilson_interval(wins / 3000, 3000, z=4.0)  # hold_at:8 in OpenSpiel's seat 0: moving first
-        assert low <= exact.first <= high
+    def choose(state, player):
+        i, j, k = (int(x) for x in state.observation_tensor(player)[:3])
+        if player == 0:
+            return int(k >= 8)
+        return 0 if k == 0 or bot(i, j, k) else 1
+    wins = _openspiel_playouts("python_hogsolve_pig(game=pig,goal=30)", choose, 3000, seed=7)
+    low, high = wilson_interval(wins / 3000, 3000, z=4.0)  # hold_at:8 in OpenSpiel's seat 0: moving first
+    assert low <= exact.first <= high
     for rate, n in checks:
         low, high = wilson_interval(rate, n, z=4.0)
         assert low <= exact.average <= high, (rate, exact.average)

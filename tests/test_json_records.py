@@ -135,6 +135,7 @@ def test_an_agent_is_evaluated_in_the_game_and_goal_asked_for():
     assert (pig.game, pig.goal, pig.baseline, pig.table.shape[:2]) == ("piglet", 8, "hold_at:2", (8, 8))
 
 
+@pytest.mark.slow
 def test_the_tie_check_counts_and_settles_ties_as_a_plain_recursion_does(su18):
     """Among the certificate's ties: exact ties (two counts worth exactly the same) counted,
     the fewest dice among the exactly best chosen, changed choices counted; every state's
