@@ -276,7 +276,7 @@ def test_matching_compares_sure_results_and_each_score_pairs_chance():
     assert not same.matched(mine, {"won": q, "lost": q, x: q / 2, x2: q / 2, y: q}, SAME_VALUE_DEPTH)
 
 
-@pytest.mark.parametrize("rules", [get_rules("fa19", goal=16).replace(max_dice=2),
+@pytest.mark.parametrize("rules", [pytest.param(get_rules("fa19", goal=16).replace(max_dice=2), marks=pytest.mark.slow),
                                    get_rules("su18", goal=14).replace(max_dice=4),
                                    pytest.param(get_rules("sp20", goal=12).replace(max_dice=3), marks=pytest.mark.slow)],
                          ids=["fa19", "su18", "sp20"])

@@ -123,6 +123,7 @@ def test_each_seat_matches_its_exact_rate_where_each_rule_matters_most(name, goa
         assert low <= true <= high, (name, simulated, true)
 
 
+@pytest.mark.slow
 def test_every_game_is_played_including_the_first():
     """Game 0 (``b`` first) is played too: over 200 two-game runs ``a`` wins some of the games
     it does not start (about 40% of them at goal 20)."""
