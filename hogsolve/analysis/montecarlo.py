@@ -112,10 +112,15 @@ class PointSampler:
 
     def rows(self, policy: np.ndarray) -> np.ndarray:
         """The sampler's row for every entry of a flat policy table (memories last, if any)."""
+        state = np.arange(len(policy)) // (len(policy) // self.model.num_states)
+        return self.row_of(state, policy)
+
+    def row_of(self, state: np.ndarray, actions: np.ndarray) -> np.ndarray:
+        """The sampler's row for ``actions`` dice at flat states ``state``: the dice's kind and
+        count, or for zero dice the sure row of Free Bacon's points there."""
         model = self.model
-        state = np.arange(len(policy)) // (len(policy) // model.num_states)
-        rolled = model.dice_kind.reshape(-1)[state] * model.num_actions + policy
-        return np.where(policy > 0, rolled, self.sure + model.free_bacon_points.reshape(-1)[state])
+        rolled = model.dice_kind.reshape(-1)[state] * model.num_actions + actions
+        return np.where(actions > 0, rolled, self.sure + model.free_bacon_points.reshape(-1)[state])
 
     def sample(self, rows: np.ndarray, rng: np.random.Generator, out: Optional[np.ndarray] = None,
                scratch: Optional[tuple] = None) -> np.ndarray:

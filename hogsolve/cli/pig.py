@@ -101,18 +101,15 @@ def compare_games(args) -> int:
     a, b, game, as_json = args.a, args.b, pig_game(args.rules, args.goal, args.max_memory), args.json
     simulate, seed = args.simulate, args.seed
     from ..analysis.pig_evaluate import pig_win_rate
-    from ..analysis.pig_montecarlo import simulate_pig
-    from ..util.stats import wilson_interval
+    from ..analysis.pig_montecarlo import simulate_roll_or_hold
     sa, sb = strategy(a, game), strategy(b, game)
     rate = pig_win_rate(sa, sb, game)
     first, second, average = rate.first, rate.second, rate.average
     degenerate_goal_note(first, second, game.goal)
     simulated = None
     if simulate:
-        won_first, n_first, won_second, n_second = simulate_pig(sa, sb, game, simulate, seed)
-        mean = (won_first / n_first + won_second / n_second) / 2
-        low, high = wilson_interval(mean, 4 / (1 / n_first + 1 / n_second))
-        simulated = {"games": simulate, "seed": seed, "average": mean, "ci95": [low, high]}
+        sim = simulate_roll_or_hold(sa, sb, game, simulate, seed)
+        simulated = {"games": simulate, "seed": seed, "average": sim.average, "ci95": list(sim.interval)}
     if as_json:
         emit_json({"rules": game.name, "goal": game.goal, "a": a, "b": b,
                    "exact": {"first": first, "second": second, "average": average},

@@ -74,32 +74,28 @@ class WinnerTakesAll:
         return [1.0, -1.0] if winner == 0 else [-1.0, 1.0]
 
 
-def sample_outcome(outcomes: Sequence[Tuple[int, Fraction]], rng: random.Random) -> int:
-    """One chance outcome drawn exactly by its probability (a common denominator, one integer draw)."""
-    denominator = math.lcm(*(p.denominator for _, p in outcomes))
-    pick = rng.randrange(denominator)
-    for outcome, p in outcomes:
-        pick -= p.numerator * (denominator // p.denominator)
-        if pick < 0:
-            return outcome
-    raise ValueError("chance outcomes do not sum to 1")
-
-
 class ChanceTable:
-    """One chance node's outcomes worked out once for fast exact draws: the outcomes with their
-    exact probabilities, and the integer cumulative weights :func:`sample_outcome` draws by
-    (so a draw from the table is the same draw, from the same generator, as from the list)."""
+    """One chance node's outcomes, worked out once for exact draws: the outcomes with their
+    exact probabilities, their common denominator and the cumulative integer weights (one
+    uniform integer below the denominator picks an outcome)."""
 
     def __init__(self, outcomes: Sequence[Tuple[int, Fraction]]):
         self.outcomes = list(outcomes)
         self.denominator = math.lcm(*(p.denominator for _, p in self.outcomes))
         self.cumulative = list(itertools.accumulate(p.numerator * (self.denominator // p.denominator)
                                                     for _, p in self.outcomes))
+        if self.cumulative[-1] != self.denominator:
+            raise ValueError("chance outcomes do not sum to 1")
         self.possible = frozenset(outcome for outcome, _ in self.outcomes)
 
     def draw(self, rng: random.Random) -> int:
-        """One outcome, exactly as :func:`sample_outcome` would draw it."""
+        """One outcome drawn exactly by its probability (one integer draw)."""
         return self.outcomes[bisect.bisect_right(self.cumulative, rng.randrange(self.denominator))][0]
+
+
+def sample_outcome(outcomes: Sequence[Tuple[int, Fraction]], rng: random.Random) -> int:
+    """One chance outcome of a list drawn exactly by its probability."""
+    return ChanceTable(outcomes).draw(rng)
 
 
 def draw_chance(state: GameState, rng: random.Random) -> int:

@@ -136,12 +136,11 @@ def evaluate_agent(agent, rules=None, *, game: Optional[str] = None, goal: Optio
     where it loses most against optimal play, weighted by how often it gets there.
 
     ``rules`` is a ruleset name, a Ruleset or a PigGame (``game`` names a Pig game)."""
-    from ..api import best_response, regret, resolve, win_rate
+    from ..api import best_response, regret, win_rate
     spec = GameSpec.of(rules if isinstance(rules, str) else game, goal,
                        rules=None if isinstance(rules, str) or rules is None else rules)
     table = tabulate(agent, spec)
-    family, _ = resolve(spec.rules)
-    optimal = family.solve(spec.rules)
+    optimal = spec.family.solve(spec.rules)
     baseline_name = baseline or spec.rules.baseline
     strategy = table if spec.is_hog else TabulatedPig(spec.rules, table)
     against_optimal = win_rate(strategy, optimal, spec.rules)

@@ -13,23 +13,19 @@ from .core import GameSpec
 def opponent_from(spec_text, spec: GameSpec) -> Callable[[GameState], int]:
     """``choose(state) -> action`` for the player to move, from a spec (``optimal``,
     ``always_roll:4``, ``FILE.py:FUNCTION``, a table file; ``hold_at:20`` for the Pig
-    games) or a ready strategy (a Policy, a table, a callable)."""
+    games) or a ready strategy (a Policy, a table, a callable): its :func:`opponent_table`
+    looked up at the state."""
+    table = opponent_table(spec_text, spec)
     if spec.is_hog:
-        from ..strategy.policy import as_policy
-        policy = load_strategy(spec_text, spec.rules, allow_unproven=True) if isinstance(spec_text, str) \
-            else as_policy(spec_text, spec.rules)
-        table = policy.table
-
         def choose(state) -> int:
             match = state.match
             index = match.state() + spec.rules.context_index(match.context())
             return int(table[index[:table.ndim]])
         return choose
-    strategy = load_pig_strategy(spec_text, spec.rules) if isinstance(spec_text, str) else spec_text
 
     def choose_pig(state) -> int:
         score, opponent, total = state.match.state()
-        return 0 if total == 0 or strategy(score, opponent, total) else 1
+        return 0 if total == 0 or table[score, opponent, total] else 1
     return choose_pig
 
 

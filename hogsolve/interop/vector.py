@@ -25,6 +25,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
 from ..analysis.montecarlo import PointSampler
+from ..pig.state import PigState
 from ..solver.model import compile_model
 from .core import GameSpec
 from .opponents import opponent_table
@@ -105,37 +106,62 @@ class HogsolveVectorEnv(gymnasium.vector.VectorEnv):
         return np.minimum(self.engine.observe(self.me), self.spec_game.highs), info
 
 
-class _RollOrHoldGames:
-    """N roll-or-hold games as arrays: banked scores, the mover, the turn total, the winner."""
+class _Games:
+    """What N games of any family keep: whose turn it is and who won (-1: not over), and the
+    opponent's moves until the agent's turn; a family adds its position and its moves."""
 
-    def __init__(self, spec: GameSpec, opponent: Any):
-        game = spec.rules
-        self.goal = game.goal
-        outcomes = sorted(game.outcomes().items())
-        denominator = int(np.lcm.reduce([p.denominator for _, p in outcomes]))
-        self.denominator = denominator
-        self.cumulative = np.cumsum([p.numerator * (denominator // p.denominator) for _, p in outcomes])
-        self.adds = np.array([x if kind == "add" else 0 for (kind, x), _ in outcomes], dtype=np.int64)
-        self.busts = np.array([kind in ("bust", "wipe") for (kind, _), _ in outcomes])
-        self.wipes = np.array([kind == "wipe" for (kind, _), _ in outcomes])
-        self.table = opponent_table(opponent, spec)  # [i, j, k] True: roll, k below twice the goal
-        self.started = False
+    started = False
 
     def start(self, n: int) -> None:
-        self.scores = np.zeros((n, 2), dtype=np.int64)
         self.mover = np.zeros(n, dtype=np.int64)
-        self.total = np.zeros(n, dtype=np.int64)
         self.winner = np.full(n, -1, dtype=np.int64)
         self.started = True
 
     def new_games(self, rows: np.ndarray) -> None:
-        self.scores[rows] = 0
         self.mover[rows] = 0
-        self.total[rows] = 0
         self.winner[rows] = -1
 
     def over(self) -> np.ndarray:
         return self.winner >= 0
+
+    def opponent_until_agent(self, rows: np.ndarray, me: np.ndarray, rng: np.random.Generator) -> None:
+        """The opponent plays the games at ``rows`` until it is the agent's turn or the end."""
+        while True:
+            rows = rows[(self.winner[rows] < 0) & (self.mover[rows] != me[rows])]
+            if not rows.size:
+                return
+            self.play(rows, self.opponent_actions(rows), rng)
+
+    def play(self, rows: np.ndarray, actions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        raise NotImplementedError
+
+    def opponent_actions(self, rows: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+
+class _RollOrHoldGames(_Games):
+    """N roll-or-hold games as arrays: banked scores and the turn total besides."""
+
+    def __init__(self, spec: GameSpec, opponent: Any):
+        game = spec.rules
+        self.goal = game.goal
+        chance = PigState(game).chance_table()  # the exact integer weights of one roll's outcomes
+        self.denominator, self.cumulative = chance.denominator, np.array(chance.cumulative)
+        outcomes = [outcome for outcome, _ in PigState(game).outcomes]
+        self.adds = np.array([x if kind == "add" else 0 for kind, x in outcomes], dtype=np.int64)
+        self.busts = np.array([kind in ("bust", "wipe") for kind, _ in outcomes])
+        self.wipes = np.array([kind == "wipe" for kind, _ in outcomes])
+        self.table = opponent_table(opponent, spec)  # [i, j, k] True: roll, k below twice the goal
+
+    def start(self, n: int) -> None:
+        super().start(n)
+        self.scores = np.zeros((n, 2), dtype=np.int64)
+        self.total = np.zeros(n, dtype=np.int64)
+
+    def new_games(self, rows: np.ndarray) -> None:
+        super().new_games(rows)
+        self.scores[rows] = 0
+        self.total[rows] = 0
 
     def play(self, rows: np.ndarray, actions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """The movers at ``rows`` roll (0) or hold (1); a hold with nothing to bank is a roll.
@@ -164,15 +190,10 @@ class _RollOrHoldGames:
         reached = ~bust & (self.scores[rows, mover] + self.total[rows] >= self.goal)  # the goal rule
         self._hold(rows[reached])
 
-    def opponent_until_agent(self, rows: np.ndarray, me: np.ndarray, rng: np.random.Generator) -> None:
-        while True:
-            rows = rows[(self.winner[rows] < 0) & (self.mover[rows] != me[rows])]
-            if not rows.size:
-                return
-            mover = self.mover[rows]
-            i, j, k = self.scores[rows, mover], self.scores[rows, 1 - mover], self.total[rows]
-            rolls = self.table[i, j, k] | (k == 0)
-            self.play(rows, np.where(rolls, 0, 1), rng)
+    def opponent_actions(self, rows: np.ndarray) -> np.ndarray:
+        mover = self.mover[rows]
+        i, j, k = self.scores[rows, mover], self.scores[rows, 1 - mover], self.total[rows]
+        return np.where(self.table[i, j, k] | (k == 0), 0, 1)
 
     def observe(self, me: np.ndarray) -> np.ndarray:
         n = len(me)
@@ -186,7 +207,7 @@ class _RollOrHoldGames:
         return mask
 
 
-class _HogGames:
+class _HogGames(_Games):
     """N Hog games as flat state indices (the mover's score and the opponent's), as the
     compiled model and the Monte Carlo sampler see them."""
 
@@ -201,30 +222,21 @@ class _HogGames:
         self.after = self.model.after.reshape(-1).astype(np.int64)
         self.again = None if self.model.again is None else self.model.again.reshape(-1)
         self.min_dice, self.num_actions, self.goal = int(rules.min_dice), spec.num_actions, rules.goal
-        self.started = False
 
     def start(self, n: int) -> None:
-        self.state = np.zeros(n, dtype=np.int64)   # flat (mover's score, opponent's score); >= win: over
-        self.mover = np.zeros(n, dtype=np.int64)
-        self.winner = np.full(n, -1, dtype=np.int64)
-        self.started = True
+        super().start(n)
+        self.state = np.zeros(n, dtype=np.int64)   # flat (mover's score, opponent's score)
 
     def new_games(self, rows: np.ndarray) -> None:
+        super().new_games(rows)
         self.state[rows] = 0
-        self.mover[rows] = 0
-        self.winner[rows] = -1
-
-    def over(self) -> np.ndarray:
-        return self.winner >= 0
 
     def play(self, rows: np.ndarray, actions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """The movers at ``rows`` roll ``actions`` dice (below the least, the least)."""
         illegal = actions < self.min_dice
         actions = np.maximum(actions, self.min_dice)
         model, state = self.model, self.state[rows]
-        sample_rows = np.where(actions > 0, model.dice_kind.reshape(-1)[state] * model.num_actions + actions,
-                               self.sampler.sure + model.free_bacon_points.reshape(-1)[state])
-        points = self.sampler.sample(sample_rows, rng)
+        points = self.sampler.sample(self.sampler.row_of(state, actions), rng)
         g = self.goal
         if model.points_landing is not None:
             landing = None
@@ -243,12 +255,8 @@ class _HogGames:
         self.state[rows] = np.where(ended, state, new)  # a finished game keeps its last position
         return illegal
 
-    def opponent_until_agent(self, rows: np.ndarray, me: np.ndarray, rng: np.random.Generator) -> None:
-        while True:
-            rows = rows[(self.winner[rows] < 0) & (self.mover[rows] != me[rows])]
-            if not rows.size:
-                return
-            self.play(rows, self.table[self.state[rows]], rng)
+    def opponent_actions(self, rows: np.ndarray) -> np.ndarray:
+        return self.table[self.state[rows]]
 
     def observe(self, me: np.ndarray) -> np.ndarray:
         s, o = np.divmod(self.state, self.goal)

@@ -2,17 +2,15 @@
 
 A strategy is ``strategy(score, opponent_score, turn_total) -> bool`` (True:
 roll).  The first roll of a turn is compulsory; a roll that brings score plus
-turn total to the goal banks the turn and wins at once (:data:`GOAL_RULE`), so
-no strategy is asked there.
+turn total to the goal banks the turn and wins at once
+(:data:`hogsolve.pig.rules.GOAL_RULE`), so no strategy is asked there.
 """
 from __future__ import annotations
 
 import random
 from typing import Callable, List, Optional, Tuple
 
-from .rules import GOAL_RULE, PigGame
-
-__all__ = ["GOAL_RULE", "PigMatch", "play_pig", "roll_faces"]
+from .rules import PigGame
 
 
 def roll_faces(game: PigGame, rng: random.Random) -> Tuple[int, ...]:
@@ -47,7 +45,7 @@ class PigMatch:
 
     def apply_outcome(self, kind: str, amount: int, faces: Tuple[int, ...] = ()) -> Tuple[str, int]:
         """The mover's roll came out as ``(kind, amount)`` (see :mod:`hogsolve.pig.rules`); a roll
-        that reaches the goal is banked at once and wins (:data:`GOAL_RULE`)."""
+        that reaches the goal is banked at once and wins (:data:`~hogsolve.pig.rules.GOAL_RULE`)."""
         self.log.append({"player": self.mover, "action": "roll", "faces": list(faces), "outcome": kind,
                          "amount": amount})
         if kind == "wipe":
