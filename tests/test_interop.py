@@ -287,6 +287,7 @@ def _env_win_rate(env, agent, episodes):
     return wins / episodes
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kwargs, agent, seat", [
     ({"game": "pig", "goal": 20, "opponent": "optimal"}, lambda o: int(o[2] >= 8 and o[2] > 0), "second"),
     ({"game": "pig", "goal": 20, "opponent": "optimal"}, lambda o: int(o[2] >= 8 and o[2] > 0), "random"),
@@ -353,6 +354,7 @@ def _first_episodes(env, agent, per_slot, seed):
     return wins.sum() / count.sum(), int(count.sum())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kwargs, agent, one", [
     ({"game": "pig", "goal": 20}, lambda o: (o[:, 2] >= 8).astype(int), lambda o: int(o[2] >= 8)),
     ({"rules": "su18", "goal": 30}, lambda o: np.where(o[:, 0] < 20, 6, 3), lambda o: 6 if o[0] < 20 else 3),
