@@ -1,9 +1,16 @@
+import os
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-import os
+# Some machines set PYTHONDONTWRITEBYTECODE (this one and CI's do): then every test worker
+# rewrites the assertions of every test module again (about 6 s each) and every `hogsolve`
+# the tests start compiles the package from source.  The test run writes bytecode for the
+# tests and for the hogsolve processes it starts (student files still run without it: the
+# sandbox sets the variable for them itself).  Loaded before the workers start, so they inherit it.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 from hypothesis import settings
 

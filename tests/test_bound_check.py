@@ -326,7 +326,8 @@ def _landing(model, key):
 
 @pytest.mark.parametrize("rules", [get_rules("fa19", goal=16).replace(max_dice=2),
                                    get_rules("su18", goal=14).replace(max_dice=4),
-                                   get_rules("sp22", goal=30).replace(endless="draw")], ids=["fa19", "su18", "sp22"])
+                                   pytest.param(get_rules("sp22", goal=30).replace(endless="draw"), marks=pytest.mark.slow)],
+                         ids=["fa19", "su18", "sp22"])
 def test_decided_states_are_exactly_the_sure_results_even_from_wrong_candidates(rules):
     """``decided_states`` from values with planted false candidates (open states set to 1 and
     to 0): every claim is witnessed by the exact transitions (a sure action wins or leaves the

@@ -84,6 +84,7 @@ def test_exact_rate_settles_close_calls():
     assert exact_rate(model, a, a) == Fraction(1, 2)
 
 
+@pytest.mark.slow
 def test_contest_folder_results_file_and_resume(tmp_path, capsys, monkeypatch):
     folder = tmp_path / "students"
     folder.mkdir()

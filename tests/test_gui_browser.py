@@ -91,6 +91,7 @@ def play_to_the_end(page, act, dice="5", check_midgame=None, most=200):
     return moves
 
 
+@pytest.mark.slow
 def test_a_few_rolls_on_the_desktop_then_a_reload_resumes(browser):
     """The fast tier's short form of the whole game below."""
     with running_server() as (_, port):

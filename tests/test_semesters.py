@@ -334,7 +334,7 @@ def test_sp22_hefty_hogs_and_hog_pile():
     assert int(zero_dice_points(rules, 30, 0)) == 1  # our reading of 0: one digit 0, (30 + 1) % 30
 
 
-@pytest.mark.parametrize("name", ["fa19", "sp20", "su20"])
+@pytest.mark.parametrize("name", ["fa19", pytest.param("sp20", marks=pytest.mark.slow), pytest.param("su20", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("goal, max_dice", [(7, 4), pytest.param(15, 5, marks=pytest.mark.slow)])
 def test_feral_hogs_solver_matches_a_plain_recursion(name, goal, max_dice):
     """Every state (both memories included) against a recursion that keeps raw, uncapped
@@ -362,7 +362,7 @@ def test_feral_hogs_solver_matches_a_plain_recursion(name, goal, max_dice):
     assert action_value(s, o, 2, 4, solution.policy[s, o, 2, 4]) == pytest.approx(best, abs=1e-12)
 
 
-@pytest.mark.parametrize("name, goal", [("fa19", 40), pytest.param("fa19", 100, marks=pytest.mark.slow),
+@pytest.mark.parametrize("name, goal", [pytest.param("fa19", 40, marks=pytest.mark.slow), pytest.param("fa19", 100, marks=pytest.mark.slow),
                                         pytest.param("sp20", 100, marks=pytest.mark.slow)])
 def test_feral_hogs_everywhere_downstream(name, goal):
     """Exact win rates, best response, regret and Monte Carlo all follow the memories; a

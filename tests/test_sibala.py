@@ -69,6 +69,7 @@ def test_odds_by_hand_counting():
     assert table.to_dict()["one_roll_each"]["tie"] == f"{one.ties.numerator}/{one.ties.denominator}"
 
 
+@pytest.mark.slow
 def test_odds_against_brute_force_pairs():
     rolls = list(itertools.product(range(1, 7), repeat=4))[::7]  # a sample of Black's rolls
     wins = 0
