@@ -2,8 +2,9 @@
 
     python scripts/bench_envs.py [--seconds 1.0] [--repeats 5] [--num-envs 4096]
 
-For Pig and for Hog su18 it times, as agent steps (decisions) a second, the median of
-``--repeats`` runs of ``--seconds`` each:
+For Pig and for Hog su18 it times, as agent steps (player 0's decisions: an environment
+step is one decision of the agent and the opponent's play after it) a second, the median
+of ``--repeats`` runs of ``--seconds`` each:
 
 - a plain Python loop: ``random.Random`` dice, the rules written out inline (Pig), or the
   ruleset's own rule functions (su18: Free Bacon, Pig Out, swaps), an agent of one rule
@@ -11,7 +12,9 @@ For Pig and for Hog su18 it times, as agent steps (decisions) a second, the medi
 - the single Gymnasium environment (``hogsolve/Pig-v0``, ``hogsolve/Hog-v0``), stepping
   with the same agent, and its ratio to the reference;
 - the vector environment (:mod:`hogsolve.interop.vector`) at ``--num-envs`` games, one numpy
-  process (one core), and its ratio to the reference.
+  process (one core), and its ratio to the reference;
+- for Pig, the floor: a Gymnasium-style step with the rules and the opponent inline and
+  nothing but a fresh numpy observation and mask (what no general environment can beat).
 """
 from __future__ import annotations
 
@@ -32,13 +35,14 @@ def rate(run, seconds: float, repeats: int) -> float:
 
 
 def plain_pig(seconds: float) -> int:
-    """Pig to 100, hold at 20 against hold at 20, one die, written out."""
+    """Pig to 100, hold at 20 against hold at 20, one die, written out; counts player 0's
+    decisions (the agent's, as an environment step does)."""
     rng = random.Random(1)
     steps, deadline = 0, time.perf_counter() + seconds
     while time.perf_counter() < deadline:
         scores, mover, total = [0, 0], 0, 0
         while True:
-            steps += 1
+            steps += mover == 0
             if total >= 20 or scores[mover] + total >= 100:
                 scores[mover] += total
                 if scores[mover] >= 100:
@@ -54,14 +58,15 @@ def plain_pig(seconds: float) -> int:
 
 
 def plain_su18(seconds: float) -> int:
-    """su18 to 100, four dice against four dice, with the ruleset's own rule functions."""
+    """su18 to 100, four dice against four dice, with the ruleset's own rule functions;
+    counts player 0's turns (the agent's decisions)."""
     rules = get_rules("su18")
     rng = random.Random(1)
     steps, deadline = 0, time.perf_counter() + seconds
     while time.perf_counter() < deadline:
         scores, mover = [0, 0], 0
         while max(scores) < 100:
-            steps += 1
+            steps += mover == 0
             me, them = scores[mover], scores[1 - mover]
             faces = [rng.randint(1, 6) for _ in range(4)]
             points = 1 if 1 in faces else sum(faces)
@@ -70,6 +75,61 @@ def plain_su18(seconds: float) -> int:
                 me, them = them, me
             scores[mover], scores[1 - mover] = me, them
             mover = 1 - mover
+    return steps
+
+
+class FloorPig:
+    """The least a Gymnasium-style Pig step can do: the rules inline, the opponent holding at
+    20 inline, a fresh numpy observation and mask; no checks, no general interface."""
+
+    def __init__(self):
+        self.rng = random.Random(1)
+        self.mask = np.ones(2, dtype=np.int8)
+
+    def reset(self):
+        self.scores, self.total = [0, 0], 0
+        return self.observe(), {"action_mask": self.mask.copy()}
+
+    def observe(self) -> np.ndarray:
+        return np.array([self.scores[0], self.scores[1], self.total], dtype=np.int64)
+
+    def step(self, action: int):
+        if action:
+            self.scores[0] += self.total
+            self.total = 0
+            if self.scores[0] >= 100:
+                return self.observe(), 1.0, True, False, {"action_mask": self.mask.copy()}
+            self.opponent()
+        else:
+            face = self.rng.randint(1, 6)
+            if face == 1:
+                self.total = 0
+                self.opponent()
+            else:
+                self.total += face
+        done = self.scores[1] >= 100
+        return self.observe(), -1.0 if done else 0.0, done, False, {"action_mask": self.mask.copy()}
+
+    def opponent(self) -> None:
+        total = 0
+        while total < 20 and self.scores[1] + total < 100:
+            face = self.rng.randint(1, 6)
+            if face == 1:
+                return
+            total += face
+        self.scores[1] += total
+
+
+def floor_pig(seconds: float) -> int:
+    """Steps a second of :class:`FloorPig` with the hold-at-20 agent."""
+    env = FloorPig()
+    observation, info = env.reset()
+    steps, deadline = 0, time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        observation, reward, done, truncated, info = env.step(int(observation[2] >= 20))
+        steps += 1
+        if done:
+            observation, info = env.reset()
     return steps
 
 
@@ -119,14 +179,17 @@ def main() -> None:
     ]
     print(f"steps a second, median of {args.repeats} runs of {args.seconds:g} s; vector env at "
           f"{args.num_envs:,} games, one process")
-    print("| game | plain Python loop | single env | single / plain | vector env | vector / plain |")
+    print("| game | plain Python loop | single env | plain / single | vector env | vector / plain |")
     print("| --- | --- | --- | --- | --- | --- |")
     for label, plain, env_id, kwargs, one, many in games:
         reference = rate(plain, args.seconds, args.repeats)
         single = rate(single_env(env_id, kwargs, one), args.seconds, args.repeats)
         vector = rate(vector_env(kwargs, many, args.num_envs), args.seconds, args.repeats)
-        print(f"| {label} | {reference:,.0f} | {single:,.0f} | {single / reference:.2f}x | {vector:,.0f} | "
+        print(f"| {label} | {reference:,.0f} | {single:,.0f} | {reference / single:.1f}x slower | {vector:,.0f} | "
               f"{vector / reference:.1f}x |")
+    reference, floor = rate(plain_pig, args.seconds, args.repeats), rate(floor_pig, args.seconds, args.repeats)
+    print(f"\nthe least a Pig env step can cost (rules inline, numpy observation and mask): {floor:,.0f} "
+          f"steps a second, {reference / floor:.1f}x slower than the plain loop ({reference:,.0f})")
 
 
 if __name__ == "__main__":

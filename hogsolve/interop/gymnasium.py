@@ -14,10 +14,16 @@ with nothing to bank) is played as the nearest legal one.  ``gymnasium.make`` tr
 an episode at :data:`MAX_EPISODE_STEPS` steps.
 
 Every game dealt is an episode, so the mean return estimates the agent's win
-rate (``evaluate_agent``'s figure): when the opponent, moving first, wins
-before the agent's first decision, ``reset`` returns the final position with
-``info["game_over"] = True`` and every action allowed, and the next ``step``
-(whatever the action) ends the episode with reward -1.
+rate (``evaluate_agent``'s figure): when the game ends before the agent's first
+decision (the opponent, moving first, wins; or in Hog its swap hands the agent the
+goal), ``reset`` returns the final position with ``info["game_over"] = True`` and
+every action allowed, and the next ``step`` (whatever the action) ends the episode
+with the result: -1, or +1 for a game won unplayed.
+
+Each game is played by a *lane* (:mod:`hogsolve.interop.lanes`): Hog on its compiled
+model, the Pig games on their engine, Hog with memories through the general state
+interface; ``env.state`` shows the position as a ``GameState`` and ``env.winner`` the
+winner.
 """
 from __future__ import annotations
 
@@ -28,8 +34,9 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from ..games.interface import GameState
 from .core import GameSpec
-from .opponents import legal_or_nearest, opponent_from, settle_chance
+from .lanes import lane_for
 
 
 class HogsolveEnv(gymnasium.Env):
@@ -45,29 +52,35 @@ class HogsolveEnv(gymnasium.Env):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         name = rules if rules is not None else (game or "su18")
         self.spec_game = GameSpec.of(name, goal) if isinstance(name, str) else GameSpec.of(goal=goal, rules=name)
-        self.opponent = opponent_from(opponent, self.spec_game)
         self.seat_choice, self.render_mode = seat, render_mode
         self.mask_in_observation = mask_in_observation
         board = spaces.Box(0, self.spec_game.highs, dtype=np.int64)
         self.observation_space = spaces.Dict({"observation": board, "action_mask": spaces.Box(
             0, 1, (self.spec_game.num_actions,), dtype=np.int8)}) if mask_in_observation else board
         self.action_space = spaces.Discrete(self.spec_game.num_actions)
-        self.state = None
+        self.num_actions = self.spec_game.num_actions
+        self.lane = lane_for(self.spec_game, opponent)
+        self.highs = [int(high) for high in self.spec_game.highs]
+        self.started = False
         self.me = 0
-        self.lost_before_moving = False
+        self.ended_before_moving = False
         self.rng = random.Random(0)
 
-    def _advance(self) -> None:
-        """Chance and the opponent play until it is the agent's turn or the game is over."""
-        while True:
-            settle_chance(self.state, self.rng)
-            if self.state.is_terminal() or self.state.current_player == self.me:
-                return
-            self.state.apply_action(self.opponent(self.state))
+    @property
+    def state(self) -> GameState:
+        """The game's position as a :class:`~hogsolve.games.interface.GameState`."""
+        return self.lane.state
 
-    def _observe(self, mask: Optional[np.ndarray] = None):
-        mask = self.spec_game.legal(self.state) if mask is None else mask
-        board = self.spec_game.observe(self.state, self.me)
+    @property
+    def winner(self) -> Optional[int]:
+        """0 or 1 once the game is over, else None."""
+        return self.lane.winner
+
+    def _observe(self, mask: np.ndarray, over: Optional[bool] = None):
+        seen = self.lane.seen(self.me)
+        if (self.lane.winner is not None) if over is None else over:  # a final score may pass the goal
+            seen = [min(value, high) for value, high in zip(seen, self.highs)]
+        board = np.array(seen, dtype=np.int64)
         observation = {"observation": board, "action_mask": mask} if self.mask_in_observation else board
         return observation, {"action_mask": mask}
 
@@ -77,35 +90,41 @@ class HogsolveEnv(gymnasium.Env):
         super().reset(seed=seed)
         self.rng = random.Random(int(self.np_random.integers(2 ** 63)))
         self.me = {"first": 0, "second": 1}.get(self.seat_choice, self.rng.randrange(2))
-        self.state = self.spec_game.new_state(first=0)
-        self._advance()
-        self.lost_before_moving = self.state.is_terminal()
-        if self.lost_before_moving:
+        self.lane.new(self.me, self.rng)
+        self.started = True
+        self.ended_before_moving = self.lane.winner is not None
+        if self.ended_before_moving:
             observation, info = self._observe(np.ones(self.spec_game.num_actions, dtype=np.int8))
             info["game_over"] = True
             return observation, info
-        return self._observe()
+        return self._observe(self.lane.mask())
 
     def step(self, action):
         """The agent's move (an illegal one is played as the nearest legal one, and
         ``info["illegal"]`` says so), then chance and the opponent until its next turn."""
-        if self.state is not None and self.lost_before_moving:  # the forced step of a game lost unplayed
-            self.lost_before_moving = False
-            observation, info = self._observe()
+        if self.started and self.ended_before_moving:  # the forced step of a game over before the agent moved
+            self.ended_before_moving = False
+            observation, info = self._observe(self.lane.mask())
             info["illegal"] = False
-            return observation, float(self.state.returns()[self.me]), True, False, info
-        if self.state is None or self.state.is_terminal():
+            return observation, 1.0 if self.lane.winner == self.me else -1.0, True, False, info
+        if not self.started or self.lane.winner is not None:
             raise RuntimeError("call reset() before step() (the game is over)")
-        if not self.action_space.contains(np.int64(action) if np.ndim(action) == 0 else action):
-            raise ValueError(f"action {action!r} is outside 0 to {self.spec_game.num_actions - 1}")
-        played, legal = legal_or_nearest(self.state, int(action))
-        self.state.apply_action(played)
-        self._advance()
-        observation, info = self._observe()
+        number = action if type(action) is int else self._number(action)
+        if not 0 <= number < self.num_actions:
+            raise ValueError(f"action {action!r} is outside 0 to {self.num_actions - 1}")
+        lane, rng, me = self.lane, self.rng, self.me
+        legal = lane.move(number, me, rng)
+        winner = lane.winner
+        observation, info = self._observe(lane.mask(), winner is not None)
         info["illegal"] = not legal
-        terminated = self.state.is_terminal()
-        reward = float(self.state.returns()[self.me]) if terminated else 0.0
-        return observation, reward, terminated, False, info
+        return observation, 0.0 if winner is None else (1.0 if winner == me else -1.0), winner is not None, False, info
+
+    def _number(self, action) -> int:
+        """An action given as a numpy integer (a scalar or a 0-d array) as an int."""
+        if np.ndim(action) == 0 and not isinstance(action, bool) and \
+                np.issubdtype(np.asarray(action).dtype, np.integer):
+            return int(action)
+        raise ValueError(f"action {action!r} is not a whole number from 0 to {self.num_actions - 1}")
 
     def render(self):
         """The state in words (render_mode "ansi")."""

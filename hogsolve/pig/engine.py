@@ -20,19 +20,22 @@ def roll_faces(game: PigGame, rng: random.Random) -> Tuple[int, ...]:
 
 
 class PigMatch:
-    """A game in progress: banked scores, whose turn, the turn total, and the log."""
+    """A game in progress: banked scores, whose turn, the turn total, and the log (kept
+    unless ``keep_log`` is False, as for an environment's millions of rolls)."""
 
-    def __init__(self, game: PigGame, first: int = 0):
+    def __init__(self, game: PigGame, first: int = 0, keep_log: bool = True):
         self.game = game
         self.scores = [0, 0]
         self.mover = first
         self.turn_total = 0
         self.log: List[dict] = []
+        self.keep_log = keep_log
 
     @property
     def winner(self) -> Optional[int]:
         """0 or 1 once a banked score reached the goal, else None."""
-        return next((p for p in (0, 1) if self.scores[p] >= self.game.goal), None)
+        scores, goal = self.scores, self.game.goal
+        return 0 if scores[0] >= goal else 1 if scores[1] >= goal else None
 
     def state(self) -> Tuple[int, int, int]:
         """(mover's score, opponent's score, turn total)."""
@@ -46,8 +49,9 @@ class PigMatch:
     def apply_outcome(self, kind: str, amount: int, faces: Tuple[int, ...] = ()) -> Tuple[str, int]:
         """The mover's roll came out as ``(kind, amount)`` (see :mod:`hogsolve.pig.rules`); a roll
         that reaches the goal is banked at once and wins (:data:`~hogsolve.pig.rules.GOAL_RULE`)."""
-        self.log.append({"player": self.mover, "action": "roll", "faces": list(faces), "outcome": kind,
-                         "amount": amount})
+        if self.keep_log:
+            self.log.append({"player": self.mover, "action": "roll", "faces": list(faces), "outcome": kind,
+                             "amount": amount})
         if kind == "wipe":
             self.scores[self.mover] = 0
         if kind in ("bust", "wipe"):
@@ -64,7 +68,8 @@ class PigMatch:
         if self.turn_total <= 0:
             raise ValueError("roll at least once before holding")
         self.scores[self.mover] += self.turn_total
-        self.log.append({"player": self.mover, "action": "hold", "banked": self.turn_total})
+        if self.keep_log:
+            self.log.append({"player": self.mover, "action": "hold", "banked": self.turn_total})
         self.turn_total = 0
         if self.winner is None:
             self.mover = 1 - self.mover

@@ -33,9 +33,9 @@ def _roll(game: PigGame) -> ChanceTable:
 class PigState(WinnerTakesAll):
     """A roll-or-hold game in progress (see the module docstring)."""
 
-    def __init__(self, game: PigGame, first: int = 0):
+    def __init__(self, game: PigGame, first: int = 0, keep_log: bool = True):
         self.game = game
-        self.match = PigMatch(game, first)
+        self.match = PigMatch(game, first, keep_log)
         self.rolling = False
         self.outcomes = _outcomes(game)  # [((kind, amount), probability)], fixed order
 

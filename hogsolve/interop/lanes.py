@@ -1,0 +1,269 @@
+"""One game of the single-agent environment, played turn by turn as plain Python ints.
+
+A *lane* holds one game against the fixed opponent and knows the moves of one family:
+:class:`HogLane` walks the compiled model (:mod:`hogsolve.solver.model`, the rules
+compiled once, as the solver and the vector environment read them) and draws a turn's
+points exactly by the Monte Carlo sampler's integer alias tables, about a microsecond a
+turn; :class:`PigLane` plays the engine's own :class:`~hogsolve.pig.engine.PigMatch`
+with one exact integer draw a roll; :class:`StateLane` plays any game through the general
+:class:`~hogsolve.games.interface.GameState` interface (Hog with memories, Feral Hogs).
+Every lane offers the same calls, so the environment has one code path:
+``new(me, rng)``, ``move(action, me, rng) -> legal`` (``play`` then ``advance``), ``winner``,
+``seen(me)``, ``mask()``
+and ``state`` (a :class:`GameState` of the position, for rendering and inspection).
+"""
+from __future__ import annotations
+
+import bisect
+import random
+from typing import Any, List, Optional
+
+import numpy as np
+
+from ..analysis.montecarlo import PointSampler
+from ..games.interface import GameState
+from ..hog.engine import score_turn
+from ..hog.state import HogState
+from ..pig.state import HOLD, PigState
+from ..solver.model import compile_model
+from .core import GameSpec
+from .opponents import legal_or_nearest, opponent_from, opponent_table, settle_chance
+
+
+class Lane:
+    """What every lane offers (see the module docstring); ``move`` is the environment's step."""
+
+    def play(self, action: int, rng: random.Random) -> bool:
+        """The mover plays ``action``; False if it was illegal (played as the nearest legal one)."""
+        raise NotImplementedError
+
+    def advance(self, me: int, rng: random.Random) -> None:
+        """The opponent (and chance) until ``me`` moves or the game ends."""
+        raise NotImplementedError
+
+    def move(self, action: int, me: int, rng: random.Random) -> bool:
+        """``me`` plays ``action``, then the opponent until ``me`` moves again or the end;
+        False if the action was illegal (and played as the nearest legal one)."""
+        legal = self.play(action, rng)
+        self.advance(me, rng)
+        return legal
+
+
+class HogLane(Lane):
+    """A Hog game without memories as a flat state ``score * goal + opponent_score`` of the
+    mover, on the compiled model; the final scores come from the engine's ``score_turn``."""
+
+    winner: Optional[int]
+
+    def __init__(self, spec: GameSpec, opponent: Any):
+        rules = self.rules = spec.rules
+        model = compile_model(rules)
+        sampler = PointSampler(model)
+        self.goal, self.win, self.num_actions = int(rules.goal), int(model.win), model.num_actions
+        self.min_dice = int(rules.min_dice)
+        self.kind = model.dice_kind.reshape(-1).tolist()
+        self.bacon_row = (sampler.sure + model.free_bacon_points.reshape(-1)).tolist()
+        self.bits, self.high = sampler.bits, int(sampler.high)
+        self.column_mask = (1 << sampler.bits) - 1
+        self.threshold, self.alias = sampler.threshold.tolist(), sampler.alias.tolist()
+        self.after = model.after.reshape(-1).tolist()
+        self.after_rows = model.after.shape[0]
+        self.landing = None if model.points_landing is None else model.points_landing.reshape(-1).tolist()
+        self.landing_width = 0 if model.points_landing is None else model.points_landing.shape[2]
+        self.again = None if model.again is None else model.again.reshape(-1).tolist()
+        self.model = model if model.piggy is not None else None
+        self.table = opponent_table(opponent, spec).reshape(-1).tolist()
+        mask = np.ones(spec.num_actions, dtype=np.int8)
+        mask[:self.min_dice] = 0
+        self._mask = mask
+        self.position, self.mover, self.winner = 0, 0, None
+        self.final: Optional[List[int]] = None
+
+    def new(self, me: int, rng: random.Random) -> None:
+        """A new game at 0-0, player 0 to move; the opponent plays until ``me`` moves."""
+        self.position, self.mover, self.winner, self.final = 0, 0, None, None
+        self._opponent(me, rng)
+
+    def play(self, action: int, rng: random.Random) -> bool:
+        """The mover rolls ``action`` dice (below the least, the least); False if illegal."""
+        legal = action >= self.min_dice
+        self._turn(action if legal else self.min_dice, rng)
+        return legal
+
+    def advance(self, me: int, rng: random.Random) -> None:
+        """The opponent's turns until ``me`` moves or the game ends."""
+        self._opponent(me, rng)
+
+    def _opponent(self, me: int, rng: random.Random) -> None:
+        while self.winner is None and self.mover != me:
+            self._turn(self.table[self.position], rng)
+
+    def _turn(self, dice: int, rng: random.Random) -> None:
+        self.land(dice, self.draw(dice, rng))
+
+    def draw(self, dice: int, rng: random.Random) -> int:
+        """The points of ``dice`` dice here, drawn exactly: one integer picks a column of the
+        row's alias table (its low bits) and a unit in it (the rest)."""
+        position = self.position
+        row = self.kind[position] * self.num_actions + dice if dice > 0 else self.bacon_row[position]
+        draw = rng.randrange(self.high)
+        column = draw & self.column_mask
+        cell = (row << self.bits) | column
+        return column if (draw >> self.bits) < self.threshold[cell] else self.alias[cell]
+
+    def land(self, dice: int, points: int) -> None:
+        """The mover's turn of ``dice`` dice scored ``points``: the model's next position (the
+        bonus rules, Piggy Back, swaps and extra turns), or the end with the engine's scores."""
+        position, goal = self.position, self.goal
+        landed = None
+        if self.landing is not None:
+            new = self.landing[position * self.landing_width + min(points, self.landing_width - 1)]
+        else:
+            landed = min(position // goal + points, self.after_rows - 1) * goal + position % goal
+            new = self.after[landed]
+        if self.model is not None and dice > 0 and points == 0:  # Piggy Back
+            new = int(self.model.piggy_landing(position // goal, position % goal, dice))
+        if new >= self.win:
+            turn = score_turn(self.rules, self.mover, position // goal, position % goal, dice, points)
+            mine, theirs = turn.new_score, turn.new_opponent_score
+            self.final = [mine, theirs] if self.mover == 0 else [theirs, mine]
+            self.winner = self.mover if new == self.win else 1 - self.mover
+            return
+        if not (self.again is not None and landed is not None and self.again[landed]):
+            self.mover = 1 - self.mover
+        self.position = new
+
+    def place(self, score0: int, score1: int, mover: int) -> None:
+        """Set the position (scores below the goal) with ``mover`` to move."""
+        mine, theirs = (score0, score1) if mover == 0 else (score1, score0)
+        self.position, self.mover, self.winner, self.final = mine * self.goal + theirs, mover, None, None
+
+    def scores(self) -> List[int]:
+        """Player 0's and player 1's score."""
+        if self.final is not None:
+            return list(self.final)
+        mine, theirs = divmod(self.position, self.goal)
+        return [mine, theirs] if self.mover == 0 else [theirs, mine]
+
+    def seen(self, me: int) -> List[int]:
+        """``me``'s score and the opponent's."""
+        scores = self.scores()
+        return [scores[me], scores[1 - me]]
+
+    def mask(self) -> np.ndarray:
+        """The legal dice counts (a fresh array)."""
+        return self._mask.copy()
+
+    @property
+    def state(self) -> GameState:
+        """The position as a :class:`~hogsolve.hog.state.HogState` (scores and mover)."""
+        score0, score1 = self.scores()
+        return HogState(self.rules, score0, score1, self.mover)
+
+
+class PigLane(Lane):
+    """A roll-or-hold game: the engine's :class:`~hogsolve.pig.engine.PigMatch` (its goal rule),
+    a roll drawn exactly by one integer below the outcomes' common denominator; the match's
+    log is kept only if ``keep_log``."""
+
+    def __init__(self, spec: GameSpec, opponent: Any, keep_log: bool = False):
+        self.spec, self.keep_log = spec, keep_log
+        chance = PigState(spec.rules).chance_table()
+        self.cumulative, self.denominator = chance.cumulative, chance.denominator
+        self.outcomes = [outcome for outcome, _ in PigState(spec.rules).outcomes]
+        self.roll_table = opponent_table(opponent, spec).tolist()  # [i][j][k] True: roll
+        self._masks = (np.array([1, 0], dtype=np.int8), np.array([1, 1], dtype=np.int8))
+        self.state: PigState = PigState(spec.rules)
+
+    @property
+    def winner(self) -> Optional[int]:
+        """0 or 1 once the game is over, else None."""
+        return self.state.match.winner
+
+    def new(self, me: int, rng: random.Random) -> None:
+        """A new game, player 0 to move; the opponent plays until ``me`` moves."""
+        self.state = PigState(self.spec.rules, keep_log=self.keep_log)
+        self.advance(me, rng)
+
+    def play(self, action: int, rng: random.Random) -> bool:
+        """Roll (0) or hold (1); a hold with nothing to bank is a roll (False: illegal)."""
+        match = self.state.match
+        if action == HOLD and match.turn_total > 0:
+            match.hold()
+            return True
+        kind, amount = self.outcomes[bisect.bisect_right(self.cumulative, rng.randrange(self.denominator))]
+        match.apply_outcome(kind, amount)
+        return action != HOLD
+
+    def advance(self, me: int, rng: random.Random) -> None:
+        """The opponent's moves until ``me`` moves or the game ends."""
+        match, table, outcomes, cumulative = self.state.match, self.roll_table, self.outcomes, self.cumulative
+        while match.mover != me and match.winner is None:
+            scores, total = match.scores, match.turn_total
+            if total and not table[scores[match.mover]][scores[1 - match.mover]][total]:
+                match.hold()
+            else:
+                match.apply_outcome(*outcomes[bisect.bisect_right(cumulative, rng.randrange(self.denominator))])
+
+    def seen(self, me: int) -> List[int]:
+        """``me``'s banked score, the opponent's, and ``me``'s turn total (0 off turn)."""
+        match = self.state.match
+        return [match.scores[me], match.scores[1 - me], match.turn_total if match.mover == me else 0]
+
+    def mask(self) -> np.ndarray:
+        """Roll always, hold once the turn total is positive (a fresh array)."""
+        return self._masks[self.state.match.turn_total > 0].copy()
+
+
+class StateLane(Lane):
+    """Any game through :class:`GameState` (Hog with memories): slower, but general."""
+
+    def __init__(self, spec: GameSpec, opponent: Any):
+        self.spec = spec
+        self.opponent = opponent_from(opponent, spec)
+        self.state: GameState = spec.new_state(first=0)
+
+    @property
+    def winner(self) -> Optional[int]:
+        """0 or 1 once the game is over, else None."""
+        if not self.state.is_terminal():
+            return None
+        return 0 if self.state.returns()[0] > 0 else 1
+
+    def new(self, me: int, rng: random.Random) -> None:
+        """A new game, player 0 to move; the opponent plays until ``me`` moves."""
+        self.state = self.spec.new_state(first=0)
+        self.advance(me, rng)
+
+    def play(self, action: int, rng: random.Random) -> bool:
+        """The mover's action (an illegal one as the nearest legal one); False if illegal."""
+        played, legal = legal_or_nearest(self.state, action)
+        self.state.apply_action(played)
+        settle_chance(self.state, rng)
+        return legal
+
+    def advance(self, me: int, rng: random.Random) -> None:
+        """Chance and the opponent until ``me`` moves or the game ends."""
+        while True:
+            settle_chance(self.state, rng)
+            if self.state.is_terminal() or self.state.current_player == me:
+                return
+            self.state.apply_action(self.opponent(self.state))
+
+    def seen(self, me: int) -> List[int]:
+        """What ``me`` sees, as :meth:`GameSpec.observe` (memories included)."""
+        return self.spec.observe(self.state, me).tolist()
+
+    def mask(self) -> np.ndarray:
+        """The legal actions of the player to move."""
+        return self.spec.legal(self.state)
+
+
+def lane_for(spec: GameSpec, opponent: Any):
+    """The fastest lane that plays ``spec``: Hog's compiled model, the Pig engine, or the
+    general state (Hog with memories)."""
+    if not spec.is_hog:
+        return PigLane(spec, opponent)
+    if spec.memories:
+        return StateLane(spec, opponent)
+    return HogLane(spec, opponent)
