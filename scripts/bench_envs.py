@@ -28,10 +28,17 @@ import numpy as np
 from hogsolve import get_rules
 
 
-def rate(run, seconds: float, repeats: int) -> float:
-    """Median steps a second of ``run(seconds) -> steps`` over ``repeats`` runs (after a warm-up)."""
-    run(seconds / 5)
-    return statistics.median(run(seconds) / seconds for _ in range(repeats))
+def rates(runs, seconds: float, repeats: int) -> list:
+    """Median steps a second of each ``run(seconds) -> steps`` over ``repeats`` rounds, the runs
+    interleaved in every round (after a warm-up), so a change of the machine's speed during
+    the benchmark falls on all of them alike."""
+    for run in runs:
+        run(seconds / 5)
+    samples: list = [[] for _ in runs]
+    for _ in range(repeats):
+        for run, sample in zip(runs, samples):
+            sample.append(run(seconds) / seconds)
+    return [statistics.median(sample) for sample in samples]
 
 
 def plain_pig(seconds: float) -> int:
@@ -182,12 +189,11 @@ def main() -> None:
     print("| game | plain Python loop | single env | plain / single | vector env | vector / plain |")
     print("| --- | --- | --- | --- | --- | --- |")
     for label, plain, env_id, kwargs, one, many in games:
-        reference = rate(plain, args.seconds, args.repeats)
-        single = rate(single_env(env_id, kwargs, one), args.seconds, args.repeats)
-        vector = rate(vector_env(kwargs, many, args.num_envs), args.seconds, args.repeats)
+        reference, single, vector = rates([plain, single_env(env_id, kwargs, one),
+                                           vector_env(kwargs, many, args.num_envs)], args.seconds, args.repeats)
         print(f"| {label} | {reference:,.0f} | {single:,.0f} | {reference / single:.1f}x slower | {vector:,.0f} | "
               f"{vector / reference:.1f}x |")
-    reference, floor = rate(plain_pig, args.seconds, args.repeats), rate(floor_pig, args.seconds, args.repeats)
+    reference, floor = rates([plain_pig, floor_pig], args.seconds, args.repeats)
     print(f"\nthe least a Pig env step can cost (rules inline, numpy observation and mask): {floor:,.0f} "
           f"steps a second, {reference / floor:.1f}x slower than the plain loop ({reference:,.0f})")
 

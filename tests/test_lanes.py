@@ -10,7 +10,8 @@ import pytest
 from hogsolve.hog.rules import rulesets
 from hogsolve.hog.state import HogState
 from hogsolve.interop.core import GameSpec
-from hogsolve.interop.lanes import HogLane, PigLane, lane_for, StateLane
+from hogsolve.pig.state import PigState
+from hogsolve.interop.lanes import HogLane, PigLane, StateLane, below, lane_for
 
 GOAL = 30
 HOG = [name for name, rules in rulesets().items() if rules.history is None]
@@ -54,8 +55,8 @@ class _Fixed:
     def __init__(self, value: int):
         self.value = value
 
-    def randrange(self, stop: int) -> int:
-        assert 0 <= self.value < stop
+    def getrandbits(self, bits: int) -> int:
+        assert 0 <= self.value < 1 << bits
         return self.value
 
 
@@ -102,7 +103,32 @@ def test_the_pig_lane_plays_the_engine_and_its_goal_rule():
     assert lane.mask().tolist() in ([1, 0], [1, 1])
 
 
+def test_below_draws_as_randrange_does():
+    """Mistake: the rejection bound off by one (n itself drawn, or n - 1 never)."""
+    for n in (1, 2, 6, 7, 36, 2 ** 40 + 3):
+        first, second = random.Random(n), random.Random(n)
+        assert [below(first, n, n.bit_length()) for _ in range(300)] == [second.randrange(n) for _ in range(300)]
+    rng = random.Random(0)
+    assert set(below(rng, 6, 3) for _ in range(500)) == set(range(6))
+
+
 def test_each_game_gets_its_lane():
     assert isinstance(lane_for(GameSpec.of("su18"), "optimal"), HogLane)
     assert isinstance(lane_for(GameSpec.of("piglet"), "optimal"), PigLane)
     assert isinstance(lane_for(GameSpec.of("fa19"), "optimal"), StateLane)  # Feral Hogs' memories
+
+
+def test_the_pig_lanes_rolls_have_the_exact_probabilities():
+    """Mistake: the list of draws built off by one, or a game of many outcomes drawn wrong."""
+    for name in ("pig", "two-dice-pig", "big-pig"):
+        lane = PigLane(GameSpec.of(name), "hold_at:20")
+        state = PigState(GameSpec.of(name).rules)
+        exact = {outcome: p for outcome, p in state.outcomes}
+        counted: dict = {}
+        for value in range(lane.denominator):
+            outcome = lane.roll(_Fixed(value))
+            counted[outcome] = counted.get(outcome, 0) + Fraction(1, lane.denominator)
+        assert counted == exact
+        lane.by_draw = None  # the path of a game too large for the list: the same draws
+        assert [lane.roll(_Fixed(v)) for v in range(lane.denominator)] == \
+            [PigLane(GameSpec.of(name), "hold_at:20").roll(_Fixed(v)) for v in range(lane.denominator)]

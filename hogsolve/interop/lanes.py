@@ -30,6 +30,15 @@ from .core import GameSpec
 from .opponents import legal_or_nearest, opponent_from, opponent_table, settle_chance
 
 
+def below(rng: random.Random, n: int, bits: int) -> int:
+    """A uniform integer in ``[0, n)``, ``bits = n.bit_length()``: what ``rng.randrange(n)``
+    draws, by the same rejection of ``getrandbits``, without its argument checks."""
+    draw = rng.getrandbits(bits)
+    while draw >= n:
+        draw = rng.getrandbits(bits)
+    return draw
+
+
 class Lane:
     """What every lane offers (see the module docstring); ``move`` is the environment's step."""
 
@@ -64,6 +73,7 @@ class HogLane(Lane):
         self.kind = model.dice_kind.reshape(-1).tolist()
         self.bacon_row = (sampler.sure + model.free_bacon_points.reshape(-1)).tolist()
         self.bits, self.high = sampler.bits, int(sampler.high)
+        self.high_bits = self.high.bit_length()
         self.column_mask = (1 << sampler.bits) - 1
         self.threshold, self.alias = sampler.threshold.tolist(), sampler.alias.tolist()
         self.after = model.after.reshape(-1).tolist()
@@ -106,7 +116,7 @@ class HogLane(Lane):
         row's alias table (its low bits) and a unit in it (the rest)."""
         position = self.position
         row = self.kind[position] * self.num_actions + dice if dice > 0 else self.bacon_row[position]
-        draw = rng.randrange(self.high)
+        draw = below(rng, self.high, self.high_bits)
         column = draw & self.column_mask
         cell = (row << self.bits) | column
         return column if (draw >> self.bits) < self.threshold[cell] else self.alias[cell]
@@ -163,14 +173,19 @@ class HogLane(Lane):
 
 class PigLane(Lane):
     """A roll-or-hold game: the engine's :class:`~hogsolve.pig.engine.PigMatch` (its goal rule),
-    a roll drawn exactly by one integer below the outcomes' common denominator; the match's
-    log is kept only if ``keep_log``."""
+    a roll drawn exactly by one uniform integer below the outcomes' common denominator,
+    looked up in a list of the outcome of every such integer; the match's log is kept only
+    if ``keep_log``."""
 
     def __init__(self, spec: GameSpec, opponent: Any, keep_log: bool = False):
         self.spec, self.keep_log = spec, keep_log
         chance = PigState(spec.rules).chance_table()
         self.cumulative, self.denominator = chance.cumulative, chance.denominator
+        self.bits = self.denominator.bit_length()
         self.outcomes = [outcome for outcome, _ in PigState(spec.rules).outcomes]
+        self.by_draw: Optional[List[Optional[tuple]]] = None if self.bits > 16 else [
+            self.outcomes[bisect.bisect_right(self.cumulative, draw)] if draw < self.denominator else None
+            for draw in range(1 << self.bits)]  # None: at or above the denominator, drawn again
         self.roll_table = opponent_table(opponent, spec).tolist()  # [i][j][k] True: roll
         self._masks = (np.array([1, 0], dtype=np.int8), np.array([1, 1], dtype=np.int8))
         self.state: PigState = PigState(spec.rules)
@@ -191,19 +206,28 @@ class PigLane(Lane):
         if action == HOLD and match.turn_total > 0:
             match.hold()
             return True
-        kind, amount = self.outcomes[bisect.bisect_right(self.cumulative, rng.randrange(self.denominator))]
-        match.apply_outcome(kind, amount)
+        match.apply_outcome(*self.roll(rng))
         return action != HOLD
+
+    def roll(self, rng: random.Random) -> tuple:
+        """One roll's ``(kind, amount)``, by its exact probability (as ``randrange`` draws)."""
+        by_draw, bits = self.by_draw, self.bits
+        if by_draw is None:  # a game of many outcomes: no list of every draw
+            return self.outcomes[bisect.bisect_right(self.cumulative, below(rng, self.denominator, bits))]
+        outcome = by_draw[rng.getrandbits(bits)]
+        while outcome is None:
+            outcome = by_draw[rng.getrandbits(bits)]
+        return outcome
 
     def advance(self, me: int, rng: random.Random) -> None:
         """The opponent's moves until ``me`` moves or the game ends."""
-        match, table, outcomes, cumulative = self.state.match, self.roll_table, self.outcomes, self.cumulative
+        match, table = self.state.match, self.roll_table
         while match.mover != me and match.winner is None:
             scores, total = match.scores, match.turn_total
             if total and not table[scores[match.mover]][scores[1 - match.mover]][total]:
                 match.hold()
             else:
-                match.apply_outcome(*outcomes[bisect.bisect_right(cumulative, rng.randrange(self.denominator))])
+                match.apply_outcome(*self.roll(rng))
 
     def seen(self, me: int) -> List[int]:
         """``me``'s banked score, the opponent's, and ``me``'s turn total (0 off turn)."""
