@@ -96,6 +96,9 @@ def rule_file_reference() -> str:
         optional = " (optional: absent means none)" if key in rulefile.OPTIONAL else ""
         required = " (required)" if key == "free_bacon" else ""
         lines.append(f"| `{key}` | one of the components below{required}{optional} |")
+    from hogsolve.hog.rules import RULE_NAMES
+    kinds = ", ".join(f"`{kind}`" for kind in RULE_NAMES)
+    lines.append(f"| `names` | a table of a rule kind ({kinds}) to the name the game logs show (optional) |")
     for key, names in {**rulefile.COMPONENTS, **rulefile.OPTIONAL}.items():
         lines += ["", f"### `{key}`", ""] + [f"- `{name}`: {_summary(component)}" for name, component in names.items()]
     return "\n".join(lines)

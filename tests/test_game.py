@@ -32,7 +32,8 @@ def test_fa13_swap_hands_the_win():
     result = play(always_roll(3), always_roll(1), fa13, dice={4: make_test_dice(4, 4, 2)},
                   score0=90, score1=50)
     assert result.scores == (50, 100) and result.winner == 1
-    assert result.turns[0].events() == [{"kind": "hog_wild", "sides": 4}, {"kind": "swine_swap"}]
+    assert [(e["kind"], e["name"], e.get("sides")) for e in result.turns[0].events()] == \
+        [("hog_wild", "Hog Wild", 4), ("swine_swap", "Swine Swap", None)]
 
 
 def test_scripted_game_and_log():

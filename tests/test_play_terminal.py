@@ -73,7 +73,7 @@ def test_feral_hogs_game_in_the_terminal():
     rules = get_rules("fa19")
     record = play_terminal(rules, seed=4, read=lambda prompt: next(answers), write=out.write)
     text = out.getvalue()
-    assert "[Feral Hogs: 3 points]" in text  # rolling 2 dice at the start (memory 0) earns it
+    assert "[Feral Hogs: +3 points]" in text  # rolling 2 dice at the start (memory 0) earns it
     assert record["winner"] in ("you", "bot") and "wins" in text
     # every bot move is the optimal table's entry at the scores *and* both memories (fa19: dice)
     from hogsolve import solve

@@ -311,7 +311,8 @@ def test_feral_hogs_bonus_follows_each_players_memory():
     # fa19 remembers dice: rolling 2 at the start (memory 0) earns the bonus
     turns = play(always_roll(2), always_roll(4), fa19, dice=make_test_dice(3), goal=30).turns
     assert [t.feral_bonus for t in turns[:4]] == [3, 0, 0, 0]
-    assert turns[0].new_score == 6 + 3 and {"kind": "feral_hogs", "points": 3} in turns[0].events()
+    assert turns[0].new_score == 6 + 3 and {"kind": "feral_hogs", "name": "Feral Hogs", "text": "Feral Hogs: +3 points", "points": 3} in \
+        turns[0].events()
     # sp20 remembers points: 3 dice of 2s score 6, then rolling 4 dice is |4 - 6| = 2 -> bonus
     first = iter([3])
     turns = play(lambda s, o: next(first, 4), always_roll(1), sp20, dice=make_test_dice(2), goal=40).turns

@@ -19,8 +19,8 @@ from collections import Counter
 from math import comb
 
 from .dice import pig_out_count, sum_counts_without_ones
-from .rules import (Ruleset, checked_choice, end_of_turn_and_swap, moves_again, roll_points, turn_points,
-                    zero_dice_points)
+from .rules import (EndOfTurn, Ruleset, checked_choice, end_of_turn_steps, moves_again, roll_points,
+                    turn_points, zero_dice_points)
 
 Dice = Union[Callable[[], int], Mapping[int, Callable[[], int]]]
 
@@ -42,6 +42,7 @@ class Turn:
     extra_turn: bool = False      # the mover moves again
     piggy_back: bool = False      # the opponent gained the dice count (Piggy Back)
     feral_bonus: int = 0          # Feral Hogs points added to the turn's points
+    rule_events: Tuple[Dict[str, object], ...] = ()  # see events()
 
     @property
     def free_bacon(self) -> bool:
@@ -53,33 +54,20 @@ class Turn:
         """True when a die showed 1."""
         return 1 in self.outcomes
 
-    def events(self, normal_sides: int = 6) -> List[Dict[str, object]]:
-        """Rule events of the turn, in the order they happen, as data for front ends to word.
-
-        Kinds: ``hog_wild`` (``sides``), ``free_bacon`` (``points``),
-        ``pig_out`` (``points``), ``feral_hogs`` (``points``), ``swine_swap``, ``extra_turn``, ``piggy_back``
-        (``points``: what the opponent gained).
-        """
-        out: List[Dict[str, object]] = []
-        if self.num_dice and self.sides != normal_sides:
-            out.append({"kind": "hog_wild", "sides": self.sides})
-        if self.free_bacon:
-            out.append({"kind": "free_bacon", "points": self.points})
-        if self.pig_out:
-            out.append({"kind": "pig_out", "points": self.points})
-        if self.feral_bonus:
-            out.append({"kind": "feral_hogs", "points": self.feral_bonus})
-        if self.swapped:
-            out.append({"kind": "swine_swap"})
-        if self.piggy_back:
-            out.append({"kind": "piggy_back", "points": self.num_dice})
-        if self.extra_turn:
-            out.append({"kind": "extra_turn"})
-        return out
+    def events(self) -> List[Dict[str, object]]:
+        """Every rule that changed this turn, in the order it applied, as the engine recorded
+        it: ``kind`` (``hog_wild``, ``free_bacon``, ``pig_out``, ``turn_score``, ``piggy_back``,
+        ``feral_hogs``, ``points_bonus``, ``bonus``, ``swine_swap``, ``extra_turn``), ``name`` (the
+        semester's own: Boar Brawl, Sus Fuss, Sow Sad...), ``text`` (the words every front end
+        shows) and its numbers (``points`` it moved, ``sides``; ``player: "opponent"`` where
+        the opponent gained them)."""
+        return [dict(event) for event in self.rule_events]
 
     def to_dict(self) -> dict:
         """The turn as plain values, with its rule events."""
-        return {**dataclasses.asdict(self), "free_bacon": self.free_bacon, "pig_out": self.pig_out,
+        plain = {field.name: getattr(self, field.name) for field in dataclasses.fields(self)
+                 if field.name != "rule_events"}
+        return {**plain, "outcomes": list(self.outcomes), "free_bacon": self.free_bacon, "pig_out": self.pig_out,
                 "events": self.events()}
 
 
@@ -147,31 +135,84 @@ def take_turn(rules: Ruleset, mover: int, score: int, opponent_score: int,
     """Play one turn of ``num_dice`` dice with ``roll(sides) -> outcome``; ``previous`` is
     what the mover remembers of their last turn (history rules only)."""
     sides = int(rules.dice_sides(score, opponent_score))
+    outcomes: Tuple[int, ...] = ()
     if num_dice == 0:
-        outcomes: Tuple[int, ...] = ()
-        points = int(turn_points(rules, int(zero_dice_points(rules, score, opponent_score)), 0))
+        raw = int(zero_dice_points(rules, score, opponent_score))
     else:
         outcomes = tuple(roll(sides) for _ in range(num_dice))
         for face in outcomes:  # as in CS 61A, a test die may show any positive number
             if isinstance(face, bool) or not isinstance(face, int) or face < 1:
                 raise ValueError(f"dice gave {face!r}; a die shows a positive whole number")
-        points = int(turn_points(rules, roll_points(outcomes, rules.pig_out, rules.pig_out_rule), num_dice))
-    return score_turn(rules, mover, score, opponent_score, num_dice, points, outcomes, previous)
+        raw = roll_points(outcomes, rules.pig_out, rules.pig_out_rule)
+    points = int(turn_points(rules, raw, num_dice))
+    return score_turn(rules, mover, score, opponent_score, num_dice, points, outcomes, previous, raw=raw)
 
 
 def score_turn(rules: Ruleset, mover: int, score: int, opponent_score: int, num_dice: int, points: int,
-               outcomes: Tuple[int, ...] = (), previous: int = 0) -> Turn:
-    """The turn of ``num_dice`` dice that scored ``points`` (the turn-score rule applied):
-    Piggy Back, Feral Hogs, the after-turn rules, the goal and extra turns."""
+               outcomes: Tuple[int, ...] = (), previous: int = 0, raw: Optional[int] = None) -> Turn:
+    """The turn of ``num_dice`` dice that scored ``points`` (the turn-score rule applied to
+    the dice's ``raw`` points, when known): Piggy Back, Feral Hogs, the after-turn rules,
+    the goal and extra turns, with an event for every rule that changed the turn."""
     sides = int(rules.dice_sides(score, opponent_score))
     piggy = rules.piggy_back and num_dice > 0 and points == 0
     opponent_after = opponent_score + (num_dice if piggy else 0)  # Piggy Back
     feral = int(rules.history.points(num_dice, previous)) if rules.history is not None else 0
-    new, opp, swapped = end_of_turn_and_swap(rules, score, opponent_after, points + feral)
+    steps = end_of_turn_steps(rules, score, opponent_after, points + feral)
+    new, opp = int(steps.mover), int(steps.opponent)
     over = new >= rules.goal or opp >= rules.goal
-    again = not over and bool(moves_again(rules, int(new), int(opp)))
-    return Turn(mover, score, opponent_score, num_dice, sides, outcomes, points, int(new), int(opp), swapped,
-                again, piggy, feral)
+    again = not over and bool(moves_again(rules, new, opp))
+    events = _events(rules, num_dice, sides, outcomes, points, raw, piggy, feral, steps,
+                     rules.extra_turn_name(new, opp) if again else None)
+    return Turn(mover, score, opponent_score, num_dice, sides, outcomes, points, new, opp, bool(steps.swapped),
+                again, piggy, feral, tuple(events))
+
+
+def _points(n: int) -> str:
+    return f"{n} point{'' if n == 1 else 's'}"
+
+
+def _events(rules: Ruleset, num_dice: int, sides: int, outcomes: Tuple[int, ...], points: int,
+            raw: Optional[int], piggy: bool, feral: int, steps: EndOfTurn,
+            extra_turn: Optional[str]) -> List[Dict[str, object]]:
+    """The turn's rule events in the order the rules applied (see :meth:`Turn.events`)."""
+    out: List[Dict[str, object]] = []
+
+    def add(kind: str, name: str, text: str, **numbers: object) -> None:
+        out.append({"kind": kind, "name": name, "text": text, **numbers})
+    if num_dice and sides != 6:
+        name = rules.rule_name("dice_sides")
+        add("hog_wild", name, f"{name}: {sides}-sided dice", sides=sides)
+    base = points if raw is None else int(raw)
+    if num_dice == 0:
+        name = rules.rule_name("free_bacon")
+        add("free_bacon", name, f"{name}: {_points(base)}", points=base)
+    elif 1 in outcomes:
+        name = rules.rule_name("pig_out")
+        add("pig_out", name, f"{name}: {_points(base)}", points=base)
+    if points != base:
+        name = rules.rule_name("turn_score")
+        add("turn_score", name, f"{name}: {base} becomes {points}", points=points - base)
+    if piggy:
+        name = rules.rule_name("piggy_back")
+        add("piggy_back", name, f"{name}: the opponent gains {num_dice}", points=num_dice, player="opponent")
+    if feral:
+        name = rules.rule_name("history")
+        add("feral_hogs", name, f"{name}: +{_points(feral)}", points=feral)
+    name = rules.rule_name("points_bonus")
+    if int(steps.mover_extra):
+        add("points_bonus", name, f"{name}: +{_points(int(steps.mover_extra))}", points=int(steps.mover_extra))
+    if int(steps.opponent_extra):
+        add("points_bonus", name, f"{name}: the opponent gains {_points(int(steps.opponent_extra))}",
+            points=int(steps.opponent_extra), player="opponent")
+    if int(steps.bonus):
+        name = rules.rule_name("bonus")
+        add("bonus", name, f"{name}: +{_points(int(steps.bonus))}", points=int(steps.bonus))
+    if steps.swapped:
+        name = rules.rule_name("swaps")
+        add("swine_swap", name, f"{name}: the scores are swapped")
+    if extra_turn is not None:
+        add("extra_turn", extra_turn, f"{extra_turn}: an extra turn")
+    return out
 
 
 class Match:

@@ -14,6 +14,13 @@ the built-in rulesets use::
     bonus = "no_bonus"
     extra_turn = "no_extra_turn"
 
+An optional table names the rules as the game logs should (the usual names are Pig Out,
+Free Bacon, Swine Swap, ...)::
+
+    [names]
+    free_bacon = "Pig Tail"
+    pig_out = "Sow Sad"
+
 Only ``name`` and ``free_bacon`` are required.  Unknown keys or components,
 wrong types and out-of-range values are refused with the file, the key and
 the reason (:class:`RuleFileError`).  Python's ``tomllib`` reads the files;
@@ -57,7 +64,7 @@ TEXT_FIELDS = ("name", "description")
 TEXT_LIMITS = {"name": 200, "description": 400}
 INT_FIELDS = ("goal", "max_dice", "pig_out", "min_dice")
 BOOL_FIELDS = ("piggy_back",)
-KEYS = TEXT_FIELDS + INT_FIELDS + BOOL_FIELDS + tuple(COMPONENTS) + tuple(OPTIONAL)
+KEYS = TEXT_FIELDS + INT_FIELDS + BOOL_FIELDS + tuple(COMPONENTS) + tuple(OPTIONAL) + ("names",)
 
 
 class RuleFileError(HogsolveError, ValueError):
@@ -114,6 +121,14 @@ def from_dict(data: dict, source: str = "<rules>") -> Ruleset:
                 bad(key, f"unknown component {data[key]!r}; choose from {', '.join(choices)}")
             else:
                 fields[key] = choices[data[key]]
+    if "names" in data:
+        names = data["names"]
+        if not isinstance(names, dict) or any(kind not in r.RULE_NAMES for kind in names) or any(
+                not isinstance(v, str) or not v.strip() or not v.isprintable() or len(v) > 60 for v in names.values()):
+            bad("names", f"expected a table of rule kinds ({', '.join(r.RULE_NAMES)}) to printable names "
+                         f"of at most 60 characters, got {ascii(names)[:80]}")
+        else:
+            fields["names"] = tuple(sorted(names.items()))
     if problems:
         raise RuleFileError("\n".join(problems), problems)
     fields.setdefault("description", f"{fields['name']} (from a rule file)")
@@ -158,4 +173,6 @@ def to_toml(rules: Ruleset) -> str:
     lines += [f"{key} = {'true' if getattr(rules, key) else 'false'}" for key in BOOL_FIELDS]
     lines += [f"{key} = {_quote(component_name(rules, key))}" for key in COMPONENTS]
     lines += [f"{key} = {_quote(component_name(rules, key))}" for key in OPTIONAL if getattr(rules, key) is not None]
+    if rules.names:
+        lines += ["", "[names]"] + [f"{kind} = {_quote(name)}" for kind, name in rules.names]
     return "\n".join(lines) + "\n"

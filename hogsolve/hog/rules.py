@@ -27,7 +27,7 @@ from ..errors import HogsolveError
 import dataclasses
 import functools
 import math
-from typing import Callable, Dict, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -408,12 +408,20 @@ def _gcd(a, b):
     return np.gcd(a, b) if isinstance(a, np.ndarray) or isinstance(b, np.ndarray) else math.gcd(a, b)
 
 
+def pig_pass(score, opponent_score):
+    """fa20 Pig Pass: an extra turn when the mover trails by 1 or 2."""
+    return (score < opponent_score) & (opponent_score - score < 3)
+
+
+def swine_align(score, opponent_score):
+    """fa20 Swine Align: an extra turn when both scores are positive with a greatest common
+    divisor of at least 10."""
+    return (score > 0) & (opponent_score > 0) & (_gcd(score, opponent_score) >= 10)
+
+
 def extra_pig_pass_or_swine_align(score, opponent_score):
-    """fa20: an extra turn when the mover trails by 1 or 2 (Pig Pass) or when both scores are
-    positive with a greatest common divisor of at least 10 (Swine Align)."""
-    pig_pass = (score < opponent_score) & (opponent_score - score < 3)
-    swine_align = (score > 0) & (opponent_score > 0) & (_gcd(score, opponent_score) >= 10)
-    return pig_pass | swine_align
+    """fa20: an extra turn by Pig Pass or by Swine Align."""
+    return pig_pass(score, opponent_score) | swine_align(score, opponent_score)
 
 
 def extra_more_boar(score, opponent_score):
@@ -426,6 +434,32 @@ def extra_more_boar(score, opponent_score):
     a1, a2 = leading_two(score)
     b1, b2 = leading_two(opponent_score)
     return _as_result((a1 < b1) & (a2 < b2))
+
+
+def named(name: str, *parts: Tuple[str, Callable]):
+    """Give a rule component its CS 61A name (``rule_name``), shown wherever it fires; a rule
+    made of ``parts`` (name, test) is named by the parts that hold."""
+    def mark(rule):
+        rule.rule_name = name
+        rule.rule_parts = parts
+        return rule
+    return mark
+
+
+for _rule, _name in ((bonus_hog_pile_equal, "Hog Pile"), (bonus_hog_pile_ones, "Hog Pile"),
+                     (bonus_pigs_on_prime, "Pigs on Prime"), (bonus_square_swine, "Square Swine"),
+                     (bonus_sus_fuss, "Sus Fuss"), (prime_sum_leader_gains, "Hogtimus Prime"),
+                     (hogtimus_prime, "Hogtimus Prime"), (extra_more_boar, "More Boar")):
+    named(_name)(_rule)
+named("Pig Pass or Swine Align", ("Pig Pass", pig_pass), ("Swine Align", swine_align))(extra_pig_pass_or_swine_align)
+
+#: The name of each kind of rule where neither the ruleset (``Ruleset.names``) nor the
+#: component (:func:`named`) gives one.
+RULE_NAMES: Dict[str, str] = {
+    "pig_out": "Pig Out", "free_bacon": "Free Bacon", "dice_sides": "Hog Wild", "swaps": "Swine Swap",
+    "piggy_back": "Piggy Back", "history": "Feral Hogs", "turn_score": "Turn score rule",
+    "bonus": "Bonus", "extra_turn": "Extra turn", "points_bonus": "Points bonus",
+}
 
 
 def moves_again(rules: "Ruleset", score, opponent_score):
@@ -522,22 +556,47 @@ def call_rule(rule, *args):
         return one(*args)
 
 
+@dataclasses.dataclass(frozen=True)
+class EndOfTurn:
+    """The after-turn rules of one turn, step by step (ints, or numpy arrays element-wise):
+    the points bonus's extras (sp15), the mover's bonus (Hog Pile, ...), whether the swap
+    fired, and the scores (mover, opponent) it ends on."""
+
+    mover_extra: Any
+    opponent_extra: Any
+    bonus: Any
+    swapped: Any
+    mover: Any
+    opponent: Any
+
+
+def end_of_turn_steps(rules: "Ruleset", score, opponent_score, points) -> EndOfTurn:
+    """Add ``points`` to ``score``, then the points bonus, the bonus and the swap test (once):
+    the one definition of their order, for the engine's events and every solver alike."""
+    new = score + points
+    mover_extra, opponent_extra = 0 * new, 0 * new
+    if rules.points_bonus is not None:
+        mover_extra, opponent_extra = rules.points_bonus(new, opponent_score, points)
+        new, opponent_score = new + mover_extra, opponent_score + opponent_extra
+    bonus = call_rule(rules.bonus, new, opponent_score)
+    new = new + bonus
+    swap = call_rule(rules.swaps, new, opponent_score)
+    if np.ndim(swap) == 0:
+        swap = bool(swap)
+        mover, opponent = (opponent_score, new) if swap else (new, opponent_score)
+    else:
+        swap = swap.astype(bool)
+        mover, opponent = np.where(swap, opponent_score, new), np.where(swap, new, opponent_score)
+    return EndOfTurn(mover_extra, opponent_extra, bonus, swap, mover, opponent)
+
+
 def end_of_turn_and_swap(rules: "Ruleset", score, opponent_score, points):
     """``(mover, opponent, swapped)`` after adding ``points`` and applying the swap rule.
 
     The swap test runs once; works on ints and, element-wise, on numpy arrays.
     """
-    new = score + points
-    if rules.points_bonus is not None:
-        mover_extra, opponent_extra = rules.points_bonus(new, opponent_score, points)
-        new, opponent_score = new + mover_extra, opponent_score + opponent_extra
-    new = new + call_rule(rules.bonus, new, opponent_score)
-    swap = call_rule(rules.swaps, new, opponent_score)
-    if np.ndim(swap) == 0:
-        swap = bool(swap)
-        return (opponent_score, new, True) if swap else (new, opponent_score, False)
-    swap = swap.astype(bool)
-    return np.where(swap, opponent_score, new), np.where(swap, new, opponent_score), swap
+    steps = end_of_turn_steps(rules, score, opponent_score, points)
+    return steps.mover, steps.opponent, steps.swapped
 
 
 def end_of_turn(rules: "Ruleset", score, opponent_score, points):
@@ -634,6 +693,9 @@ class Ruleset:
         Points of a turn in which any die shows 1.
     goal, max_dice : int
         Score that ends the game; most dice a player may roll.
+    names : tuple of (field, name) pairs
+        The course's names for this ruleset's rules where they differ from the component's
+        or the usual one (``("free_bacon", "Boar Brawl")``): what the game logs show.
     endless : str
         What a game that never ends is worth: ``"none"`` (nothing is agreed: where optimal
         players would pass forever the game has no value, as in sp22) or ``"draw"`` (half a
@@ -660,6 +722,7 @@ class Ruleset:
     points_bonus: Optional[Callable] = None
     min_dice: int = 0
     endless: str = "none"
+    names: Tuple[Tuple[str, str], ...] = ()
 
     def __post_init__(self):
         for field in ("goal", "max_dice", "pig_out", "min_dice"):
@@ -670,6 +733,10 @@ class Ruleset:
             raise ValueError(f"goal must be at least 1, got {self.goal}")
         if not 1 <= self.max_dice <= 20:
             raise ValueError(f"max_dice must be from 1 to 20, got {self.max_dice}")
+        if not all(isinstance(pair, tuple) and len(pair) == 2 and pair[0] in RULE_NAMES and isinstance(pair[1], str)
+                   for pair in self.names):
+            raise TypeError(f"names must be (rule kind, name) pairs of {', '.join(RULE_NAMES)}, got {self.names!r}")
+        object.__setattr__(self, "names", tuple(sorted(self.names)))  # one order: equal rulesets compare equal
         if self.min_dice not in (0, 1):
             raise ValueError(f"min_dice must be 0 or 1, got {self.min_dice}")
         if self.endless not in ENDLESS:
@@ -708,6 +775,22 @@ class Ruleset:
             return ()
         given = tuple(int(self.history.index(int(c), int(self.max_dice))) for c in context)
         return (given + (0, 0))[:2]
+
+    def rule_name(self, kind: str) -> str:
+        """The name this ruleset's course gave the rule ``kind`` (a field: ``free_bacon``,
+        ``bonus``, ...): the ruleset's own ``names``, else the component's, else the usual one."""
+        own = dict(self.names)
+        if kind in own:
+            return own[kind]
+        component = getattr(self, kind, None)
+        return (getattr(component, "rule_name", None) if callable(component) else None) or RULE_NAMES[kind]
+
+    def extra_turn_name(self, score: int, opponent_score: int) -> str:
+        """The name of the extra-turn rule that fired at (score, opponent_score): the parts
+        that hold (fa20's Pig Pass, Swine Align), else the rule's name."""
+        parts = getattr(self.extra_turn, "rule_parts", ())
+        held = [name for name, test in parts if bool(test(score, opponent_score))]
+        return " and ".join(held) if held else self.rule_name("extra_turn")
 
     def replace(self, **changes) -> "Ruleset":
         """A copy with some fields changed, e.g. ``rules.replace(goal=30)``."""
@@ -864,6 +947,7 @@ _BUILTIN: Tuple[Ruleset, ...] = (  # in the order the course used them
         "More Boar: an extra turn when both of the mover's leading digits are below the opponent's",
         free_bacon=bacon_smallest_square_digit,
         extra_turn=extra_more_boar,
+        names=(("free_bacon", "Piggy Points"),),
     ),
     Ruleset(
         "fa21",
@@ -871,6 +955,7 @@ _BUILTIN: Tuple[Ruleset, ...] = (  # in the order the course used them
         "score; 7 at 0); Hog Pile: landing on the opponent's score adds it again",
         free_bacon=bacon_one_seventh_digit,
         bonus=bonus_hog_pile_equal,
+        names=(("free_bacon", "Picky Piggy"),),
     ),
     Ruleset(
         "sp22",
@@ -879,6 +964,7 @@ _BUILTIN: Tuple[Ruleset, ...] = (  # in the order the course used them
         "ending in the opponent's ones digit gains that digit",
         free_bacon=bacon_hefty_hogs,
         bonus=bonus_hog_pile_ones,
+        names=(("free_bacon", "Hefty Hogs"), ("pig_out", "Sow Sad")),
     ),
     Ruleset(
         "su22",
@@ -886,6 +972,7 @@ _BUILTIN: Tuple[Ruleset, ...] = (  # in the order the course used them
         "score (1 counts) rises to the next prime",
         free_bacon=bacon_twice_tens_minus_ones,
         bonus=bonus_pigs_on_prime,
+        names=(("free_bacon", "Oink Points"), ("pig_out", "Sow Sad")),
     ),
     Ruleset(
         "fa22",
@@ -893,6 +980,7 @@ _BUILTIN: Tuple[Ruleset, ...] = (  # in the order the course used them
         "perfect-square new score becomes the next perfect square",
         free_bacon=bacon_pig_tail,
         bonus=bonus_square_swine,
+        names=(("free_bacon", "Pig Tail"), ("pig_out", "Sow Sad")),
     ),
     Ruleset(
         "fa23",
@@ -900,6 +988,7 @@ _BUILTIN: Tuple[Ruleset, ...] = (  # in the order the course used them
         "Sus Fuss: a new score with 3 or 4 factors becomes the next prime",
         free_bacon=bacon_boar_brawl,
         bonus=bonus_sus_fuss,
+        names=(("free_bacon", "Boar Brawl"), ("pig_out", "Sow Sad")),
     ),
     Ruleset(
         "hog",

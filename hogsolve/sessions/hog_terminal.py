@@ -18,19 +18,8 @@ PROMPT = "Your move: how many dice ({least}-{max}), h for a hint, q to quit? "
 
 
 def event_words(event: Dict[str, object]) -> str:
-    """A rule event (see :meth:`hogsolve.hog.engine.Turn.events`) in words."""
-    kind = event["kind"]
-    if kind == "hog_wild":
-        return f"Hog Wild: {event['sides']}-sided dice"
-    if kind == "swine_swap":
-        return "Swine Swap"
-    if kind == "extra_turn":
-        return "Extra turn"
-    if kind == "piggy_back":
-        return f"Piggy Back: the opponent gains {event['points']}"
-    points = event["points"]
-    label = {"free_bacon": "Free Bacon", "pig_out": "Pig Out", "feral_hogs": "Feral Hogs"}[kind]
-    return f"{label}: {points} point{'s' if points != 1 else ''}"
+    """A rule event (see :meth:`hogsolve.hog.engine.Turn.events`) in words: the engine's own."""
+    return str(event["text"])
 
 
 def describe_turn(turn: Turn, who: str) -> str:

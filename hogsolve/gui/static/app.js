@@ -9,19 +9,11 @@ let busy = false;       // a request is on its way
 let cursor = null;      // [score, opponent_score] chosen with the arrow keys on the heatmap
 let shownTurns = 0;     // turns already drawn in the tray
 
-function eventWords(e) {  // the server sends rule events as data: {kind, ...numbers}
-  const points = (n) => `${n} point${n === 1 ? "" : "s"}`;
-  if (e.kind === "hog_wild") return `Hog Wild: ${e.sides}-sided dice`;
-  if (e.kind === "free_bacon") return `Free Bacon: ${points(e.points)}`;
-  if (e.kind === "pig_out") return `Pig Out: ${points(e.points)}`;
-  if (e.kind === "swine_swap") return "Swine Swap";
-  if (e.kind === "extra_turn") return "Extra turn";
-  if (e.kind === "piggy_back") return `Piggy Back: the opponent gains ${e.points}`;
-  if (e.kind === "feral_hogs") return `Feral Hogs: +${points(e.points)}`;
-  return e.kind;
+function eventWords(e) {  // the engine words every rule event it applied: {kind, name, text, ...numbers}
+  return e.text;
 }
 const EVENT_CLASS = {pig_out: "pig", swine_swap: "swap", hog_wild: "wild", free_bacon: "", extra_turn: "swap",
-                     feral_hogs: "wild"};
+                     feral_hogs: "wild", bonus: "wild", points_bonus: "wild", turn_score: "wild", piggy_back: "pig"};
 
 const gained = (turn) => turn.points + (turn.feral_bonus || 0);  // what the turn added, Feral Hogs included
 

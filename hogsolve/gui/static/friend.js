@@ -76,7 +76,7 @@ function render() {
     const who = names(hog ? e.seat : e.player);
     let text;
     if (hog) text = `${who} rolled ${e.num_dice === 0 ? "no dice" : e.outcomes.join(" ")}: +${e.points + (e.feral_bonus || 0)}` +
-      `${e.extra_turn ? " (extra turn)" : ""}${e.swapped ? " (swap)" : ""}`;
+      ((e.events || []).length ? ` (${e.events.map((x) => x.text).join("; ")})` : "");
     else text = e.action === "hold" ? `${who} held, banking ${e.banked}` :
       `${who} rolled ${e.faces.join(" ")}: ${e.outcome === "add" ? `+${e.amount}` : e.outcome}`;
     log.appendChild(el("li", {class: who === "You" ? "you" : "bot"}, text));
