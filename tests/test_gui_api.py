@@ -449,3 +449,20 @@ def test_a_seat_is_held_by_its_token_only(port):
         assert again["you"] == 0 and again["log"] == state["log"] and again["seated"] == [True, True]
     assert guest["seat"] == 1
     assert request(port, "POST", "/api/tables", {"rules": "sibala"})[0] == 400
+
+
+def test_the_seed_is_told_only_when_the_game_is_over(port):
+    """Fair dice: a game's seed predicts every roll, so the page learns it at the end."""
+    state = new_game(port, rules="su18", first="you")
+    assert "seed" not in state
+    status, again = request(port, "GET", f"/api/games/{state['id']}")
+    assert status == 200 and "seed" not in again
+    while state["winner"] is None:
+        status, state = request(port, "POST", f"/api/games/{state['id']}/move", {"dice": 5})
+        assert status == 200
+        assert ("seed" in state) == (state["winner"] is not None)
+    assert isinstance(state["seed"], int)
+    chosen = new_game(port, rules="pig", first="you", seed=77)  # a seed the client chose it may see
+    assert chosen["seed"] == 77
+    sibala = new_game(port, rules="sibala")  # rounds without end: never told
+    assert "seed" not in sibala

@@ -1,6 +1,7 @@
 """The SinbadHogBot room over real WebSockets: seats, refusals, floods, races, random play."""
 import asyncio
 import json
+import logging
 import random
 import threading
 import time
@@ -282,3 +283,77 @@ def test_the_protocol_documents_example_bot_plays_a_whole_game(tmp_path):
         starter.close()
         player.join(timeout=240)
     assert max(result["totals"].values()) >= 60 and "mybot" in result["totals"]
+
+
+class _Records(logging.Handler):
+    """Every log record of the server, kept for the test to read."""
+
+    def __init__(self):
+        super().__init__(logging.DEBUG)
+        self.records = []
+
+    def emit(self, record):
+        self.records.append(record)
+
+
+def _closed(ws):
+    """Read until the server closes; its close code."""
+    try:
+        while True:
+            ws.recv(timeout=10)
+    except ConnectionClosed:
+        pass
+    return ws.close_code
+
+
+def test_no_client_behaviour_leaves_a_traceback_in_the_server_log(server):
+    """Mistakes: a send after the close of an oversized first message, a binary frame read as
+    text, a client gone before its first message: each logged a traceback."""
+    running, port = server
+    records = _Records()
+    loggers = [logging.getLogger(name) for name in ("", "uvicorn", "uvicorn.error", "asyncio", "hogsolve")]
+    for logger in loggers:
+        logger.addHandler(records)
+    try:
+        big = connect(url(port, "r"))
+        big.send(json.dumps({"join": "x" * 20_000}))  # too large before joining
+        assert _closed(big) == 1009
+        binary = connect(url(port, "r"))
+        binary.send(b"\x00\x01")  # a binary first message
+        assert _closed(binary) in (1003, 4403, 1008)
+        gone = connect(url(port, "r"))
+        gone.close()  # away before a word
+        ann, _ = join(port, "r", "ann")
+        ann.send(b"\xff" * 10)  # a binary line once seated
+        ann.send(json.dumps({"say": "after the binary frame"}))
+        assert until(ann, "chat")["line"] == "after the binary frame"
+        ann.send(json.dumps({"say": "y" * 20_000}))
+        assert _closed(ann) == 1009
+        status, table = _post(port, "/api/tables", {"rules": "su18"})
+        seat_url = f"ws://127.0.0.1:{port}/api/tables/{table['table']}/ws"
+        first_big = connect(seat_url)
+        first_big.send("z" * 20_000)
+        assert _closed(first_big) == 1009
+        seat = connect(seat_url)
+        seat.send(json.dumps({"token": table["token"]}))
+        seat.recv(timeout=10)
+        seat.send(b"\x00")  # binary at a table
+        seat.send(json.dumps({"hint": True}))
+        assert any(json.loads(seat.recv(timeout=10)).get("type") == "hint" for _ in range(5))
+        seat.close()
+        time.sleep(0.5)  # let the server finish each connection
+    finally:
+        for logger in loggers:
+            logger.removeHandler(records)
+    noisy = [r for r in records.records if r.exc_info or r.levelno >= logging.ERROR]
+    assert not noisy, [(r.name, r.getMessage()) for r in noisy]
+
+
+def _post(port, path, body):
+    import http.client
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    conn.request("POST", path, body=json.dumps(body), headers={"Content-Type": "application/json"})
+    response = conn.getresponse()
+    data = json.loads(response.read())
+    conn.close()
+    return response.status, data

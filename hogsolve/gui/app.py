@@ -44,6 +44,7 @@ from .friends import FriendTables
 from .sinbad import SinbadRooms
 from .games import Bots, Catalog, GameError, GameStore, finite
 from .guard import MAX_BODY, Access, Guard
+from .sockets import receive_json
 
 STATIC = Path(__file__).resolve().parent / "static"
 PAGES = {"/": "index.html", "/pig": "pig.html", "/sibala": "sibala.html", "/friend": "friend.html",
@@ -200,8 +201,8 @@ class Api:
             await websocket.send_json({"type": "error", "text": str(exc)})
             return await websocket.close(4404)
         try:
-            first = await websocket.receive_json()
-        except (WebSocketDisconnect, ValueError, KeyError):
+            first = await receive_json(websocket)
+        except WebSocketDisconnect:
             return
         seat = table.seat_of(first.get("token") if isinstance(first, dict) else None)
         if seat is None:
@@ -226,11 +227,7 @@ async def serve_seat(websocket: WebSocket, table, seat: int) -> None:
     pusher = asyncio.create_task(pushes())
     try:
         while True:
-            try:
-                message = await websocket.receive_json()
-            except ValueError:
-                await websocket.send_json({"type": "error", "text": "send JSON objects"})
-                continue
+            message = await receive_json(websocket)
             if not isinstance(message, dict):
                 await websocket.send_json({"type": "error", "text": "send JSON objects"})
             elif message.get("hint"):

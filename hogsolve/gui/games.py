@@ -146,6 +146,7 @@ class WebGame:
 
     def __init__(self, game_id: str, name: str, seed: int):
         self.id, self.name, self.seed = game_id, name, seed
+        self.seed_chosen = False  # the client gave the seed: it knows the dice already
         self.lock = threading.Lock()
 
     def move(self, body: dict) -> None:
@@ -157,9 +158,14 @@ class WebGame:
                 raise GameError(409, str(exc)) from None
 
     def state(self) -> dict:
-        """Everything the page needs to draw the game, as JSON-ready values."""
+        """Everything the page needs to draw the game, as JSON-ready values.  The seed, which
+        predicts every roll, only once the game is over (for a replay), or when the client
+        chose it."""
         with self.lock:
-            return {"id": self.id, "family": self.family, "rules": self.name, "seed": self.seed, **self._state()}
+            body = self._state()
+            shown = self.seed_chosen or body.get("winner") is not None
+            return {"id": self.id, "family": self.family, "rules": self.name,
+                    **({"seed": self.seed} if shown else {}), **body}
 
     def hint(self) -> dict:
         """The optimal move on the person's turn (``best`` None otherwise: no error, the page may
@@ -290,7 +296,9 @@ class GameStore:
             del self.games[oldest], self.used[oldest]
 
     def create(self, name: str, you_first: bool, seed: Optional[int], bot) -> WebGame:
-        """A new game of the canonical ``name`` with its (ready) bot, under a fresh random id."""
+        """A new game of the canonical ``name`` with its (ready) bot, under a fresh random id; the
+        seed, unless the client chose it, stays on the server until the game is over."""
+        chosen = seed is not None
         seed = seed if seed is not None else random.SystemRandom().randrange(2 ** 32)
         game_id = secrets.token_hex(8)
         family = self.catalog.family(name)
@@ -301,6 +309,7 @@ class GameStore:
             game = PigWebGame(game_id, name, seed, rules, bot, you_first)
         else:
             game = HogGame(game_id, name, seed, rules, bot, you_first)
+        game.seed_chosen = chosen
         with self.lock:
             self.games[game_id] = game
             self.used[game_id] = self.clock()

@@ -33,6 +33,7 @@ from ..sinbad.chatroom import BOT_KINDS, ChatRoom, Out, RoomError
 from ..sinbad.room import Message
 from ..sinbad.rules import NAME
 from ..util.eventlog import EventLog
+from .sockets import NOT_JSON, receive_json
 
 #: Rooms a server holds, connections a seat may have, lines a connection may send per second.
 MAX_ROOMS = 1000
@@ -287,14 +288,12 @@ class SinbadRooms:
         writer = asyncio.get_running_loop().create_task(conn.writer())
         try:
             while True:
-                raw = await websocket.receive_text()
+                message = await receive_json(websocket)
                 if not conn.allow():
                     if conn.notice_due():
                         conn.send({"type": "error", "text": "error: slow down: at most 20 lines a second"})
                     continue
-                try:
-                    message = json.loads(raw)
-                except ValueError:
+                if message is NOT_JSON:
                     conn.send({"type": "error", "text": "error: send JSON objects such as {\"say\": \"/hand\"}"})
                     continue
                 line = message.get("say") if isinstance(message, dict) else None
@@ -315,9 +314,9 @@ class SinbadRooms:
     async def join(self, websocket: WebSocket, host: RoomHost, conn: Connection) -> Optional[str]:
         """The seat of a connection's first message, or None (told why, and closed)."""
         try:
-            first = json.loads(await websocket.receive_text())
-        except (ValueError, WebSocketDisconnect):
-            first = None
+            first = await receive_json(websocket)
+        except WebSocketDisconnect:
+            return None  # gone (or closed for an oversized message): nobody to tell
         name = first.get("join") if isinstance(first, dict) else None
         token = first.get("token") if isinstance(first, dict) else None
         try:

@@ -67,7 +67,12 @@ function describe(turn) {
 function render() {
   const scores = drawScoreboard(game, policy ? policy.goal : 100);
   let status = "Start a new game";
-  if (game && game.winner) status = game.winner === "you" ? "You won!" : "The bot won";
+  if (game && game.winner) {
+    status = game.winner === "you" ? "You won!" : "The bot won";
+    if (game.seed !== undefined) {  // told only now: the seed predicts every roll
+      status += `. Dice seed ${game.seed}: hogsolve play --rules ${game.rules} --seed ${game.seed} rolls them again`;
+    }
+  }
   else if (game && game.to_move === "you") {
     status = game.dice_sides === 4 ? "Your turn: Hog Wild, four-sided dice" : "Your turn";
   } else if (game) status = "Bot's turn";
