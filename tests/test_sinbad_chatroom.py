@@ -153,3 +153,39 @@ def test_random_commands_conserve_cards_and_replay_exactly():
     for command in log:
         again.apply(command)
     assert again.snapshot() == room.snapshot() and again.applied == len(log)
+
+
+def test_the_winner_saying_hog_again_hears_it_won_not_too_late(two_hogs_seed):
+    room = seated(["ann", "bob"], two_hogs_seed)
+    room.apply({"op": "say", "name": "ann", "line": "/start"})
+    room.apply({"op": "say", "name": "bob", "line": "hog"})
+    out = room.apply({"op": "say", "name": "bob", "line": "hog"})
+    assert [(o.to, o.message["type"]) for o in out] == [("bob", "chat")]
+    assert "already won round" in out[0].message["text"] and "too late" not in out[0].message["text"]
+
+
+def test_the_scoreboard_follows_every_round_and_the_game_over():
+    """Mistake: no players message after a round's scores or the game's winner (the panel kept
+    the points from before)."""
+    rng = random.Random(3)
+    names = ["ann", "bob", "cy"]
+    room = seated(names, seed=5)
+    ended = rounds = 0
+    for step in range(20_000):
+        command = random_command(rng, room, names) if step % 200 or not room.playing else {"op": "stall"}
+        try:
+            out = room.apply(command)
+        except RoomError:
+            continue
+        kinds = [o.message["type"] for o in out]
+        for over in ("round_over", "game_over"):
+            if over in kinds:
+                totals = next(o.message["totals"] for o in out if o.message["type"] == over)
+                last = [o.message for o in out[kinds.index(over):] if o.message["type"] == "players"]
+                assert last, kinds
+                assert {p["name"]: p["points"] for p in last[-1]["players"]} == dict(totals)
+                rounds += over == "round_over"
+                ended += over == "game_over"
+        if ended >= 2:
+            break
+    assert ended >= 2 and rounds > ended

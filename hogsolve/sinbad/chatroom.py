@@ -191,7 +191,7 @@ class ChatRoom:
         if not self.playing or name not in self.room.game.totals:
             if text.startswith("/") or text.lower() == "hog":
                 if text.lower() == "hog" and self.last_hog is not None:
-                    raise RoomError(f"too late: {self.last_hog[1]} said hog first")
+                    return self._late_hog(name)
                 raise RoomError("the game has not started: /start deals when 2 to 8 are seated"
                                 if not self.playing else "you are not dealt in this game: wait for the next")
             return [Out(None, {"type": "chat", "text": f"{name}: {text}", "player": name, "line": text})]
@@ -202,9 +202,16 @@ class ChatRoom:
             problem = str(errors[0].event[1]) if len(errors[0].event) > 1 else errors[0].text
             if text.lower() == "hog" and self.last_hog is not None and self.last_hog[0] == rounds - 1 \
                     and problem.startswith("no hog"):
-                raise RoomError(f"too late: {self.last_hog[1]} said hog first")
+                return self._late_hog(name)
             raise RoomError(problem)
         return self._engine(messages)
+
+    def _late_hog(self, name: str) -> List[Out]:
+        """A "hog" after the round was won: to the winner a reminder, to anyone else an error."""
+        if self.last_hog is not None and self.last_hog[1] == name:
+            text = f"your hog already won round {self.last_hog[0]} ({self.last_hog[2]})"
+            return [Out(name, {"type": "chat", "text": text, "player": None, "line": text})]
+        raise RoomError(f"too late: {self.last_hog[1] if self.last_hog else 'someone'} said hog first")
 
     def _start(self, name: str) -> List[Out]:
         if self.playing:
@@ -247,7 +254,7 @@ class ChatRoom:
             payload = self._payload(m, hog, round_no)
             if payload is not None:
                 out.append(Out(m.to, payload, m))
-        if any(m.event and m.event[0] in ("offer", "trade", "status", "round") for m in messages):
+        if any(m.event and m.event[0] in ("offer", "trade", "status", "round", "scores", "winner") for m in messages):
             out.append(self.players_message(None))
         return out
 
