@@ -620,3 +620,70 @@ def test_three_browsers_play_a_room_round_to_hog(browser, tmp_path):
         assert no_horizontal_scroll(pages[2]) and problems == []
         for context in contexts:
             context.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("options", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_room_keeps_its_story_across_reloads_and_lost_connections(browser, options, tmp_path):
+    """Zoë joins; her lines and the room's survive a reload; a line typed while the server is
+    unreachable stays in the box and is sent after the reconnect; the numbers stay readable."""
+    with running_server(data=tmp_path) as (running, port):
+        context = browser.new_context(**options)
+        page = context.new_page()
+        problems = []
+        page.on("pageerror", lambda e: problems.append(str(e)))
+        page.goto(f"http://127.0.0.1:{port}/sinbad/story")
+        page.wait_for_selector("#join:not([hidden])")
+        page.fill("#name", "Zoë")
+        page.click("#join button")
+        page.wait_for_function(polling=50, expression="() => document.body.dataset.seat === 'Zoë'")
+        for i in range(120):  # over a hundred lines: three-digit numbers
+            page.evaluate(f"() => {{ document.getElementById('line').value = 'line {i}'; }}")
+            page.press("#line", "Enter")
+        page.wait_for_function(polling=50, expression="() => document.getElementById('chat').textContent.includes('line 119')")
+        page.reload()
+        page.wait_for_function(polling=50, expression="() => document.body.dataset.seat === 'Zoë'")
+        page.wait_for_function(polling=50, expression="() => document.getElementById('chat').textContent.includes('line 119')")
+        chat = page.inner_text("#chat")
+        assert "line 0" in chat and "welcome to story" in chat
+        first = page.locator("#chat li").first.bounding_box()
+        chat_box = page.locator("#chat").bounding_box()
+        assert first["x"] - chat_box["x"] >= 30  # room for a marker of three digits and its dot
+        context.set_offline(True)  # the page cannot reach the server
+        page.evaluate("() => socket.close()")
+        page.wait_for_function(polling=50, expression="() => document.getElementById('connection').textContent.includes('reconnecting')")
+        page.fill("#line", "typed while away")
+        page.press("#line", "Enter")
+        assert page.input_value("#line") == "typed while away" and "Not connected" in page.inner_text("#notice")
+        context.set_offline(False)
+        page.wait_for_function(polling=100, timeout=20_000,
+                               expression="() => document.getElementById('chat').textContent.includes('Zoë: typed while away')")
+        assert page.input_value("#line") == "" and problems == []
+        context.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("options", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_hog_page_names_each_semesters_rules(browser, options):
+    """fa23's log and tray show Boar Brawl and Sus Fuss by name, as the engine emits them."""
+    with running_server() as (_, port):
+        context = browser.new_context(**options)
+        page = context.new_page()
+        page.goto(f"http://127.0.0.1:{port}/")
+        page.wait_for_selector("body[data-ready='1']")
+        page.select_option("#rules", "fa23")
+        start_game(page)
+        seen, moves = "", 0
+        while page.is_hidden("#game-over") and moves < 80 and not ("Boar Brawl" in seen and "Sus Fuss" in seen):
+            dice = "0" if moves % 2 else "4"
+            page.wait_for_function(polling=50, expression=f"!document.querySelector(\".dice-button[data-dice='{dice}']\").disabled"
+                                   " || !document.getElementById('game-over').hidden")
+            if not page.is_hidden("#game-over"):
+                break
+            turns = int(page.evaluate("document.body.dataset.turns"))
+            page.click(f".dice-button[data-dice='{dice}']")
+            moves += 1
+            page.wait_for_function(polling=50, expression=f"Number(document.body.dataset.turns) > {turns}")
+            seen = page.inner_text("#log") + page.inner_text("#tray")
+        assert "Boar Brawl" in seen and "Sus Fuss" in seen, seen[-500:]
+        context.close()

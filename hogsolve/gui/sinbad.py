@@ -338,6 +338,8 @@ class SinbadRooms:
             await websocket.close(4403)
             return None
         host.connections.setdefault(name, set()).add(conn)
+        await websocket.send_json({"type": "history", "text": f"the last {len(host.chat.recent(name))} lines",
+                                   "messages": host.chat.recent(name)})
         await websocket.send_json({"type": "welcome", "text": f"welcome to {host.chat.name}, {name}",
                                    "room": host.chat.name, "name": name, "token": seat.token})
         if not seat.online:

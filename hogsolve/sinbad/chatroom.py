@@ -25,17 +25,22 @@ engine's :class:`~hogsolve.sinbad.room.Message`, which bots read.
 from __future__ import annotations
 
 from ..errors import HogsolveError
+import collections
 import dataclasses
 import hashlib
 import json
-from typing import Dict, List, Optional
+from typing import Deque, Dict, List, Optional, Tuple
 
 from .room import Message, Room
-from .rules import MAX_PLAYERS, MIN_PLAYERS, NAME
+from .rules import MAX_PLAYERS, MIN_PLAYERS, is_player_name
 
 #: Seats a room holds (people waiting for the next game and bots included).
 MAX_SEATS = 16
 BOT_KINDS = ("random", "greedy", "tracker")
+
+
+#: Lines of a room's story kept for pages that join or come back.
+HISTORY = 300
 
 
 class RoomError(HogsolveError, ValueError):
@@ -71,6 +76,9 @@ class ChatRoom:
         self.games = 0
         self.applied = 0                   # commands applied, the event log's sequence
         self.last_hog: Optional[tuple] = None  # (round, player, item) of the last round ended by a hog
+        # the room's recent story, (addressee or None, message): rebuilt with the room when the
+        # event log is replayed, so a page that joins, reloads or comes back sees it
+        self.history: Deque[Tuple[Optional[str], dict]] = collections.deque(maxlen=HISTORY)
 
     # -- what there is ----------------------------------------------------
     @property
@@ -131,12 +139,21 @@ class ChatRoom:
             raise RoomError(f"unknown command {op!r}")
         out = handler(command)
         self.applied += 1
+        for o in out:
+            kind, text = o.message["type"], str(o.message.get("text", ""))
+            if kind != "hand" and not (kind == "players" and text.startswith("players:")):
+                self.history.append((o.to, o.message))
         return out
+
+    def recent(self, name: str) -> List[dict]:
+        """The story so far as ``name`` heard it: every line to everyone or to them (at most
+        :data:`HISTORY`, oldest first; ``private`` marks those to them alone)."""
+        return [{**message, "private": to is not None} for to, message in self.history if to is None or to == name]
 
     def check_name(self, name) -> str:
         """A free, valid seat name (RoomError otherwise)."""
-        if not isinstance(name, str) or not NAME.match(name):
-            raise RoomError("a name is one word of letters, digits, _ . or - (at most 32)")
+        if not is_player_name(name):
+            raise RoomError("a name is one word of letters (any script), digits, _ . or - (at most 32)")
         if name.lower() in {n.lower() for n in self.seats}:
             raise RoomError(f"the name {name} is taken in this room")
         if len(self.seats) >= MAX_SEATS:

@@ -30,6 +30,7 @@ from ..errors import HogsolveError
 import dataclasses
 import random
 import re
+import unicodedata
 from collections import Counter
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -43,8 +44,16 @@ HAND_SIZE = 9
 MAX_OFFER = 4
 TARGET = 60
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
-#: A player name must be one word, so that ``/b NNN PLAYER`` can address it.
+#: A room or item name: one word of ASCII letters, digits, _ . or - (room names name files).
 NAME = re.compile(r"^[A-Za-z0-9_.-]{1,32}$")
+#: A player name must be one word, so that ``/b NNN PLAYER`` can address it: letters of any
+#: script (Zoë, José), digits, _ . or -, in Unicode's composed form (NFC).
+PLAYER_NAME = re.compile(r"^[\w.-]{1,32}$")
+
+
+def is_player_name(name: object) -> bool:
+    """True for a valid player name (see :data:`PLAYER_NAME`)."""
+    return isinstance(name, str) and bool(PLAYER_NAME.match(name)) and unicodedata.normalize("NFC", name) == name
 
 
 class RuleError(HogsolveError, ValueError):
@@ -199,7 +208,7 @@ class Round:
 def check_config(players: Sequence[str], items: Sequence[Tuple[str, int]], target: int) -> None:
     """Refuse a configuration the rules or the chat protocol cannot play (RuleError)."""
     for name in players:
-        if not isinstance(name, str) or not NAME.match(name):
+        if not is_player_name(name):
             raise RuleError(f"player name {name!r} must be one word of letters, digits, _ . or -")
     if len(set(players)) != len(players):
         raise RuleError("player names must differ")

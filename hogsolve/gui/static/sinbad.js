@@ -4,18 +4,33 @@
 
 const room = decodeURIComponent(location.pathname.split("/")[2] || "lobby");
 const seatKey = `hogsolve-sinbad-${room}`;
-let socket = null, seat = null, hand = [], chosen = new Set(), retry = 0, lines = 0;
+let socket = null, seat = null, hand = [], chosen = new Set(), retry = 0, lines = 0, unsent = "";
 
 function logLine(text, kind) {
-  const item = el("li", {class: kind || ""}, text);  // textContent: a player's HTML stays text
-  $("chat").appendChild(item);
-  while ($("chat").children.length > 300) $("chat").removeChild($("chat").firstChild);
-  $("chat").scrollTop = $("chat").scrollHeight;
-  document.body.dataset.lines = ++lines;
+  const chat = $("chat");
+  chat.appendChild(el("li", {class: kind || ""}, text));  // textContent: a player's HTML stays text
+  while (chat.children.length > 300) chat.removeChild(chat.firstChild);
+  lines += 1;
+  chat.start = lines - chat.children.length + 1;  // the numbers go on where the trimmed lines were
+  chat.scrollTop = chat.scrollHeight;
+  document.body.dataset.lines = lines;
 }
 
-function say(line) {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({say: line}));
+function announce(text) {  // the live region: only what concerns this player, not every line
+  const region = $("announce");
+  region.textContent = "";
+  setTimeout(() => { region.textContent = text; }, 50);
+}
+
+function kindOf(m) {  // the chat line's style
+  if (m.type === "error") return "error";
+  if (["round_start", "round_over", "game_over"].includes(m.type)) return "round";
+  return m.private || m.type === "received" || m.type === "my_offer" ? "private" : "";
+}
+
+function say(line) {  // true when sent
+  if (socket && socket.readyState === WebSocket.OPEN) { socket.send(JSON.stringify({say: line})); return true; }
+  return false;
 }
 
 function connect(name, token) {
@@ -25,13 +40,24 @@ function connect(name, token) {
   socket.onopen = () => { socket.send(JSON.stringify(token ? {join: name, token} : {join: name})); };
   socket.onmessage = (event) => handle(JSON.parse(event.data));
   socket.onclose = (event) => {
-    if (!seat) { $("join").hidden = false; return; }  // refused: choose another name
+    if (!seat) {  // refused: the reason (from the server's error) stays, and the form comes back
+      if ($("connection").textContent === "Connecting…") $("connection").textContent = "Could not join: try again.";
+      $("join").hidden = false;
+      $("name").focus();
+      return;
+    }
     $("connection").textContent = "Connection lost: reconnecting…";
     setTimeout(() => connect(seat.name, seat.token), Math.min(5000, 400 * 2 ** retry++));
   };
 }
 
 function handle(m) {
+  if (m.type === "history") {  // the room's story so far, on every join and reconnect
+    $("chat").replaceChildren();
+    lines = 0;
+    m.messages.forEach((line) => logLine(line.text, kindOf(line)));
+    return;
+  }
   if (m.type === "welcome") {
     seat = {name: m.name, token: m.token};
     retry = 0;
@@ -40,6 +66,13 @@ function handle(m) {
     $("connection").textContent = `You are ${m.name}.`;
     document.body.dataset.seat = m.name;
     logLine(m.text, "private");
+    if (unsent) {  // typed while the connection was down: sent now
+      const line = unsent;
+      unsent = "";
+      $("notice").textContent = "";
+      if ($("line").value === line) $("line").value = "";
+      say(line);
+    }
   } else if (m.type === "hand") {
     hand = m.cards;
     chosen.clear();
@@ -52,19 +85,24 @@ function handle(m) {
     $("my-offer").textContent = "";
     $("banner").hidden = true;
     logLine(m.text, "round");
+    announce(m.text);
   } else if (m.type === "my_offer") {
     $("my-offer").textContent = `Your open offer: ${m.count} ${m.item}`;
     logLine(m.text, "private");
-  } else if (m.type === "round_over" || m.type === "game_over") {
+  } else if (m.type === "round_over" || m.type === "game_over") {  // the banner (a status) announces it
     $("banner").hidden = false;
     $("banner").textContent = m.text;
     document.body.dataset[m.type === "round_over" ? "roundsOver" : "gameOver"] =
       m.type === "round_over" ? String(Number(document.body.dataset.roundsOver || 0) + 1) : "1";
     logLine(m.text, "round");
   } else if (m.type === "error") {
+    if (!seat) $("connection").textContent = m.text.replace(/^error: /, "Could not join: ");
     logLine(m.text, "error");
+    announce(m.text);
   } else {
-    logLine(m.text, m.type === "received" ? "private" : "");
+    logLine(m.text, kindOf(m));
+    const mine = m.type === "received" || (m.type === "trade" && seat && m.players.includes(seat.name));
+    if (mine) announce(m.text);
     if (m.type === "trade" && seat && m.players.includes(seat.name)) $("my-offer").textContent = "";
   }
 }
@@ -115,13 +153,15 @@ function start() {
   $("join").addEventListener("submit", (event) => {
     event.preventDefault();
     $("join").hidden = true;
-    connect($("name").value, null);
+    connect($("name").value.trim().normalize("NFC"), null);
   });
   $("say").addEventListener("submit", (event) => {
     event.preventDefault();
     const line = $("line").value;
-    if (line.trim()) say(line);
-    $("line").value = "";
+    if (!line.trim()) return;
+    if (say(line)) { $("line").value = ""; return; }
+    unsent = line;  // kept in the box, sent when the connection is back
+    $("notice").textContent = "Not connected: your line stays here and is sent when the connection is back.";
   });
   $("start").addEventListener("click", () => say("/start"));
   $("hog").addEventListener("click", () => say("hog"));
