@@ -316,6 +316,12 @@ def test_semester_default_selects_its_ruleset(browser):
         page.select_option("#rules", "fa22")
         assert page.is_hidden("#caveat")
         start_game(page)
+        labels = page.eval_on_selector_all("#rules option", "options => options.map((o) => o.textContent)")
+        for semester in ("sp14", "su14", "sp16", "sp23", "su23", "sp24", "su24", "fa24", "su25", "fa25"):
+            assert any(label.startswith(f"{semester} (") for label in labels), semester  # each by its own name
+        page.select_option("#rules", label="sp24 (fa23's rules)")
+        start_game(page)
+        assert server_state(port, page.evaluate("document.body.dataset.gameId"))["rules"] == "fa23"
         assert problems == []
         context.close()
 
@@ -687,3 +693,30 @@ def test_the_hog_page_names_each_semesters_rules(browser, options):
             seen = page.inner_text("#log") + page.inner_text("#tray")
         assert "Boar Brawl" in seen and "Sus Fuss" in seen, seen[-500:]
         context.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("options", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_motion_stays_in_the_tray_or_off_and_focus_lands_on_a_move(browser, options):
+    """New game puts focus on the first dice button; dice land inside the tray, never over the
+    controls; with prefers-reduced-motion nothing moves at all."""
+    with running_server() as (_, port):
+        for motion in ("no-preference", "reduce"):
+            context = browser.new_context(**options, reduced_motion=motion)
+            page = context.new_page()
+            page.goto(f"http://127.0.0.1:{port}/")
+            page.wait_for_selector("body[data-ready='1']")
+            page.select_option("#rules", "su18")
+            start_game(page)
+            page.wait_for_function(polling=50, expression="() => document.activeElement && "
+                                   "document.activeElement.classList.contains('dice-button')")
+            turns = int(page.evaluate("document.body.dataset.turns"))
+            page.click(".dice-button[data-dice='3']")
+            page.wait_for_function(polling=50, expression=f"Number(document.body.dataset.turns) > {turns}")
+            names = page.eval_on_selector_all("#tray .die, #tray .tray-row", "xs => xs.map((x) => getComputedStyle(x).animationName)")
+            if motion == "reduce":
+                assert set(names) == {"none"}, names
+            else:
+                assert "land" in names
+                assert page.evaluate("getComputedStyle(document.getElementById('tray')).overflow") == "hidden"
+            context.close()

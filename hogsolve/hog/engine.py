@@ -18,6 +18,7 @@ from typing import Callable, Dict, List, Mapping, Optional, Tuple, Union
 from collections import Counter
 from math import comb
 
+from ..util.words import plural
 from .dice import pig_out_count, sum_counts_without_ones
 from .rules import (EndOfTurn, Ruleset, checked_choice, end_of_turn_steps, moves_again, roll_points,
                     turn_points, zero_dice_points)
@@ -168,7 +169,7 @@ def score_turn(rules: Ruleset, mover: int, score: int, opponent_score: int, num_
 
 
 def _points(n: int) -> str:
-    return f"{n} point{'' if n == 1 else 's'}"
+    return plural(n, "point")
 
 
 def _events(rules: Ruleset, num_dice: int, sides: int, outcomes: Tuple[int, ...], points: int,

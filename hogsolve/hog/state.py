@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..games.interface import CHANCE, TERMINAL, ChanceTable, WinnerTakesAll
+from ..util.words import plural
 from .engine import Match, points_counts
 from .rules import Ruleset
 
@@ -102,7 +103,7 @@ class HogState(WinnerTakesAll):
         """``roll 4 dice``, ``roll 0 dice (Free Bacon)``, or at a chance node ``9 points``."""
         if self.is_chance_node():
             return f"{action} points"
-        return f"roll {action} dice" + (" (Free Bacon)" if action == 0 else "")
+        return f"roll {plural(action, 'die')}" + (" (Free Bacon)" if action == 0 else "")
 
     def __str__(self) -> str:
         scores = f"{self.match.scores[0]}-{self.match.scores[1]}"

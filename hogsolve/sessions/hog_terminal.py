@@ -11,6 +11,7 @@ from typing import Callable, Dict, Optional
 from ..hog.engine import Turn
 from ..strategy.optimal import optimal_strategy
 from ..hog.rules import Ruleset
+from ..util.words import plural
 from .hog import Session
 
 NAMES = {"you": "You", "bot": "Bot"}
@@ -28,10 +29,10 @@ def describe_turn(turn: Turn, who: str) -> str:
         what = f"{who} rolled 0 dice"
     else:
         faces = " ".join(str(x) for x in turn.outcomes)
-        what = f"{who} rolled {turn.num_dice} {'die' if turn.num_dice == 1 else 'dice'}: {faces}"
+        what = f"{who} rolled {plural(turn.num_dice, 'die')}: {faces}"
     events = [event_words(e) for e in turn.events()]
     tail = f" [{'; '.join(events)}]" if events else ""
-    return f"{what} -> {turn.points} point{'s' if turn.points != 1 else ''}{tail}"
+    return f"{what} -> {plural(turn.points, 'point')}{tail}"
 
 
 def hint_lines(hint: Dict[str, object]) -> list:

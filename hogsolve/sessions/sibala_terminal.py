@@ -11,6 +11,7 @@ from typing import Callable, Optional
 
 from ..sibala.rules import KATA, Variant, evaluate
 from ..sibala.state import BANKER, SibalaState, roll_index
+from ..util.words import plural
 
 
 def play_house(*, seed: Optional[int] = None, variant: Variant = KATA,
@@ -37,5 +38,5 @@ def play_house(*, seed: Optional[int] = None, variant: Variant = KATA,
             write({1: "You win the round.", -1: "The banker wins the round.", 0: "Push."}[result])
     except (EOFError, KeyboardInterrupt):
         write("")
-    write(f"Quit after {rounds} rounds. Balance {balance:+d}.")
+    write(f"Quit after {plural(rounds, 'round')}. Balance {balance:+d}.")
     return {"rounds": rounds, "balance": balance}

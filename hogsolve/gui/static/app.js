@@ -136,6 +136,8 @@ async function newGame(event) {
     showProgress(null);
     busy = false;
     render();
+    const first = document.querySelector(".dice-button:not(:disabled)");
+    if (game && first) first.focus();  // focus on the first move, not lost to the page body
   }
 }
 
@@ -393,6 +395,10 @@ async function start() {
   for (const r of info.rulesets.filter((r) => r.family === "hog")) {
     const label = r.semesters.length ? `${r.name} (also ${r.semesters.join(", ")})` : r.name;
     $("rules").appendChild(el("option", {value: r.name, title: r.description}, label));
+    for (const semester of r.semesters) {  // every semester by its own name: the same rules
+      $("rules").appendChild(el("option", {value: r.name, title: r.description, "data-semester": semester},
+                                `${semester} (${r.name}'s rules)`));
+    }
     caveats[r.name] = r.caveat;
     names.push(r.name);
   }

@@ -114,9 +114,9 @@ async function refreshHint() {
   try { hint = await api("GET", `/api/games/${id}/hint`); } catch (err) { showError(`No hint: ${err.message}`); return; }
   if (!game || game.id !== id || game.log.length !== moves || hint.best === null) return;
   $(hint.best).classList.add("best");
-  const hold = hint.hold === null ? "not allowed before the first roll" : percent(hint.hold, 2);
-  $("hint-text").textContent = `Optimal: ${hint.best} ★ (win probability if you roll ${percent(hint.roll, 2)}, ` +
-    `if you hold ${hold})`;
+  const hold = hint.hold === null ? "holding is not allowed before the first roll" :
+    `if you hold ${percent(hint.hold, 2)}`;
+  $("hint-text").textContent = `Optimal: ${hint.best} ★ (win probability if you roll ${percent(hint.roll, 2)}; ${hold})`;
 }
 
 async function loadPolicy(name) {
