@@ -189,3 +189,16 @@ def test_the_scoreboard_follows_every_round_and_the_game_over():
         if ended >= 2:
             break
     assert ended >= 2 and rounds > ended
+
+
+def test_an_unknown_command_is_called_so_before_and_during_a_game(two_hogs_seed):
+    room = seated(["ann", "bob"], two_hogs_seed)
+    with pytest.raises(RoomError, match="unknown command /nonsense"):
+        room.apply({"op": "say", "name": "ann", "line": "/nonsense"})
+    with pytest.raises(RoomError, match="has not started"):
+        room.apply({"op": "say", "name": "ann", "line": "/b 12"})
+    room.apply({"op": "say", "name": "ann", "line": "/start"})
+    with pytest.raises(RoomError, match="unknown command /nonsense"):
+        room.apply({"op": "say", "name": "ann", "line": "/nonsense now"})
+    out = room.apply({"op": "say", "name": "ann", "line": "no slash, just chat"})
+    assert out[0].message["type"] == "chat" and out[0].message["line"] == "no slash, just chat"

@@ -39,6 +39,9 @@ MAX_SEATS = 16
 BOT_KINDS = ("random", "greedy", "tracker")
 
 
+#: The commands of a game in play (before a game, or outside it, they are refused as such).
+GAME_COMMANDS = ("/b", "/hand", "/away", "/back", "/leave")
+
 #: Lines of a room's story kept for pages that join or come back.
 HISTORY = 300
 
@@ -206,6 +209,9 @@ class ChatRoom:
         if text.startswith("/bot"):
             raise RoomError("usage: /bot add KIND (random, greedy or tracker), /bot remove NAME")
         if not self.playing or name not in self.room.game.totals:
+            if text.startswith("/") and text.split()[0] not in GAME_COMMANDS:
+                raise RoomError(f"unknown command {text.split()[0]} (the commands: /start, /bot, "
+                                f"{', '.join(GAME_COMMANDS)}, hog)")
             if text.startswith("/") or text.lower() == "hog":
                 if text.lower() == "hog" and self.last_hog is not None:
                     return self._late_hog(name)

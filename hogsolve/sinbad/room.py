@@ -1,6 +1,7 @@
 """The chat room: lines in from named players, lines out to the room or to one player.
 
-Commands (everything else is chat):
+Commands (any other line starting with ``/`` is refused as an unknown command, so that a
+mistyped command is never sent as chat; everything else is chat):
 
 * ``/b NNN``        open offer of the cards at positions NNN (1 to 4 digits)
 * ``/b NNN PLAYER`` accept PLAYER's offer (or trade with an away player)
