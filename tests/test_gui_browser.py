@@ -720,3 +720,14 @@ def test_motion_stays_in_the_tray_or_off_and_focus_lands_on_a_move(browser, opti
                 assert "land" in names
                 assert page.evaluate("getComputedStyle(document.getElementById('tray')).overflow") == "hidden"
             context.close()
+
+
+@pytest.mark.slow
+def test_a_game_lost_to_a_server_restart_is_said_to_have_expired(browser):
+    with running_server() as (_, port):
+        context, page, problems = open_page(browser, port, DESKTOP)
+        page.evaluate("() => localStorage.setItem('hogsolve-game', '0123456789abcdef')")  # a game the server lost
+        page.reload()
+        page.wait_for_selector("body[data-ready='1']")
+        page.wait_for_function(polling=50, expression="() => document.body.textContent.includes('has expired')")
+        context.close()

@@ -443,6 +443,9 @@ async function start() {
     } catch (err) {
       localStorage.removeItem("hogsolve-game");
       game = null;
+      if (err.status === 404) {  // e.g. the server restarted: say so rather than drop it silently
+        showError("Your last game has expired (the server keeps games only while it runs). Start a new one.");
+      }
     }
   }
   try {

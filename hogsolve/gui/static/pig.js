@@ -197,7 +197,11 @@ async function start() {
       game = found;
       shown = game.log.length;
       $("rules").value = game.rules;
-    } catch (err) { localStorage.removeItem(KEY); game = null; }
+    } catch (err) {
+      localStorage.removeItem(KEY);
+      game = null;
+      if (err.status === 404) showError("Your last game has expired (the server keeps games only while it runs). Start a new one.");
+    }
   }
   try { await loadPolicy(game ? game.rules : $("rules").value); } catch (err) { showError(err.message); }
   render();
