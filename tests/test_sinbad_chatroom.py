@@ -202,3 +202,65 @@ def test_an_unknown_command_is_called_so_before_and_during_a_game(two_hogs_seed)
         room.apply({"op": "say", "name": "ann", "line": "/nonsense now"})
     out = room.apply({"op": "say", "name": "ann", "line": "no slash, just chat"})
     assert out[0].message["type"] == "chat" and out[0].message["line"] == "no slash, just chat"
+
+
+def test_a_room_of_bots_plays_like_people():
+    """Greedy and tracking bots in one room for ten minutes of room time (a chance to act every
+    0.2 s, to one bot at a time): no bot offers the item it just received within its next
+    KEEP_ACTS turns, none repeats an offer nobody took with no trade since, each says at most
+    LINES_PER_MINUTE lines a minute besides hog, and rounds end by hog."""
+    from hogsolve.sinbad.bots import BOTS, KEEP_ACTS, LINES_PER_MINUTE
+    names = ["g1", "g2", "t1", "t2"]
+    room = ChatRoom("bots", 4)
+    for n in names:
+        room.apply({"op": "seat", "name": n, "token": f"t-{n}", "kind": "greedy" if n[0] == "g" else "tracker"})
+    brains = {n: BOTS["greedy" if n[0] == "g" else "tracker"](n, random.Random(n)) for n in names}
+    just = {n: (None, 0) for n in names}  # (item just received, turns to act since)
+    said = {n: [] for n in names}
+    last_offer = {}
+    trades = 0
+
+    def deliver(out):
+        nonlocal trades
+        for o in out:
+            if o.engine is None:
+                continue
+            event = o.engine.event or ()
+            if event and event[0] == "round":
+                just.update({n: (None, 0) for n in names})
+                last_offer.clear()
+            if event and event[0] == "received":
+                just[o.to] = (event[2], 0)
+            if event and event[0] == "trade":
+                trades += 1
+            for n, brain in brains.items():
+                if o.to is None or o.to == n:
+                    brain.observe(o.engine)
+    deliver(room.apply({"op": "say", "name": "g1", "line": "/start"}))
+    rng, now, hogs = random.Random(9), 0.0, 0
+    while now < 600 and room.playing:
+        now += 0.2
+        name = rng.choice(names)
+        hand = tuple(room.room.round.hands[name])
+        item, acts = just[name]
+        line = brains[name].speak(hand, now)
+        just[name] = (item, acts + 1)
+        if line is None:
+            continue
+        if line.startswith("/b") and len(line.split()) == 2:
+            offered = {hand[int(d) - 1] for d in line.split()[1]}
+            assert item not in offered or acts + 1 >= KEEP_ACTS, (name, line, item, acts)  # not offered back
+            assert last_offer.get(name) != (line, trades), (name, line)  # no idle repeat
+            last_offer[name] = (line, trades)
+        if line != "hog":
+            said[name].append(now)
+        try:
+            out = room.apply({"op": "say", "name": name, "line": line})
+        except RoomError:
+            continue
+        hogs += any(o.message["type"] == "round_over" for o in out)
+        deliver(out)
+    for n, times in said.items():
+        for i, t in enumerate(times):
+            assert sum(1 for u in times[i:] if u - t < 60) <= LINES_PER_MINUTE, n
+    assert hogs >= 2  # bots finish rounds by saying hog

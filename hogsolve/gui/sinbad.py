@@ -10,7 +10,7 @@ start the log is replayed, so a killed server comes back with every room.
 The protocol (``/sinbad/ROOM/ws``): the client's first message is
 ``{"join": NAME}`` or ``{"join": NAME, "token": T}``; then ``{"say": LINE}``.
 The server answers with JSON objects that all have ``type`` and ``text``:
-``welcome`` (the seat's ``token``), ``players``, ``round_start``, ``hand``
+``welcome`` (the seat's ``token``), ``history`` (the recent lines), ``players``, ``round_start``, ``hand``
 (private), ``offer``, ``my_offer`` (private), ``trade``, ``received``
 (private), ``chat``, ``status``, ``hog``, ``stall``, ``round_over``,
 ``game_over`` and ``error`` (private; nothing changed).
@@ -179,7 +179,7 @@ class RoomHost:
             chat = self.chat
             if not chat.playing or name not in chat.room.game.totals:
                 continue
-            line = self.brains[name].act(tuple(chat.room.round.hands[name]))
+            line = self.brains[name].speak(tuple(chat.room.round.hands[name]), time.monotonic())
             if line:
                 self.say(name, line)
 
@@ -338,10 +338,11 @@ class SinbadRooms:
             await websocket.close(4403)
             return None
         host.connections.setdefault(name, set()).add(conn)
-        await websocket.send_json({"type": "history", "text": f"the last {len(host.chat.recent(name))} lines",
-                                   "messages": host.chat.recent(name)})
         await websocket.send_json({"type": "welcome", "text": f"welcome to {host.chat.name}, {name}",
                                    "room": host.chat.name, "name": name, "token": seat.token})
+        story = host.chat.recent(name)
+        await websocket.send_json({"type": "history", "text": f"the room's last {len(story)} lines",
+                                   "messages": story})
         if not seat.online:
             host.apply({"op": "presence", "name": name, "online": True})
         else:

@@ -68,7 +68,7 @@ def play_over_network(url: str, name: str, kind: str = "greedy", *, think: float
                         continue
                     next_move = time.monotonic() + think * (0.5 + rng.random())
                     if hand:
-                        line = brain.act(hand)
+                        line = brain.speak(hand, time.monotonic())
                         if line:
                             ws.send(json.dumps({"say": line}))
         except BotRefused:

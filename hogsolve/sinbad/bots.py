@@ -8,17 +8,29 @@ it: not the engine, not another hand.
 * :class:`RandomTrader`: random legal offers and acceptances.
 * :class:`GreedyCollector`: collects its most-held item; offers its largest
   off-target set; accepts any offer it can match with off-target cards.
+In a room a bot speaks as a person would (:meth:`Bot.speak`, which the room calls with its
+clock, around :meth:`Bot.act`, the strategy that offline tournaments play): it does not offer
+back the item it just received (that would swap the same cards to and fro) for
+:data:`KEEP_ACTS` of its turns, never repeats an offer the room let stand unless a trade
+happened since, and says at most :data:`LINES_PER_MINUTE` lines a minute besides "hog".
+
 * :class:`TrackingBot`: infers the others' hands from offers and trades
   (every item totals nine cards) and uses the estimate to pick its target
   and which offers to take.
 """
 from __future__ import annotations
 
+import collections
 import random
 from collections import Counter
-from typing import Dict, Optional, Sequence
+from typing import Deque, Dict, Optional, Sequence
 
 from .rules import HAND_SIZE, MAX_OFFER
+
+#: Lines a built-in bot says in any minute, "hog" aside.
+LINES_PER_MINUTE = 30
+#: Turns to act during which a bot does not offer the item it just received.
+KEEP_ACTS = 8
 
 
 def positions_of(hand: Sequence[str], item: str, count: int) -> str:
@@ -38,7 +50,36 @@ class Bot:
         self.my_offer: Optional[tuple] = None
         self.values: Dict[str, int] = {}
         self.idle = 0
+        self.said: Deque[float] = collections.deque()  # when each recent line was said
+        self.kept: Optional[str] = None  # the item just received: not offered back for a while
+        self.kept_acts = 0
+        self.trades = 0              # trades seen in the room this round
+        self.last_offer: Optional[tuple] = None  # (line, trades seen then) of my last open offer
         self.new_round()  # every bot can act (or pass) before its first round
+
+    def speak(self, hand: Sequence[str], now: float) -> Optional[str]:
+        """:meth:`act`, within :data:`LINES_PER_MINUTE` (``now`` in seconds): the line to say,
+        or None.  A repeat of an open offer nobody took, with no trade since, is not said."""
+        line = self.act(hand)
+        self.kept_acts += 1
+        if self.kept_acts >= KEEP_ACTS:
+            self.kept = None
+        if line is None or line == "hog":
+            return line
+        if line.startswith("/b") and len(line.split()) == 2:
+            if self.last_offer == (line, self.trades) and self.my_offer is not None:
+                return None
+            if self.kept is not None and any(hand[int(d) - 1] == self.kept for d in line.split()[1]):
+                return None  # not back to and fro: it passes this turn instead
+        while self.said and now - self.said[0] >= 60:
+            self.said.popleft()
+        if len(self.said) >= LINES_PER_MINUTE:
+            return None
+        self.said.append(now)
+        if line.startswith("/b") and len(line.split()) == 2:
+            self.last_offer = (line, self.trades)
+        return line
+
 
     def observe(self, message) -> None:
         """Take in one message the room showed this bot."""
@@ -50,6 +91,7 @@ class Bot:
             self.offers.clear()
             self.my_offer = None
             self.values = dict(event[2])
+            self.kept, self.trades, self.last_offer = None, 0, None
             self.new_round()
         elif kind == "offer" and event[1] != self.name:
             self.offers[event[1]] = event[2]
@@ -60,8 +102,10 @@ class Bot:
                 self.offers.pop(p, None)
                 if p == self.name:
                     self.my_offer = None
+            self.trades += 1
             self.seen_trade(event[1], event[2], event[3])
         elif kind == "received":
+            self.kept, self.kept_acts = event[2], 0
             self.received(event[1], event[2], event[3])
 
     # hooks for subclasses

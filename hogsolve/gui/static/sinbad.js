@@ -4,7 +4,7 @@
 
 const room = decodeURIComponent(location.pathname.split("/")[2] || "lobby");
 const seatKey = `hogsolve-sinbad-${room}`;
-let socket = null, seat = null, hand = [], chosen = new Set(), retry = 0, lines = 0, unsent = "";
+let socket = null, seat = null, hand = [], chosen = new Set(), retry = 0, lines = 0, unsent = "", welcomed = "";
 
 function logLine(text, kind) {
   const chat = $("chat");
@@ -56,6 +56,7 @@ function handle(m) {
     $("chat").replaceChildren();
     lines = 0;
     m.messages.forEach((line) => logLine(line.text, kindOf(line)));
+    if (welcomed) logLine(welcomed, "private");
     return;
   }
   if (m.type === "welcome") {
@@ -65,6 +66,7 @@ function handle(m) {
     $("join").hidden = true;
     $("connection").textContent = `You are ${m.name}.`;
     document.body.dataset.seat = m.name;
+    welcomed = m.text;
     logLine(m.text, "private");
     if (unsent) {  // typed while the connection was down: sent now
       const line = unsent;
