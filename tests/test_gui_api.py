@@ -466,3 +466,26 @@ def test_the_seed_is_told_only_when_the_game_is_over(port):
     assert chosen["seed"] == 77
     sibala = new_game(port, rules="sibala")  # rounds without end: never told
     assert "seed" not in sibala
+
+
+def test_a_friend_link_on_the_network_names_the_machines_address_not_localhost():
+    """Network mode opened locally: the table offers the server's network addresses."""
+    from gui_helpers import running_server as serve
+    with serve() as (_, local_port):  # on 127.0.0.1 only: no network address to offer
+        status, table = request(local_port, "POST", "/api/tables", {"rules": "su18"})
+        assert status == 201 and table["lan"] == []
+    with serve(host="0.0.0.0", lan=True) as (server, port):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        conn.request("POST", f"/api/tables?access={server.token}", body=json.dumps({"rules": "su18"}),
+                     headers={"Content-Type": "application/json", "Host": f"127.0.0.1:{port}"})
+        response = conn.getresponse()
+        table = json.loads(response.read())
+        conn.close()
+        assert response.status == 201, table
+        import ipaddress
+        from urllib.parse import urlsplit
+        if not ipaddress.ip_address(urlsplit(server.url).hostname).is_loopback:
+            assert table["lan"]  # the machine has a network address: the link uses it
+        for host in table["lan"]:
+            address, _, lan_port = host.rpartition(":")
+            assert lan_port == str(port) and not ipaddress.ip_address(address.strip("[]")).is_loopback

@@ -731,3 +731,18 @@ def test_a_game_lost_to_a_server_restart_is_said_to_have_expired(browser):
         page.wait_for_selector("body[data-ready='1']")
         page.wait_for_function(polling=50, expression="() => document.body.textContent.includes('has expired')")
         context.close()
+
+
+@pytest.mark.slow
+def test_the_friend_page_alone_resumes_the_last_table(browser):
+    with running_server() as (_, port):
+        context, page, problems = open_page(browser, port, DESKTOP)
+        page.goto(f"http://127.0.0.1:{port}/friend")
+        page.wait_for_selector("body[data-ready='1']")
+        page.select_option("#rules", "piglet")
+        page.click("#new-game")
+        page.wait_for_function(polling=50, expression="() => location.hash.includes('table=')")
+        table = page.evaluate("location.hash")
+        page.goto(f"http://127.0.0.1:{port}/friend")  # no link: the page finds its table again
+        page.wait_for_function(polling=50, expression=f"() => location.hash === '{table}' && document.body.dataset.seat === '0'")
+        context.close()

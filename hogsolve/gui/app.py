@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 from collections import OrderedDict
 from pathlib import Path
@@ -78,6 +79,17 @@ async def read_json(request: Request) -> dict:
     return data
 
 
+def _loopback(host: str) -> bool:
+    """True for ``localhost`` or a loopback address, with or without its port."""
+    name = host.rsplit(":", 1)[0] if not host.startswith("[") else host[1:host.index("]")]
+    if name == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
 def seed_of(body: dict) -> Optional[int]:
     """A request's optional seed, checked."""
     seed = body.get("seed")
@@ -91,6 +103,7 @@ class Api:
 
     def __init__(self, catalog: Catalog, default_rules: str, access_token: Optional[str] = None, **store_options):
         self.catalog, self.access_token = catalog, access_token
+        self.lan_hosts: tuple = ()  # host:port on the network (network mode), for friend links
         self.bots = Bots(catalog)
         self.store = GameStore(catalog, self.bots, default_rules, **store_options)
         self.tables = FriendTables(catalog, self.bots)
@@ -179,7 +192,8 @@ class Api:
         table = self.tables.create(name, seed_of(body))
         self.bots.job(name)  # the hint's bot, loaded meanwhile
         return json_reply({"table": table.id, "seat": 0, "token": table.tokens[0], "rules": name,
-                           "join": self.join_link(table.id)}, 201)
+                           "join": self.join_link(table.id),
+                           "lan": list(self.lan_hosts)}, 201)
 
     def join_link(self, table_id: str) -> str:
         """The path a friend opens to take the other seat (with the network's access token)."""
@@ -300,6 +314,7 @@ def create_app(access: Access, default_rules: str = "su18", rule_files: Optional
     """The whole web app behind its guard (see the module docstring); ``sinbad``: the chat
     rooms (by default kept in memory only)."""
     api = Api(Catalog(rule_files), default_rules, access.token, **store_options)
+    api.lan_hosts = tuple(host for host in access.hosts if access.token and not _loopback(host))
     rooms = sinbad if sinbad is not None else SinbadRooms(None)
 
     async def sinbad_rooms(request: Request):

@@ -29,6 +29,7 @@ function connect() {
   socket.onclose = (event) => {
     if (event.code === 4403 || event.code === 4404 || event.code === 1008) {
       showError(event.code === 4404 ? "This table has expired. Start a new one." : "This browser has no seat at that table.");
+      if (localStorage.getItem("hogsolve-last-table") === tableId) localStorage.removeItem("hogsolve-last-table");
       return;
     }
     $("connection").textContent = "Connection lost: reconnecting…";
@@ -108,12 +109,19 @@ function showHint(hint) {
     : `Optimal: ${hint.best} (roll ${percent(hint.roll, 2)}, hold ${hint.hold === null ? "not allowed" : percent(hint.hold, 2)})`;
 }
 
+function shareLink(join, lan) {  // a link the friend's device can open
+  const local = ["localhost", "127.0.0.1", "[::1]"].includes(location.hostname);
+  if (local && lan && lan.length) return `${location.protocol}//${lan[0]}${join}`;  // lan: host:port
+  return `${location.origin}${join}`;
+}
+
 async function newTable(event) {
   if (event) event.preventDefault();
   try {
     const created = await api("POST", "/api/tables", {rules: $("rules").value});
     localStorage.setItem(seatKey(created.table), JSON.stringify(created));
-    $("share").textContent = `${location.origin}${created.join}`;
+    $("share").textContent = shareLink(created.join, created.lan);
+    localStorage.setItem("hogsolve-last-table", created.table);
     location.hash = `table=${created.table}`;
     clearError();
   } catch (err) { showError(`Could not create a table: ${err.message}`); }
@@ -133,7 +141,8 @@ async function openTable() {
       localStorage.setItem(seatKey(id), JSON.stringify(seat));
     } catch (err) { showError(err.message); return; }
   }
-  if (seat.join) $("share").textContent = `${location.origin}${seat.join}`;
+  if (seat.join) $("share").textContent = shareLink(seat.join, seat.lan);
+  localStorage.setItem("hogsolve-last-table", id);
   connect();
 }
 
@@ -155,6 +164,10 @@ async function start() {
   $("setup").addEventListener("submit", newTable);
   $("error-new-game").addEventListener("click", () => { clearError(); newTable(); });
   window.addEventListener("hashchange", openTable);
+  const last = localStorage.getItem("hogsolve-last-table");
+  if (!tableFromHash() && last && localStorage.getItem(seatKey(last))) {
+    location.replace(`${location.pathname}${location.search}#table=${last}`);  // /friend alone resumes the table
+  }
   await openTable();
   document.body.dataset.ready = "1";
 }
