@@ -746,3 +746,25 @@ def test_the_friend_page_alone_resumes_the_last_table(browser):
         page.goto(f"http://127.0.0.1:{port}/friend")  # no link: the page finds its table again
         page.wait_for_function(polling=50, expression=f"() => location.hash === '{table}' && document.body.dataset.seat === '0'")
         context.close()
+
+
+@pytest.mark.slow
+def test_on_a_phone_the_hint_and_the_offers_sit_by_the_controls(browser, tmp_path):
+    """375x667: Hog's hint panel comes before the turn log; the room's hand and open offers
+    before the chat; nothing scrolls sideways."""
+    with running_server(data=tmp_path) as (_, port):
+        context, page, problems = open_page(browser, port, PHONE)
+        page.check("#hint-toggle")
+        start_game(page)
+        top = lambda selector: page.locator(selector).bounding_box()["y"]  # noqa: E731
+        assert top("#dice-buttons") < top("#hint-toggle") < top("#log")
+        assert top("#hint-toggle") - top("#dice-buttons") < 667  # within a screen of the buttons
+        assert no_horizontal_scroll(page)
+        page.goto(f"http://127.0.0.1:{port}/sinbad/phone")
+        page.wait_for_selector("#join:not([hidden])")
+        page.fill("#name", "pat")
+        page.click("#join button")
+        page.wait_for_function(polling=50, expression="() => document.body.dataset.seat === 'pat'")
+        assert top("#hand") < top("#offers") < top("#chat") < top("#players")
+        assert no_horizontal_scroll(page) and problems == []
+        context.close()
