@@ -169,6 +169,9 @@ def setup_tournament(p):
                         "contest used 0.500001)")
     p.add_argument("--out", type=Path, metavar="RESULTS.csv",
                    help="write every pair's win rates here as they finish; a rerun resumes from it")
+    p.add_argument("--report", type=Path, metavar="RESULTS.html",
+                   help="also write the contest as one self-contained HTML page (standings a reader can sort, "
+                        "the win-rate heatmap, each entry against the optimum, the skipped entries)")
     p.add_argument("--backend", choices=("local", "dask"), default="local",
                    help="local worker processes (--jobs) or a Dask cluster (--scheduler; "
                         "pip install 'hogsolve[dask]')")
@@ -199,6 +202,8 @@ def contest(args) -> int:
     rules = rules_of(args)
     if args.out is not None:
         output_file(args.out)
+    if getattr(args, "report", None) is not None:
+        output_file(args.report, ".html", "--report")
 
     def load(entry):
         name, spec, is_file = entry
@@ -242,12 +247,31 @@ def contest(args) -> int:
         write_or_fail(lambda: results.finish(result), args.out)
     skipped.sort()
     record = {**result.to_dict(), "skipped": [{"entry": name, "reason": why} for name, why in skipped]}
+    if args.report is not None:
+        from ..contest.report import write_report
+        by_name = dict(zip(names, policies))
+        against = _against_optimal([by_name[row["strategy"]] for row in record["ranking"]], rules)
+        write_or_fail(lambda: write_report(args.report, record, goal=int(rules.goal), against_optimal=against),
+                      args.report)
 
     def show():
         show_tournament(rules, result)
         for name, why in skipped:
             print(f"skipped {name}: {why}")
     return respond(args, record, show, not_proven=unproven(*policies))
+
+
+def _against_optimal(policies, rules) -> list:
+    """Each policy's exact win rate against the optimal strategy (None where the ruleset has
+    no proven optimum, as sp22)."""
+    from ..api import win_rate
+    from ..errors import HogsolveError
+    from ..strategy.optimal import optimal_strategy
+    try:
+        optimal = optimal_strategy(rules)
+    except HogsolveError:  # a ruleset with no optimal value (sp22): the column says "-"
+        return [None] * len(policies)
+    return [float(win_rate(policy, optimal, rules).average) for policy in policies]
 
 
 def show_tournament(rules, result) -> None:

@@ -182,14 +182,14 @@ def writable_dir(path: Path) -> Path:
     return path
 
 
-def output_file(path: Path, suffix: Optional[str] = None) -> Path:
+def output_file(path: Path, suffix: Optional[str] = None, option: str = "--out") -> Path:
     """Check that ``path`` can be written as a file (not a folder), or raise UsageError."""
     if str(path).strip() == "" or path.name == "":
         raise UsageError(f"an output file must be named, got {str(path)!r}")
     if suffix is not None and path.suffix.lower() != suffix:
-        raise UsageError(f"--out must name a {suffix} file, got {path}")
+        raise UsageError(f"{option} must name a {suffix} file, got {path}")
     if path.is_dir():
-        raise UsageError(f"--out {path} is a folder; name a file")
+        raise UsageError(f"{option} {path} is a folder; name a file")
     writable_dir(path.parent if str(path.parent) else Path("."))
     return path
 
