@@ -15,6 +15,10 @@ from hogsolve.interop.lanes import HogLane, PigLane, StateLane, below, lane_for
 
 GOAL = 30
 HOG = [name for name, rules in rulesets().items() if rules.history is None]
+#: One ruleset of each feature in the default tier (a swap, Hog Wild, a points bonus, Piggy
+#: Back, a turn-score rule, extra turns, a bonus, no zero dice); every ruleset in the slow tier.
+FEATURES = {"su18", "fa13", "sp15", "fa15", "sp17", "fa20", "sp21", "fa23", "hog"}
+EACH = [pytest.param(name, marks=() if name in FEATURES else pytest.mark.slow) for name in HOG]
 
 
 def _engine_after(rules, score0, score1, mover, dice, points):
@@ -26,7 +30,7 @@ def _engine_after(rules, score0, score1, mover, dice, points):
     return list(state.match.scores), state.match.mover, state.match.winner
 
 
-@pytest.mark.parametrize("name", HOG)
+@pytest.mark.parametrize("name", EACH)
 def test_every_turn_of_the_hog_lane_lands_as_the_engine_says(name):
     """Mistakes: an extra turn, a swap, Piggy Back or a bonus rule read wrong on the lane."""
     spec = GameSpec.of(name, GOAL)

@@ -119,7 +119,8 @@ def _request(port, method, path, body=None):
     return response.status, data
 
 
-@pytest.mark.parametrize("name", ["fa23", "su22", "fa22", "sp15", "fa20", "fa15"])
+@pytest.mark.parametrize("name", ["fa23"] + [pytest.param(n, marks=pytest.mark.slow)
+                                            for n in ("su22", "fa22", "sp15", "fa20", "fa15")])
 def test_the_web_game_names_the_same_rules(name):
     """The browser game's turns carry the engine's events (the page shows each ``text``)."""
     rules = rulesets()[name]
