@@ -27,7 +27,8 @@ _EXPORTS = {
     "tabulate": "strategy.named",
     "load_strategy": "strategy.specs", "parse_strategy": "strategy.specs", "StrategySpecError": "strategy.specs",
     "tournament": "contest.roundrobin", "TournamentResult": "contest.roundrobin",
-    "contest_entries": "contest.entries", "write_report": "contest.report", "sweep_rulesets": "contest.sweeps", "load_grid": "contest.sweeps",
+    "contest_entries": "contest.entries", "write_report": "contest.report",
+    "sweep_rulesets": "contest.sweeps", "load_grid": "contest.sweeps",
     "WinRate": "analysis.results", "exploitability": "analysis.evaluate", "SimulationResult": "analysis.montecarlo",
     # one call per job for every game (a name or a rules object)
     "solve": "api", "win_rate": "api", "best_response": "api", "regret": "api", "simulate": "api",

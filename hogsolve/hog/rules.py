@@ -295,6 +295,16 @@ def never_swap(score, opponent_score):
     return score != score
 
 
+def named(name: str, *parts: Tuple[str, Callable]):
+    """Give a rule component its CS 61A name (``rule_name``), shown wherever it fires; a rule
+    made of ``parts`` (name, test) is named by the parts that hold."""
+    def mark(rule):
+        rule.rule_name = name
+        rule.rule_parts = parts
+        return rule
+    return mark
+
+
 # ------------------------------------------------------- after-turn bonus ---
 # A bonus rule is called on (mover's new score, opponent's score) before the
 # swap test and returns extra points for the mover (never negative).
@@ -304,12 +314,14 @@ def no_bonus(score, opponent_score):
     return 0 * score
 
 
+@named("Hog Pile")
 def bonus_hog_pile_equal(score, opponent_score):
     """fa21 Hog Pile: a mover who lands on the opponent's score gains that many points again."""
     return np.where(score == opponent_score, score, 0) if isinstance(score, np.ndarray) \
         else (score if score == opponent_score else 0)
 
 
+@named("Hog Pile")
 def bonus_hog_pile_ones(score, opponent_score):
     """sp22 Hog Pile: a mover whose new score ends in the opponent's ones digit gains that digit."""
     return np.where(ones(score) == ones(opponent_score), ones(score), 0) if isinstance(score, np.ndarray) \
@@ -346,12 +358,14 @@ def _prime_rule(score, qualifies):
     return _as_result(np.where(qualifies(is_prime[s], num_factors[s]), next_prime[s] - s, 0))
 
 
+@named("Pigs on Prime")
 def bonus_pigs_on_prime(score, opponent_score):
     """su22 Pigs on Prime: a prime new score (1 counts, as the official games show) rises
     to the next prime."""
     return _prime_rule(score, lambda prime, factors: prime | (factors == 1))
 
 
+@named("Square Swine")
 def bonus_square_swine(score, opponent_score):
     """fa22/sp23 Square Swine: a perfect-square new score becomes the next perfect square."""
     s = np.asarray(score)
@@ -359,6 +373,7 @@ def bonus_square_swine(score, opponent_score):
     return _as_result(np.where(root * root == s, (root + 1) ** 2 - s, 0))
 
 
+@named("Sus Fuss")
 def bonus_sus_fuss(score, opponent_score):
     """fa23 onward, Sus Fuss: a new score with exactly 3 or 4 factors (1 and itself
     included) becomes the next prime above it."""
@@ -369,6 +384,7 @@ def bonus_sus_fuss(score, opponent_score):
 # A points bonus is called on (mover's new score, opponent's score, the turn's
 # points) and returns (mover's extra, opponent's extra): it may reward either player.
 
+@named("Hogtimus Prime")
 def prime_sum_leader_gains(score, opponent_score, points):
     """sp15 Hogtimus Prime: after the turn, if the two scores differ and their sum is prime,
     the player in the lead gains the turn's points again."""
@@ -390,6 +406,7 @@ def same_score(points, num_dice):
     return points
 
 
+@named("Hogtimus Prime")
 def hogtimus_prime(points, num_dice):
     """sp17/fa15/sp16 Hogtimus Prime: a prime turn score becomes the next prime."""
     return points + _prime_rule(points, lambda prime, factors: prime)
@@ -419,11 +436,13 @@ def swine_align(score, opponent_score):
     return (score > 0) & (opponent_score > 0) & (_gcd(score, opponent_score) >= 10)
 
 
+@named("Pig Pass or Swine Align", ("Pig Pass", pig_pass), ("Swine Align", swine_align))
 def extra_pig_pass_or_swine_align(score, opponent_score):
     """fa20: an extra turn by Pig Pass or by Swine Align."""
     return pig_pass(score, opponent_score) | swine_align(score, opponent_score)
 
 
+@named("More Boar")
 def extra_more_boar(score, opponent_score):
     """sp21 More Boar: an extra turn when the mover's two leading digits are both smaller than
     the opponent's (a one-digit score reads as 0x)."""
@@ -435,23 +454,6 @@ def extra_more_boar(score, opponent_score):
     b1, b2 = leading_two(opponent_score)
     return _as_result((a1 < b1) & (a2 < b2))
 
-
-def named(name: str, *parts: Tuple[str, Callable]):
-    """Give a rule component its CS 61A name (``rule_name``), shown wherever it fires; a rule
-    made of ``parts`` (name, test) is named by the parts that hold."""
-    def mark(rule):
-        rule.rule_name = name
-        rule.rule_parts = parts
-        return rule
-    return mark
-
-
-for _rule, _name in ((bonus_hog_pile_equal, "Hog Pile"), (bonus_hog_pile_ones, "Hog Pile"),
-                     (bonus_pigs_on_prime, "Pigs on Prime"), (bonus_square_swine, "Square Swine"),
-                     (bonus_sus_fuss, "Sus Fuss"), (prime_sum_leader_gains, "Hogtimus Prime"),
-                     (hogtimus_prime, "Hogtimus Prime"), (extra_more_boar, "More Boar")):
-    named(_name)(_rule)
-named("Pig Pass or Swine Align", ("Pig Pass", pig_pass), ("Swine Align", swine_align))(extra_pig_pass_or_swine_align)
 
 #: The name of each kind of rule where neither the ruleset (``Ruleset.names``) nor the
 #: component (:func:`named`) gives one.

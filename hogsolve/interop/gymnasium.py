@@ -76,9 +76,9 @@ class HogsolveEnv(gymnasium.Env):
         """0 or 1 once the game is over, else None."""
         return self.lane.winner
 
-    def _observe(self, mask: np.ndarray, over: Optional[bool] = None):
+    def _observe(self, mask: np.ndarray):
         seen = self.lane.seen(self.me)
-        if (self.lane.winner is not None) if over is None else over:  # a final score may pass the goal
+        if self.lane.winner is not None:  # a final score may pass the goal
             seen = [min(value, high) for value, high in zip(seen, self.highs)]
         board = np.array(seen, dtype=np.int64)
         observation = {"observation": board, "action_mask": mask} if self.mask_in_observation else board
@@ -115,7 +115,7 @@ class HogsolveEnv(gymnasium.Env):
         lane, rng, me = self.lane, self.rng, self.me
         legal = lane.move(number, me, rng)
         winner = lane.winner
-        observation, info = self._observe(lane.mask(), winner is not None)
+        observation, info = self._observe(lane.mask())
         info["illegal"] = not legal
         return observation, 0.0 if winner is None else (1.0 if winner == me else -1.0), winner is not None, False, info
 

@@ -179,16 +179,16 @@ class PigLane(Lane):
 
     def __init__(self, spec: GameSpec, opponent: Any, keep_log: bool = False):
         self.spec, self.keep_log = spec, keep_log
-        chance = PigState(spec.rules).chance_table()
+        self.state: PigState = PigState(spec.rules, keep_log=keep_log)
+        chance = self.state.chance_table()
         self.cumulative, self.denominator = chance.cumulative, chance.denominator
         self.bits = self.denominator.bit_length()
-        self.outcomes = [outcome for outcome, _ in PigState(spec.rules).outcomes]
+        self.outcomes = [outcome for outcome, _ in self.state.outcomes]
         self.by_draw: Optional[List[Optional[tuple]]] = None if self.bits > 16 else [
             self.outcomes[bisect.bisect_right(self.cumulative, draw)] if draw < self.denominator else None
             for draw in range(1 << self.bits)]  # None: at or above the denominator, drawn again
         self.roll_table = opponent_table(opponent, spec).tolist()  # [i][j][k] True: roll
         self._masks = (np.array([1, 0], dtype=np.int8), np.array([1, 1], dtype=np.int8))
-        self.state: PigState = PigState(spec.rules)
 
     @property
     def winner(self) -> Optional[int]:
@@ -224,10 +224,7 @@ class PigLane(Lane):
         match, table = self.state.match, self.roll_table
         while match.mover != me and match.winner is None:
             scores, total = match.scores, match.turn_total
-            if total and not table[scores[match.mover]][scores[1 - match.mover]][total]:
-                match.hold()
-            else:
-                match.apply_outcome(*self.roll(rng))
+            self.play(HOLD if total and not table[scores[match.mover]][scores[1 - match.mover]][total] else 0, rng)
 
     def seen(self, me: int) -> List[int]:
         """``me``'s banked score, the opponent's, and ``me``'s turn total (0 off turn)."""

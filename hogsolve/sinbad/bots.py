@@ -66,17 +66,18 @@ class Bot:
             self.kept = None
         if line is None or line == "hog":
             return line
-        if line.startswith("/b") and len(line.split()) == 2:
-            if self.last_offer == (line, self.trades) and self.my_offer is not None:
-                return None
-            if self.kept is not None and any(hand[int(d) - 1] == self.kept for d in line.split()[1]):
-                return None  # not back to and fro: it passes this turn instead
+        words = line.split()
+        offer = words[0] == "/b" and len(words) == 2  # an open offer (three words: an acceptance)
+        if offer and self.my_offer is not None and self.last_offer == (line, self.trades):
+            return None
+        if offer and self.kept is not None and any(hand[int(d) - 1] == self.kept for d in words[1]):
+            return None  # not back to and fro: it passes this turn instead
         while self.said and now - self.said[0] >= 60:
             self.said.popleft()
         if len(self.said) >= LINES_PER_MINUTE:
             return None
         self.said.append(now)
-        if line.startswith("/b") and len(line.split()) == 2:
+        if offer:
             self.last_offer = (line, self.trades)
         return line
 

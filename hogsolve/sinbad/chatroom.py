@@ -31,16 +31,13 @@ import hashlib
 import json
 from typing import Deque, Dict, List, Optional, Tuple
 
-from .room import Message, Room
+from .room import COMMANDS, Message, Room
 from .rules import MAX_PLAYERS, MIN_PLAYERS, is_player_name
 
 #: Seats a room holds (people waiting for the next game and bots included).
 MAX_SEATS = 16
 BOT_KINDS = ("random", "greedy", "tracker")
 
-
-#: The commands of a game in play (before a game, or outside it, they are refused as such).
-GAME_COMMANDS = ("/b", "/hand", "/away", "/back", "/leave")
 
 #: Lines of a room's story kept for pages that join or come back.
 HISTORY = 300
@@ -209,9 +206,9 @@ class ChatRoom:
         if text.startswith("/bot"):
             raise RoomError("usage: /bot add KIND (random, greedy or tracker), /bot remove NAME")
         if not self.playing or name not in self.room.game.totals:
-            if text.startswith("/") and text.split()[0] not in GAME_COMMANDS:
+            if text.startswith("/") and text.split()[0] not in COMMANDS:
                 raise RoomError(f"unknown command {text.split()[0]} (the commands: /start, /bot, "
-                                f"{', '.join(GAME_COMMANDS)}, hog)")
+                                f"{', '.join(COMMANDS)}, hog)")
             if text.startswith("/") or text.lower() == "hog":
                 if text.lower() == "hog" and self.last_hog is not None:
                     return self._late_hog(name)
@@ -230,11 +227,13 @@ class ChatRoom:
         return self._engine(messages)
 
     def _late_hog(self, name: str) -> List[Out]:
-        """A "hog" after the round was won: to the winner a reminder, to anyone else an error."""
-        if self.last_hog is not None and self.last_hog[1] == name:
-            text = f"your hog already won round {self.last_hog[0]} ({self.last_hog[2]})"
+        """A "hog" after a round was won by ``last_hog``: to its winner a reminder, to anyone else
+        an error."""
+        won, winner, item = self.last_hog
+        if winner == name:
+            text = f"your hog already won round {won} ({item})"
             return [Out(name, {"type": "chat", "text": text, "player": None, "line": text})]
-        raise RoomError(f"too late: {self.last_hog[1] if self.last_hog else 'someone'} said hog first")
+        raise RoomError(f"too late: {winner} said hog first")
 
     def _start(self, name: str) -> List[Out]:
         if self.playing:

@@ -22,6 +22,10 @@ from typing import List, Optional, Sequence, Tuple
 
 from .rules import DEFAULT_ITEMS, TARGET, Game, RuleError, label
 
+#: The presence commands and the status each sets.
+PRESENCE = {"/away": "away", "/back": "here", "/leave": "gone"}
+#: Every command of a game in play (the first word of its line), "hog" aside.
+COMMANDS = ("/b", "/hand", *PRESENCE)
 OFFER = re.compile(r"^/b\s+(\d+)\s*$")
 ACCEPT = re.compile(r"^/b\s+(\d+)\s+(\S+)\s*$")
 
@@ -74,8 +78,8 @@ class Room:
         try:
             if self.game.over and (text.startswith("/b") or text.lower() == "hog"):
                 raise RuleError("the game is over")
-            if text in ("/away", "/back", "/leave"):  # before /b: "/back" starts with "/b"
-                state = {"/away": "away", "/back": "here", "/leave": "gone"}[text]
+            if text in PRESENCE:  # before /b: "/back" starts with "/b"
+                state = PRESENCE[text]
                 self.round.status[player] = state
                 words = {"away": "is away", "here": "is back", "gone": "has left"}[state]
                 return [Message(f"{player} {words}", None, ("status", player, state))]
