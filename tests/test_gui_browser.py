@@ -53,9 +53,14 @@ def open_page(browser, port, options):
 
 
 def start_game(page, act=None):
-    """Press New game (click, or ``act`` such as a tap) and wait until the game is on the page."""
+    """Press New game (click, or ``act`` such as a tap) and wait until the new game is on the page.
+
+    A page that already shows a game keeps its ``data-game-id`` until the server answers, so wait
+    for the id to change rather than for it to exist.
+    """
+    before = page.evaluate("document.body.dataset.gameId || ''")
     (act or page.click)("#new-game")
-    page.wait_for_selector("body[data-game-id]")
+    page.wait_for_function(f"(document.body.dataset.gameId || '') !== '' && document.body.dataset.gameId !== {json.dumps(before)}")
 
 
 def no_horizontal_scroll(page):
@@ -413,8 +418,7 @@ def open_at(browser, port, path, options):
 
 def play_pig(page, port, act, game="piglet", hold_at=3):
     page.select_option("#rules", game)
-    act("#new-game")
-    page.wait_for_selector("body[data-game-id]")
+    start_game(page, act)
     page.check("#hint-toggle")
     for _ in range(400):
         page.wait_for_function(polling=50, expression="() => !document.getElementById('roll').disabled"
@@ -439,8 +443,7 @@ def test_roll_hold_hint_and_map_of_a_roll_or_hold_game(browser):
     with running_server() as (_, port):
         context, page, problems = open_at(browser, port, "/pig", DESKTOP)
         page.select_option("#rules", "two-dice-pig")
-        page.click("#new-game")
-        page.wait_for_selector("body[data-game-id]")
+        start_game(page)
         page.check("#hint-toggle")
         page.wait_for_function(polling=50, expression="() => document.getElementById('hint-text').textContent.startsWith('Optimal: roll')")
         assert page.is_disabled("#hold")  # the first roll of a turn is compulsory
