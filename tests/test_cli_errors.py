@@ -183,6 +183,7 @@ def test_solve_progress_hook_sees_every_score_sum():
     assert seen == [59]
 
 
+@pytest.mark.slow  # kept out of the default tier for its time; CI runs the slow tier
 def test_exact_tables_are_identical_whatever_the_blas_threads(tmp_path):
     outputs = []
     for threads in ("1", "2"):

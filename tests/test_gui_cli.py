@@ -60,6 +60,7 @@ def test_a_busy_port_is_one_line_that_mentions_port_0(capsys):
     assert err.count("\n") == 1 and f"cannot listen on 127.0.0.1:{port}" in err and "--port 0" in err
 
 
+@pytest.mark.slow  # kept out of the default tier for its time; CI runs the slow tier
 def test_the_plot_names_the_ruleset_once_above_both_panels(tmp_path, monkeypatch):
     """The long per-panel titles overlapped the colour bar (fa19); the label is a suptitle now."""
     import matplotlib

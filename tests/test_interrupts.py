@@ -44,6 +44,7 @@ SPAWNING = ("import subprocess, sys\n"
             "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(901)'])\n" + LOOPING)
 
 
+@pytest.mark.slow  # kept out of the default tier for its time; CI runs the slow tier
 def test_a_student_dies_with_a_killed_hogsolve_and_its_folder_goes_next_time(tmp_path):
     """SIGKILL cannot be handled: the kernel's parent-death signal kills the student's
     interpreter, the watcher on hogsolve's pipe kills the processes the student started, and

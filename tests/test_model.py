@@ -28,6 +28,7 @@ def test_transitions_match_reference(name):
             assert model_outcomes(model, s, o, n) == outcome_distribution(rules, s, o, n, exact=True), (s, o, n)
 
 
+@pytest.mark.slow  # kept out of the default tier for its time; CI runs the slow tier
 def test_every_state_every_action_sums_to_one():
     model = compile_model(get_rules("fa13", goal=25))
     for s in range(25):

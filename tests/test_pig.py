@@ -215,6 +215,7 @@ def test_exact_verification_in_rationals():
     assert verify_pig(solution).suboptimal_states == 1
 
 
+@pytest.mark.slow  # kept out of the default tier for its time; CI runs the slow tier
 def test_plot_the_roll_hold_boundary(tmp_path, capsys):
     pytest.importorskip("matplotlib")
     from hogsolve.cli import main

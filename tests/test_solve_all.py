@@ -46,6 +46,7 @@ def test_solve_all_without_exact_writes_the_user_cache(two_rulesets, capsys):
     assert arrays["action_values.npy"].min() >= 0.0 and meta["certificate"]["proven"]
 
 
+@pytest.mark.slow  # kept out of the default tier for its time; CI runs the slow tier
 def test_solve_all_exact_outside_a_checkout_writes_the_user_cache(two_rulesets, capsys, monkeypatch):
     """An installed package (no git work tree around its tables) is never written into."""
     monkeypatch.setattr(optimal, "shipped_tables_are_a_checkout", lambda: False)

@@ -335,6 +335,7 @@ def test_messages_without_a_reason_read_well(tmp_path, capsys, source, message):
     assert ": ;" not in err and not err.rstrip().endswith(":") and "opponent_score" not in err
 
 
+@pytest.mark.slow  # kept out of the default tier for its time; CI runs the slow tier
 def test_a_failure_is_cached_by_content_like_a_table(tmp_path, capsys):
     """A looping file's time limit is paid once; an unchanged rerun fails at once from the
     cache; --retry-failed, a longer limit or a changed file (or helper) runs it again."""
