@@ -35,7 +35,7 @@ _EXPORTS = {
     "optimal_strategy": "api", "resolve": "api",
     # the Pig family
     "PigGame": "pig.rules", "get_pig_game": "pig.rules", "PIG_GAMES": "pig.rules",
-    "PigSolution": "solver.pig", "PigBestResponse": "analysis.pig_evaluate",
+    "PigSolution": "solver.pig", "PigBestResponse": "analysis.pig.evaluate",
     "hold_at": "strategy.pig", "hold_at_or_goal": "strategy.pig", "pig_bot": "strategy.pig",
     # one game interface, one registry of families
     "GameState": "games.interface", "HogState": "hog.state", "PigState": "pig.state",
@@ -49,9 +49,9 @@ _EXPORTS = {
 #: The roll-or-hold functions of before one call served every game: they still work for one
 #: release, with a DeprecationWarning naming the call that replaces each.
 _DEPRECATED = {
-    "solve_pig": ("solver.pig", "solve"), "pig_win_rate": ("analysis.pig_evaluate", "win_rate"),
-    "pig_best_response": ("analysis.pig_evaluate", "best_response"),
-    "pig_regret": ("analysis.pig_evaluate", "regret"), "simulate_pig": ("analysis.pig_montecarlo", "simulate"),
+    "solve_pig": ("solver.pig", "solve"), "pig_win_rate": ("analysis.pig.evaluate", "win_rate"),
+    "pig_best_response": ("analysis.pig.evaluate", "best_response"),
+    "pig_regret": ("analysis.pig.evaluate", "regret"), "simulate_pig": ("analysis.pig.montecarlo", "simulate"),
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]

@@ -91,9 +91,9 @@ HOG = Family(
 ROLL_OR_HOLD = Family(
     name="roll-or-hold", description="roll or hold each roll: Pig, Piglet, Two-Dice Pig, Big Pig",
     names=_pig_names, game=_lazy("pig.rules:get_pig_game"), solve=_lazy("solver.pig:solve_pig"),
-    win_rate=_lazy("analysis.pig_evaluate:pig_win_rate"),
-    best_response=_lazy("analysis.pig_evaluate:pig_best_response"),
-    regret=_lazy("analysis.pig_evaluate:pig_regret"), simulate=_lazy("analysis.pig_montecarlo:simulate_roll_or_hold"),
+    win_rate=_lazy("analysis.pig.evaluate:pig_win_rate"),
+    best_response=_lazy("analysis.pig.evaluate:pig_best_response"),
+    regret=_lazy("analysis.pig.evaluate:pig_regret"), simulate=_lazy("analysis.pig.montecarlo:simulate_roll_or_hold"),
     game_type=lambda: _class("pig.rules:PigGame"), state=_lazy("pig.state:PigState"),
     session=_lazy("sessions.pig:PigSession"), optimal=_lazy("strategy.pig:pig_bot"))
 

@@ -21,7 +21,7 @@ import sys
 
 from bench import median_time  # scripts/ is on the path when a script runs
 from hogsolve import get_pig_game, hold_at
-from hogsolve.analysis.pig_evaluate import pig_win_rate
+from hogsolve.analysis.pig.evaluate import pig_win_rate
 from hogsolve.solver.pig import solve_pig
 
 OPENSPIEL_CHILD = r"""

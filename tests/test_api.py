@@ -8,7 +8,8 @@ import pytest
 
 import hogsolve
 from hogsolve import WinRate, get_pig_game, get_rules
-from hogsolve.analysis import evaluate, pig_evaluate
+from hogsolve.analysis import evaluate
+from hogsolve.analysis.pig import evaluate as pig_evaluate
 from hogsolve.analysis.montecarlo import SimulationResult
 from hogsolve.solver.optimal import solve as solve_hog
 from hogsolve.solver.pig import solve_pig

@@ -9,7 +9,7 @@ from hogsolve import get_pig_game, get_rules, solve
 from hogsolve.solver.bound_check import check_hog_policy, check_pig_policy
 from hogsolve.solver.model import model_for
 from hogsolve.solver.pig import solve_pig
-from hogsolve.solver.pig_exact import verify_pig
+from hogsolve.solver.pig.exact import verify_pig
 from reference import stagewise_values
 
 

@@ -445,7 +445,7 @@ def test_a_roll_or_hold_tie_holds():
     from hogsolve import get_pig_game
     from hogsolve.solver.pig import solve_pig
     from hogsolve.solver.pig import hold_on_ties
-    from hogsolve.solver.pig_stages import Rolls
+    from hogsolve.solver.pig.stages import Rolls
     game = get_pig_game("piglet")
     solution = solve_pig(game)
     rolls = Rolls.of(game)
@@ -734,8 +734,8 @@ def test_a_pig_checks_error_is_the_bound_plus_a_step_and_names_its_game():
     from hogsolve import get_pig_game
     from hogsolve.solver.bound_check import check_pig_policy
     from hogsolve.solver.pig import solve_pig
-    from hogsolve.solver.pig_certificate import certify_pig, pig_backup_error
-    from hogsolve.solver.pig_stages import Rolls
+    from hogsolve.solver.pig.certificate import certify_pig, pig_backup_error
+    from hogsolve.solver.pig.stages import Rolls
     game = get_pig_game("pig", goal=25)
     solution = solve_pig(game)
     check = check_pig_policy(game, solution.value, solution.roll)

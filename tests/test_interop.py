@@ -10,7 +10,7 @@ import pytest
 
 import hogsolve
 from hogsolve import get_pig_game, get_rules, hold_at, hold_at_or_goal, rulesets, solve, win_rate
-from hogsolve.analysis.pig_evaluate import pig_win_rate
+from hogsolve.analysis.pig.evaluate import pig_win_rate
 from hogsolve.solver.pig import solve_pig
 from hogsolve.interop import evaluate_agent, tabulate
 from hogsolve.interop.core import GameSpec

@@ -22,7 +22,8 @@ import pytest
 
 from hogsolve import get_pig_game, get_rules
 from hogsolve.cli import main
-from hogsolve.solver import bound_check, optimal, pig
+from hogsolve.solver import bound_check, optimal
+from hogsolve.solver.pig import solve as pig
 from hogsolve.solver.bound_check import check_hog_policy, check_pig_policy
 from hogsolve.solver.model import compile_model
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from hogsolve import get_pig_game, hold_at, hold_at_or_goal
-from hogsolve.analysis.pig_evaluate import pig_win_rate
+from hogsolve.analysis.pig.evaluate import pig_win_rate
 from hogsolve.solver.pig import solve_pig
 from hogsolve.pig.engine import PigMatch, play_pig
 from hogsolve.util.stats import wilson_interval
@@ -176,7 +176,7 @@ def test_pig_session_like_the_hog_session():
 
 
 def test_best_response():
-    from hogsolve.analysis.pig_evaluate import pig_best_response
+    from hogsolve.analysis.pig.evaluate import pig_best_response
     game = get_pig_game("pig", goal=40)
     solution = solve_pig(game)
     # against the optimal strategy nothing gains: the best response wins exactly half
@@ -202,7 +202,7 @@ def test_tournament_command(capsys):
 
 def test_exact_verification_in_rationals():
     """The float policy is optimal in every state, exactly; the exact value agrees."""
-    from hogsolve.solver.pig_exact import verify_pig
+    from hogsolve.solver.pig.exact import verify_pig
     for name, goal in (("pig", 20), ("big-pig", 20), ("piglet", 10)):
         solution = solve_pig(get_pig_game(name, goal=goal))
         checked = verify_pig(solution)
@@ -229,7 +229,7 @@ def test_plot_the_roll_hold_boundary(tmp_path, capsys):
 def test_vectorised_monte_carlo_and_compare_simulate(capsys):
     """The vectorised simulation agrees with the exact win rate inside a 3.3-sigma band, is
     reproducible from its seed, and backs `compare --simulate --rules pig`."""
-    from hogsolve.analysis.pig_montecarlo import simulate_pig
+    from hogsolve.analysis.pig.montecarlo import simulate_pig
     game = get_pig_game("big-pig", goal=60)
     solution = solve_pig(game)
     rate = pig_win_rate(solution, hold_at_or_goal(25, game.goal), game)
@@ -252,7 +252,7 @@ def test_vectorised_monte_carlo_and_compare_simulate(capsys):
 def test_regret_adds_up_to_the_shortfall(capsys):
     """Performance difference: the per-state expected losses of a strategy against optimal play
     add up exactly to 1/2 minus its win rate (a wrong reach or loss breaks this)."""
-    from hogsolve.analysis.pig_evaluate import pig_regret
+    from hogsolve.analysis.pig.evaluate import pig_regret
     game = get_pig_game("pig", goal=30)
     solution = solve_pig(game)
     for strategy in (hold_at(20), hold_at_or_goal(12, game.goal), solution):
@@ -270,9 +270,9 @@ def test_two_dice_pig_wipes(capsys):
     """Double 1s lose the banked score too: the engine, the exact odds, the solver's fixed
     point at goal 100 with its policy-route certificate, and every downstream evaluator on
     the wipe (Monte Carlo of the engine, the vectorised simulation, the best response)."""
-    from hogsolve.analysis.pig_evaluate import pig_best_response
-    from hogsolve.solver.pig_certificate import policy_exits
-    from hogsolve.analysis.pig_montecarlo import simulate_pig
+    from hogsolve.analysis.pig.evaluate import pig_best_response
+    from hogsolve.solver.pig.certificate import policy_exits
+    from hogsolve.analysis.pig.montecarlo import simulate_pig
     game = get_pig_game("two-dice-pig")
     odds = game.outcomes()
     assert odds["wipe", 0] == Fraction(1, 36) and odds["bust", 0] == Fraction(10, 36)
@@ -313,7 +313,7 @@ def test_two_dice_pig_wipes(capsys):
 @pytest.mark.slow
 def test_two_dice_pig_at_goal_100():
     """The wipe's fixed point at goal 100, with its policy-route certificate."""
-    from hogsolve.solver.pig_certificate import policy_exits
+    from hogsolve.solver.pig.certificate import policy_exits
     game = get_pig_game("two-dice-pig")
     solution = solve_pig(game)
     c = solution.certificate
@@ -427,7 +427,7 @@ def test_regret_follows_play_back_down_after_a_wipe():
     """Two-Dice Pig: the reach follows the mass a wipe sends to (j, 0, 0), so the expected
     losses still add up to 1/2 minus the win rate (without the wipes' mass, they would fall
     short)."""
-    from hogsolve.analysis import pig_evaluate
+    from hogsolve.analysis.pig import evaluate as pig_evaluate
     game = get_pig_game("two-dice-pig", goal=20)
     solution = solve_pig(game)
     report = pig_evaluate.pig_regret(hold_at(12), game, solution)
@@ -447,7 +447,7 @@ def test_play_and_tournament_start_from_the_shipped_tables(verb, monkeypatch):
     monkeypatch.setattr(strategy_pig, "solve_pig", no_solving)
     if verb[0] == "tournament":  # the win rates themselves take passes over every wipe (tested above)
         from hogsolve.analysis.results import WinRate
-        monkeypatch.setattr("hogsolve.analysis.pig_evaluate.pig_win_rate", lambda a, b, game: WinRate("a", "b", 0.5, 0.5))
+        monkeypatch.setattr("hogsolve.analysis.pig.evaluate.pig_win_rate", lambda a, b, game: WinRate("a", "b", 0.5, 0.5))
     result = run_main(verb[0], *verb[1:], "--rules", "two-dice-pig", stdin="q\n")
     assert result.returncode == 0, result.stderr
 
@@ -455,8 +455,8 @@ def test_play_and_tournament_start_from_the_shipped_tables(verb, monkeypatch):
 def test_a_wipe_budget_too_small_says_so(monkeypatch):
     """The values after a wipe, and the mass wipes send back, are repeated to a fixed point;
     with too few solves allowed, the solver and the regret say so instead of answering."""
-    from hogsolve.analysis import pig_evaluate
-    from hogsolve.solver import pig_turns
+    from hogsolve.analysis.pig import evaluate as pig_evaluate
+    from hogsolve.solver.pig import turns as pig_turns
     from hogsolve.solver.iteration import ConvergenceError
     game = get_pig_game("two-dice-pig", goal=20)
     solution = solve_pig(game)

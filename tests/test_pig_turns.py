@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 
 from hogsolve import get_pig_game, hold_at_or_goal
-from hogsolve.analysis.pig_evaluate import pig_win_rate
-from hogsolve.solver.pig import _stage_pass
-from hogsolve.solver.pig_stages import Rolls
-from hogsolve.solver.pig_turns import Turns, solve_by_turns
+from hogsolve.analysis.pig.evaluate import pig_win_rate
+from hogsolve.solver.pig.solve import _stage_pass
+from hogsolve.solver.pig.stages import Rolls
+from hogsolve.solver.pig.turns import Turns, solve_by_turns
 
 
 def _live(g):
@@ -111,7 +111,7 @@ def test_two_fixed_strategies_and_a_best_response_match_a_plain_recursion():
     """Two-Dice Pig at goal 8: the win rates of two fixed tables (one rolls on past the goal),
     and the best response to one of them, against plain value iteration over every state."""
     from hogsolve import hold_at
-    from hogsolve.analysis.pig_evaluate import pig_best_response
+    from hogsolve.analysis.pig.evaluate import pig_best_response
     from hogsolve.strategy.pig import policy_table
     game = get_pig_game("two-dice-pig", goal=8)
     a, b = policy_table(hold_at(5), game), policy_table(hold_at_or_goal(3, 8), game)
@@ -144,8 +144,8 @@ def test_policy_iteration_does_not_cycle_among_tied_policies():
     best response over whole turns settles (ties keep the current choice) on the stage
     evaluator's win rate."""
     from hogsolve import hold_at
-    from hogsolve.analysis.pig_evaluate import _best_response_pass
-    from hogsolve.solver.pig_turns import best_response_by_turns
+    from hogsolve.analysis.pig.evaluate import _best_response_pass
+    from hogsolve.solver.pig.turns import best_response_by_turns
     from hogsolve.strategy.pig import policy_table
     game = get_pig_game("piglet")
     theirs = policy_table(hold_at(20), game)

@@ -115,7 +115,7 @@ def test_pig_tables_reproduce_byte_for_byte(name):
     import json
     from hogsolve import get_pig_game
     from hogsolve.solver.pig import solve_pig
-    from hogsolve.solver.pig_tables import pig_solution_files
+    from hogsolve.solver.pig.tables import pig_solution_files
     fresh = solve_pig(get_pig_game(name))
     for file_name, data in pig_solution_files(fresh, __version__).items():
         assert data == (SOLUTIONS / name / file_name).read_bytes(), file_name

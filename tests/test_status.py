@@ -5,7 +5,7 @@ import pytest
 
 from hogsolve import get_pig_game, get_rules, solve
 from hogsolve.solver.pig import solve_pig
-from hogsolve.analysis.pig_evaluate import pig_win_rate
+from hogsolve.analysis.pig.evaluate import pig_win_rate
 from hogsolve.analysis.results import WinRate
 from hogsolve.strategy.pig import hold_at
 
@@ -41,7 +41,7 @@ def test_pig_win_rate_is_the_hog_result_type():
 def test_the_exact_checks_share_the_vocabulary():
     from hogsolve.solver.exact import verify_ties
     from hogsolve.solver.model import compile_model
-    from hogsolve.solver.pig_exact import verify_pig
+    from hogsolve.solver.pig.exact import verify_pig
     rules = get_rules("su18", goal=20)
     exact = solve(rules, exact=True).exact
     ties = verify_ties(compile_model(rules), solve(rules))

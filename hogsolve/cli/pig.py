@@ -57,7 +57,7 @@ def solve_pig_games(games, exact: bool, out, as_json: bool, folder=lambda game: 
     unless ``as_json``."""
     from ..solver.bound_check import check_pig_policy
     from ..solver.pig import solve_pig
-    from ..solver.pig_tables import pig_solution_files
+    from ..solver.pig.tables import pig_solution_files
     from ..util.files import atomic_write
     from ..version import __version__
     from .common import write_or_fail
@@ -100,8 +100,8 @@ def compare_games(args) -> int:
     and optionally a seeded Monte Carlo with its 95% Wilson interval."""
     a, b, game, as_json = args.a, args.b, pig_game(args.rules, args.goal, args.max_memory), args.json
     simulate, seed = args.simulate, args.seed
-    from ..analysis.pig_evaluate import pig_win_rate
-    from ..analysis.pig_montecarlo import simulate_roll_or_hold
+    from ..analysis.pig.evaluate import pig_win_rate
+    from ..analysis.pig.montecarlo import simulate_roll_or_hold
     sa, sb = strategy(a, game), strategy(b, game)
     rate = pig_win_rate(sa, sb, game)
     first, second, average = rate.first, rate.second, rate.average
@@ -145,7 +145,7 @@ def best_response_game(args) -> int:
     if args.out is not None:
         raise UsageError("hogsolve best-response: --out is for Hog rulesets")
     spec, game, as_json = args.spec, pig_game(args.rules, args.goal, args.max_memory), args.json
-    from ..analysis.pig_evaluate import pig_best_response
+    from ..analysis.pig.evaluate import pig_best_response
     br = pig_best_response(strategy(spec, game), game)
     if as_json:
         emit_json({"rules": game.name, "goal": game.goal, **br.to_dict(), "opponent": spec})
@@ -163,7 +163,7 @@ def tournament_game(args) -> int:
     if len(args.specs) < 2:
         raise UsageError("hogsolve tournament: name at least two strategies")
     specs, game, as_json = args.specs, pig_game(args.rules, args.goal, args.max_memory), args.json
-    from ..analysis.pig_evaluate import pig_win_rate
+    from ..analysis.pig.evaluate import pig_win_rate
     from ..strategy.pig import pig_bot
     solution = pig_bot(game) if "optimal" in specs else None
     players = [strategy(s, game, solution) for s in specs]
@@ -191,7 +191,7 @@ def tournament_game(args) -> int:
 def regret_game(args) -> int:
     """``hogsolve regret SPEC --rules pig``: where a roll/hold strategy loses against optimal play."""
     spec, game, top, as_json = args.spec, pig_game(args.rules, args.goal, args.max_memory), args.top, args.json
-    from ..analysis.pig_evaluate import pig_regret
+    from ..analysis.pig.evaluate import pig_regret
     try:
         report = pig_regret(strategy(spec, game), game)
     except ValueError as exc:

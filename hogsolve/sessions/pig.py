@@ -11,7 +11,7 @@ from typing import Dict, List, Optional
 
 from ..pig.engine import PigMatch, roll_faces
 from ..pig.rules import PigGame
-from ..solver.pig_stages import Rolls, values_at
+from ..solver.pig.stages import Rolls, values_at
 from .hog import PLAYERS, Seats, SessionError
 
 

@@ -45,8 +45,8 @@ from .certificate import PROOF_TOLERANCE, certify
 from .iteration import IterationResult
 from .model import Model
 from .passes import passing_action_values, zero_dice_passes
-from .pig_certificate import certify_pig, pig_backup_error
-from .pig_stages import Rolls, action_values
+from .pig.certificate import certify_pig, pig_backup_error
+from .pig.stages import Rolls, action_values
 
 #: Relative slack on the bound for the rounding of the bound's own arithmetic.
 OUTWARD = 1.0 + 2.0 ** -40

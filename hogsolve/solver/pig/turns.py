@@ -21,9 +21,9 @@ import numpy as np
 import scipy.sparse as sparse
 import scipy.sparse.linalg as sparse_linalg
 
-from ..pig.rules import PigGame
-from .iteration import ConvergenceError
-from .pig_stages import Rolls
+from ...pig.rules import PigGame
+from ..iteration import ConvergenceError
+from .stages import Rolls
 
 #: Rounds of policy iteration before giving up (a handful are needed).
 MOST_ROUNDS = 50

@@ -6,9 +6,9 @@ from typing import Optional
 
 import numpy as np
 
-from ..pig.rules import PigGame
-from ..strategy.pig import policy_table
-from .montecarlo import SimulationResult
+from ...pig.rules import PigGame
+from ...strategy.pig import policy_table
+from ..montecarlo import SimulationResult
 
 
 def simulate_pig(a, b, game: PigGame, games: int = 100_000, seed: int = 0) -> tuple:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .pig import PigSolution
+from .solve import PigSolution
 
 
 PIG_LAYOUT = ("roll[i, j, k]: True to roll with banked score i, the opponent's j and turn total k "
@@ -21,8 +21,8 @@ def pig_solution_files(solution: PigSolution, version: str) -> dict:
     two digits and the first player's chance to the digits the bound leaves certain."""
     import json
 
-    from ..util.files import grid_csv, npy_bytes, sha256
-    from ..util.stable import bound_up, certain_value, on_grid
+    from ...util.files import grid_csv, npy_bytes, sha256
+    from ...util.stable import bound_up, certain_value, on_grid
     files = {"hold_threshold.csv": grid_csv(solution.hold_threshold, str),
              "roll.npy": npy_bytes(solution.roll),
              "value.npy": npy_bytes(on_grid(np.clip(solution.value, 0.0, 1.0)))}

@@ -14,8 +14,8 @@ import dataclasses
 import time
 from fractions import Fraction
 
-from ..util.plain import plain
-from ..util.status import Status
+from ...util.plain import plain
+from ...util.status import Status
 
 
 @dataclasses.dataclass(frozen=True)

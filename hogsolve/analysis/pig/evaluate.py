@@ -1,8 +1,8 @@
 """Exact evaluation of roll-or-hold strategies: win rates, best response, regret.
 
-Each runs the solver's stages (:mod:`hogsolve.solver.pig_stages`) with one
+Each runs the solver's stages (:mod:`hogsolve.solver.pig.stages`) with one
 or both players' roll tables fixed; in games with wipes, win rates and best
-responses work on whole turns instead (:mod:`hogsolve.solver.pig_turns`), as
+responses work on whole turns instead (:mod:`hogsolve.solver.pig.turns`), as
 the solver does.
 """
 from __future__ import annotations
@@ -11,14 +11,14 @@ import dataclasses
 from typing import Optional
 import numpy as np
 
-from ..pig.rules import PigGame
-from ..solver.pig_stages import (Rolls, _greedy, _hold_values, _pair_values, _stage_pairs, _turn_values,
+from ...pig.rules import PigGame
+from ...solver.pig.stages import (Rolls, greedy_policy, hold_values, pair_values, stage_pairs, turn_values,
                                  action_values)
-from ..solver.pig import PigSolution, solve_pig
-from ..solver.pig_turns import best_response_by_turns, policy_start_values, reach_by_turns
-from ..strategy.pig import policy_table
-from ..util.plain import plain
-from .results import WinRate
+from ...solver.pig.solve import PigSolution, solve_pig
+from ...solver.pig.turns import best_response_by_turns, policy_start_values, reach_by_turns
+from ...strategy.pig import policy_table
+from ...util.plain import plain
+from ..results import WinRate
 
 
 def _policy_values(game: PigGame, mine: np.ndarray, theirs: np.ndarray):
@@ -36,16 +36,16 @@ def _policy_pass(game: PigGame, rolls: Rolls, tables: tuple):
     v = [np.zeros((g, g, g)), np.zeros((g, g, g))]
     width = tables[0].shape[2]
     for s in range(2 * g - 2, -1, -1):
-        i, j = _stage_pairs(g, s)
+        i, j = stage_pairs(g, s)
         partner = s - i - i[0]
         room = np.full(len(i), width)
-        holds = [_hold_values(v[1 - p], i, j, g, width) for p in (0, 1)]  # the other player moves next
+        holds = [hold_values(v[1 - p], i, j, g, width) for p in (0, 1)]  # the other player moves next
         bust, _ = rolls.exits(i, j, None)
-        ab = [_turn_values(rolls, holds[p], room, np.zeros(len(i)), tables[p][i, j], bust=bust) for p in (0, 1)]
+        ab = [turn_values(rolls, holds[p], room, np.zeros(len(i)), tables[p][i, j], bust=bust) for p in (0, 1)]
         b0, b1 = ab[0][1][:, 0], ab[1][1][:, 0]
         c0, c1 = ab[0][0][:, 0] + b0, ab[1][0][:, 0] + b1
-        v[0][i, j, 0] = _pair_values(c0, b0, c1, b1, partner)
-        v[1][i, j, 0] = _pair_values(c1, b1, c0, b0, partner)
+        v[0][i, j, 0] = pair_values(c0, b0, c1, b1, partner)
+        v[1][i, j, 0] = pair_values(c1, b1, c0, b0, partner)
     return v[0][:, :, 0], v[1][:, :, 0]
 
 
@@ -113,23 +113,23 @@ def _best_response_pass(game: PigGame, rolls: Rolls, theirs: np.ndarray, max_pas
     mine_v, their_v = np.zeros((g, g, g)), np.zeros((g, g, g))
     roll = np.zeros((g, g, g), dtype=bool)
     for s in range(2 * g - 2, -1, -1):
-        i, j = _stage_pairs(g, s)
+        i, j = stage_pairs(g, s)
         partner = s - i - i[0]
-        hold_mine = _hold_values(their_v, i, j, g)
-        hold_theirs = _hold_values(mine_v, i, j, g, theirs.shape[2])
+        hold_mine = hold_values(their_v, i, j, g)
+        hold_theirs = hold_values(mine_v, i, j, g, theirs.shape[2])
         bust, no_wipe = rolls.exits(i, j, None)
-        a_t, b_t, _ = _turn_values(rolls, hold_theirs, np.full(len(i), theirs.shape[2]), np.zeros(len(i)),
+        a_t, b_t, _ = turn_values(rolls, hold_theirs, np.full(len(i), theirs.shape[2]), np.zeros(len(i)),
                                    theirs[i, j], bust=bust)
         c_t = a_t[:, 0] + b_t[:, 0]
         x_mine = np.full(len(i), 0.5)
         for _ in range(max_passes):
             x_theirs = c_t - b_t[:, 0] * x_mine[partner]
             u = 1.0 - x_theirs[partner]
-            a, b, choice = _turn_values(rolls, hold_mine, g - i, u, bust=bust)
-            x_mine = _pair_values(a[:, 0] + b[:, 0], b[:, 0], c_t, b_t[:, 0], partner)
+            a, b, choice = turn_values(rolls, hold_mine, g - i, u, bust=bust)
+            x_mine = pair_values(a[:, 0] + b[:, 0], b[:, 0], c_t, b_t[:, 0], partner)
             x_theirs = c_t - b_t[:, 0] * x_mine[partner]
             u = 1.0 - x_theirs[partner]
-            if _greedy(rolls, a + b * u[:, None], hold_mine, g - i, u, choice, bust, no_wipe):
+            if greedy_policy(rolls, a + b * u[:, None], hold_mine, g - i, u, choice, bust, no_wipe):
                 break
         mine_v[i, j] = a + b * u[:, None]
         their_v[i, j, 0] = x_theirs
@@ -193,7 +193,7 @@ def pig_regret(strategy, game: PigGame, solution: Optional[PigSolution] = None) 
     """Per-state loss of ``strategy`` against optimal choices, weighted by how often play
     against the optimal opponent reaches the state (half the games with each first): one pass
     upwards over the stages, or with wipes (Two-Dice Pig), which send play back down, one
-    transposed solve over whole turns (:func:`~hogsolve.solver.pig_turns.reach_by_turns`)."""
+    transposed solve over whole turns (:func:`~hogsolve.solver.pig.turns.reach_by_turns`)."""
     g = game.goal
     rolls = Rolls.of(game)
     solution = solution or solve_pig(game)
@@ -219,11 +219,11 @@ def _reach_pass(rolls: Rolls, tables: list, incoming: list, reach: np.ndarray, g
     """One pass upwards over the stages (no wipes): turns start at k = 0, busts return within
     the stage, holds go up; adds my visits to ``reach``."""
     for s in range(2 * g - 1):
-        i_, j_ = _stage_pairs(g, s)
+        i_, j_ = stage_pairs(g, s)
         partner = s - i_ - i_[0]
         zeros = np.zeros((len(i_), width))
         bust, _ = rolls.exits(i_, j_, None)  # a wipe with nothing banked is a bust
-        busts = [_turn_values(rolls, zeros, np.full(len(i_), width), np.zeros(len(i_)), t[i_, j_], bust=bust)[1][:, 0]
+        busts = [turn_values(rolls, zeros, np.full(len(i_), width), np.zeros(len(i_)), t[i_, j_], bust=bust)[1][:, 0]
                  for t in tables]  # chance that a turn from k = 0 ends in a bust
         inflow = [incoming[r][i_, j_] for r in (0, 1)]
         starts = [None, None]

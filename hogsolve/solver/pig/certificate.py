@@ -13,12 +13,12 @@ import dataclasses
 from typing import Optional
 import numpy as np
 
-from ..solver.certificate import PROOF_TOLERANCE, gamma
-from ..util.plain import plain
-from ..util.status import Proof
-from ..pig.rules import PigGame
-from .pig_stages import Rolls, _stage_pairs, action_values
-from .pig_turns import Turns
+from ..certificate import PROOF_TOLERANCE, gamma
+from ...util.plain import plain
+from ...util.status import Proof
+from ...pig.rules import PigGame
+from .stages import Rolls, stage_pairs, action_values
+from .turns import Turns
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -109,7 +109,7 @@ def certify_pig(game: PigGame, value: np.ndarray, rolls: Rolls, passes: int,
         length = np.ceil((g - np.arange(g)) / rolls.least_add)  # most rolls in one turn
         bound = 0.0
         for s in range(2 * g - 2, -1, -1):
-            i, j = _stage_pairs(g, s)
+            i, j = stage_pairs(g, s)
             r_s = max(float(residual_grid[i, j].max()), step)
             bound += float(np.max(length[i] * (r_s + step) / np.maximum(1.0 - rho[i], 1e-300)))
     threshold = 2 * (bound + step)

@@ -11,10 +11,10 @@ solved from the largest down (Neller & Presser's stages).
 from __future__ import annotations
 
 import dataclasses
-from typing import Optional
+from typing import Optional, Tuple
 import numpy as np
 
-from ..pig.rules import PigGame
+from ...pig.rules import PigGame
 
 
 @dataclasses.dataclass(frozen=True)
@@ -50,7 +50,7 @@ class Rolls:
                    float(dist.get(("bust", 0), 0)), min(adds), dense, float(dist.get(("wipe", 0), 0)))
 
 
-def _turn_values(rolls: Rolls, hold: np.ndarray, room: np.ndarray, u: np.ndarray, policy=None,
+def turn_values(rolls: Rolls, hold: np.ndarray, room: np.ndarray, u: np.ndarray, policy=None,
                  highest_roll: Optional[int] = None, bust: Optional[np.ndarray] = None,
                  wipe: Optional[np.ndarray] = None, win: float = 1.0):
     """Backward induction over the turn total for the pairs of a stage.
@@ -99,8 +99,8 @@ def _turn_values(rolls: Rolls, hold: np.ndarray, room: np.ndarray, u: np.ndarray
     return a[:, :K], b[:, :K], roll_choice
 
 
-def _greedy(rolls: Rolls, values: np.ndarray, hold: np.ndarray, room: np.ndarray, u: np.ndarray,
-            choice: np.ndarray, bust: np.ndarray, wipe: np.ndarray) -> bool:
+def greedy_policy(rolls: Rolls, values: np.ndarray, hold: np.ndarray, room: np.ndarray, u: np.ndarray,
+                  choice: np.ndarray, bust: np.ndarray, wipe: np.ndarray) -> bool:
     """True when ``choice`` is greedy for the stage's own ``values`` (all turn totals at once)."""
     P, K = values.shape
     k = np.arange(K)[None, :]
@@ -113,7 +113,7 @@ def _greedy(rolls: Rolls, values: np.ndarray, hold: np.ndarray, room: np.ndarray
     return bool(np.array_equal(greedy & live, choice))
 
 
-def _pair_values(c: np.ndarray, b: np.ndarray, c_other: np.ndarray, b_other: np.ndarray,
+def pair_values(c: np.ndarray, b: np.ndarray, c_other: np.ndarray, b_other: np.ndarray,
                  partner: np.ndarray) -> np.ndarray:
     """Values at k = 0 of a stage's movers from ``x = c - b x_other[partner]`` and the other
     movers' ``x_other = c_other - b_other x[partner]`` (``c = a + b``: the turn's value is
@@ -121,12 +121,13 @@ def _pair_values(c: np.ndarray, b: np.ndarray, c_other: np.ndarray, b_other: np.
     return (c - b * c_other[partner]) / (1.0 - b * b_other[partner])
 
 
-def _stage_pairs(g: int, s: int):
+def stage_pairs(g: int, s: int) -> Tuple[np.ndarray, np.ndarray]:
+    """The pairs (i, j) of stage ``s`` (i + j = s, both below the goal ``g``), as two arrays."""
     i = np.arange(max(0, s - g + 1), min(s, g - 1) + 1)
     return i, s - i
 
 
-def _hold_values(value: np.ndarray, i: np.ndarray, j: np.ndarray, g: int, width: Optional[int] = None,
+def hold_values(value: np.ndarray, i: np.ndarray, j: np.ndarray, g: int, width: Optional[int] = None,
                  flip: bool = True) -> np.ndarray:
     """``hold[p, k]`` = 1 - value[j, i + k, 0] (1 where i + k reaches the goal) for k below
     ``width`` (the goal by default); k = 0 unused.  Without ``flip``: value[j, i + k, 0], 0
