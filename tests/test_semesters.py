@@ -401,7 +401,7 @@ def test_sp22_has_no_value_and_says_why():
 
 def test_sp15_prime_sum_leader_gains():
     """sp15: the official examples, the four play() games included (they settle the reading)."""
-    from hogsolve.hog.rules import _tables_for
+    from hogsolve.hog.components import _tables_for
     is_prime = _tables_for(900)[0]
     assert is_prime[61] and not is_prime[48] and is_prime[857]
     rules = get_rules("sp15")
