@@ -24,10 +24,6 @@ def resolve(game: Any, goal: Optional[int] = None) -> Tuple[Family, Any]:
     """``(family, rules object)`` of ``game`` (a name or a rules object), at ``goal`` if given."""
     if isinstance(game, str):
         family = family_of(game)
-        if family.name == "hog" and game.endswith(".toml"):
-            from .hog.rulefile import load_rules_file
-            rules = load_rules_file(game)
-            return family, rules if goal is None else rules.replace(goal=goal)
         return family, family.game(game, goal)
     for family in FAMILIES.values():
         if family.is_game(game):
@@ -83,11 +79,7 @@ def _strategy(strategy: Any, rules: Any, family: Family) -> Any:
     """A strategy spec (text) loaded for ``rules``; anything else as given."""
     if not isinstance(strategy, str):
         return strategy
-    if family.name == "hog":
-        from .strategy.specs import load_strategy
-        return load_strategy(strategy, rules)
-    from .strategy.pig import load_pig_strategy
-    return load_pig_strategy(strategy, rules)
+    return family.load_strategy(strategy, rules)
 
 
 def deprecated(name: str, replacement: str, function: Callable[..., Any]) -> Callable[..., Any]:

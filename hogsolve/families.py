@@ -42,9 +42,12 @@ class Family:
     ``win_rate(a, b, game)`` a :class:`~hogsolve.analysis.results.WinRate`;
     ``best_response(strategy, game)``, ``regret(strategy, game)``;
     ``simulate(a, b, game, games, seed)`` a
-    :class:`~hogsolve.analysis.montecarlo.SimulationResult`; ``state(game)`` a fresh
-    :class:`~hogsolve.games.interface.GameState`; ``session(game, bot,
-    you_first, seed)`` a person against the bot; ``optimal(game)`` the bot.
+    :class:`~hogsolve.analysis.montecarlo.SimulationResult`; ``new_state(game, *, first=0)`` a
+    game at its start (a :class:`~hogsolve.games.interface.GameState`), ``first`` to move; ``session(game, bot,
+    you_first, seed)`` a person against the bot; ``optimal(game)`` the bot;
+    ``tabulated(game, table)`` the strategy an agent's table of answers plays
+    (:meth:`table_of` of the game); ``load_strategy(spec, game)`` a strategy from its
+    spec (``optimal``, ``always_roll:4``, ``hold_at:20``, ``FILE.py:NAME``).
     """
 
     name: str
@@ -57,9 +60,11 @@ class Family:
     regret: Callable[..., Any]
     simulate: Callable[..., Any]
     game_type: Callable[[], type]
-    state: Callable[..., Any]
+    new_state: Callable[..., Any]
     session: Callable[..., Any]
     optimal: Callable[..., Any]
+    tabulated: Callable[..., Any]
+    load_strategy: Callable[..., Any]
 
     def owns(self, name: Optional[str]) -> bool:
         """True when ``name`` (a --rules name, in any case) is one of this family's games."""
@@ -80,13 +85,19 @@ def _pig_names() -> Tuple[str, ...]:
     return tuple(PIG_GAMES)
 
 
+def _table_itself(game: Any, table: Any) -> Any:
+    """A Hog table of dice counts is itself a strategy every analysis takes."""
+    return table
+
+
 HOG = Family(
     name="hog", description="Hog: choose a number of dice each turn (CS 61A's rulesets and Neller's Hog)",
-    names=_hog_names, game=_lazy("hog.rules:get_rules"), solve=_lazy("solver.optimal:solve"),
+    names=_hog_names, game=_lazy("hog.rulefile:get_rules_or_file"), solve=_lazy("solver.optimal:solve"),
     win_rate=_lazy("analysis.evaluate:win_rate"), best_response=_lazy("analysis.evaluate:best_response"),
     regret=_lazy("analysis.evaluate:regret"), simulate=_lazy("analysis.montecarlo:simulate"),
-    game_type=lambda: _class("hog.rules:Ruleset"), state=_lazy("hog.state:HogState"),
-    session=_lazy("sessions.hog:Session"), optimal=_lazy("strategy.optimal:optimal_strategy"))
+    game_type=lambda: _class("hog.rules:Ruleset"), new_state=_lazy("hog.state:new_state"),
+    session=_lazy("sessions.hog:Session"), optimal=_lazy("strategy.optimal:optimal_strategy"),
+    tabulated=_table_itself, load_strategy=_lazy("strategy.specs:load_strategy"))
 
 ROLL_OR_HOLD = Family(
     name="roll-or-hold", description="roll or hold each roll: Pig, Piglet, Two-Dice Pig, Big Pig",
@@ -94,8 +105,9 @@ ROLL_OR_HOLD = Family(
     win_rate=_lazy("analysis.pig.evaluate:pig_win_rate"),
     best_response=_lazy("analysis.pig.evaluate:pig_best_response"),
     regret=_lazy("analysis.pig.evaluate:pig_regret"), simulate=_lazy("analysis.pig.montecarlo:simulate_roll_or_hold"),
-    game_type=lambda: _class("pig.rules:PigGame"), state=_lazy("pig.state:PigState"),
-    session=_lazy("sessions.pig:PigSession"), optimal=_lazy("strategy.pig:pig_bot"))
+    game_type=lambda: _class("pig.rules:PigGame"), new_state=_lazy("pig.state:new_state"),
+    session=_lazy("sessions.pig:PigSession"), optimal=_lazy("strategy.pig:pig_bot"),
+    tabulated=_lazy("strategy.pig:TabulatedPig"), load_strategy=_lazy("strategy.pig:load_pig_strategy"))
 
 #: Every family, by name; Hog is the default for names no family owns (rule files, typos: its
 #: own lookup then explains the name).

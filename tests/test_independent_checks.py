@@ -703,7 +703,7 @@ def test_openspiel_chance_outcome_ids_cover_every_roll_and_no_more():
     (Hog: points 0..most, so most + 1), one per outcome in the roll-or-hold games."""
     pyspiel = pytest.importorskip("pyspiel")
     import hogsolve.interop.openspiel  # noqa: F401
-    from hogsolve.hog.engine import points_counts
+    from hogsolve.hog.rules import points_counts
     for name, goal in (("su18", 20), ("fa13", 20)):
         rules = get_rules(name, goal=goal)
         sides = {int(rules.dice_sides(a, b)) for a in range(goal) for b in range(goal)}

@@ -22,11 +22,15 @@ def module_file(name: str):
 
 
 def imports(path: Path):
-    """Every hogsolve module ``path`` imports, anywhere in the file (functions included)."""
+    """Every hogsolve module ``path`` imports, anywhere in the file (functions included; not the
+    annotation-only imports under ``if TYPE_CHECKING``, which never run)."""
     name = module_name(path)
     package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
     found = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    tree = ast.parse(path.read_text())
+    for block in [n for n in ast.walk(tree) if isinstance(n, ast.If) and ast.unparse(n.test) == "TYPE_CHECKING"]:
+        block.body = []  # annotations only: never imported when the code runs
+    for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
@@ -125,13 +129,37 @@ def test_every_family_function_resolves_and_points_down():
     import importlib
     from hogsolve.families import FAMILIES, family_of
     for family in FAMILIES.values():
-        for field in ("game", "solve", "win_rate", "best_response", "regret", "state", "session", "optimal"):
+        for field in ("game", "solve", "win_rate", "best_response", "regret", "simulate", "new_state", "session",
+                      "optimal"):
             module, name = getattr(family, field).target
             assert callable(getattr(importlib.import_module(module), name)), (family.name, field)
             assert layer_of(place(module)) < layer_of("families")
         assert all(family_of(n) is family for n in family.names())
     assert family_of(None).name == family_of("rules.toml").name == family_of("sp23").name == "hog"
     assert family_of("two-dice-pig").name == "roll-or-hold"
+
+
+def test_game_facts_live_on_the_game_not_in_switches():
+    """Outside the registry and the game packages no module asks which family a game is: the
+    number of actions, observations, decision states and tables are the game's own."""
+    import re
+    allowed = {PACKAGE / "families.py"} | set((PACKAGE / "hog").glob("*.py")) | set((PACKAGE / "pig").glob("*.py"))
+    switch = re.compile(r"\bis_hog\b|isinstance\([^)]*\bPigGame\)|family(?:_name|\.name)? [!=]= \"(?:hog|roll-or-hold)\"")
+    found = [f"{path.relative_to(ROOT)}:{n}" for path in sorted(PACKAGE.rglob("*.py")) if path not in allowed
+             for n, line in enumerate(path.read_text().splitlines(), 1) if switch.search(line)]
+    assert found == []
+
+
+def test_each_family_starts_a_game_the_same_way():
+    """``new_state(game, first=...)`` means the same for every family (it once meant "start at
+    score 1" for Hog and "player 1 starts" for Pig)."""
+    from hogsolve.families import HOG, ROLL_OR_HOLD
+    for family, name in ((HOG, "su18"), (ROLL_OR_HOLD, "piglet")):
+        game = family.game(name, None)
+        for first in (0, 1):
+            state = family.new_state(game, first=first)
+            assert state.current_player == first and not state.is_terminal()
+            assert state.observation(0)["score"] == state.observation(1)["score"] == 0
 
 
 def test_no_verb_asks_which_family():

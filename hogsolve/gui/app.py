@@ -31,7 +31,7 @@ import ipaddress
 import json
 from collections import OrderedDict
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Dict, Optional
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -127,13 +127,13 @@ class Api:
         if family == "sibala":
             raise GameError(404, "Sibala has no policy: nobody decides anything")
         rules = self.catalog.rules(name)
-        memory = self.memory_slice(request.query_params.get("memory"), rules) if family == "hog" else ()
+        memory = self.memory_slice(request.query_params.get("memory"), rules)
         key = (name, memory)
         if key not in self.policies:  # kept as the bytes sent (a few hundred kB each at most)
             bot = await self.bots.wait(name, BOT_WAIT)
             if bot is None:
                 return json_reply(self.bots.progress(name), 202)
-            payload = hog_policy(name, rules, bot, memory) if family == "hog" else pig_policy(name, bot)
+            payload = POLICY_MAPS[family](name, rules, bot, memory)
             self.policies[key] = json_reply(payload).body
             while len(self.policies) > POLICY_CACHE:
                 self.policies.popitem(last=False)
@@ -143,7 +143,7 @@ class Api:
     @staticmethod
     def memory_slice(raw: Optional[str], rules) -> tuple:
         """``(mover's memory, opponent's memory)`` from ``?memory=A,B`` (both 0 when absent)."""
-        if rules.history is None:
+        if not rules.context_shape:
             if raw:
                 raise GameError(400, f"{rules.name} has no memories")
             return ()
@@ -347,3 +347,8 @@ def create_app(access: Access, default_rules: str = "su18", rule_files: Optional
     guarded = Guard(app, access)
     guarded.api, guarded.rooms = api, rooms  # the stores, for tests and benchmarks
     return guarded
+
+
+#: The policy map of each family's game (:mod:`hogsolve.families`), as the page draws it.
+POLICY_MAPS: Dict[str, Callable[..., dict]] = {
+    "hog": hog_policy, "roll-or-hold": lambda name, rules, bot, memory: pig_policy(name, bot)}

@@ -18,8 +18,9 @@ from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Dict, Optional
 
+from ..families import FAMILIES, HOG, family_of
 from ..hog.rules import NO_VALUE, Ruleset, UnknownRulesetError, get_rules, rulesets
-from ..pig.rules import PIG_GAMES, get_pig_game
+from ..pig.rules import PIG_GAMES
 from ..sessions.hog import Session, SessionError
 from ..sessions.pig import PigSession
 from ..sessions.sibala import SibalaSession
@@ -53,7 +54,9 @@ class Catalog:
 
     def family(self, name: str) -> str:
         """``"hog"``, ``"roll-or-hold"`` or ``"sibala"`` for a canonical name."""
-        return SIBALA if name == SIBALA else "roll-or-hold" if name in PIG_GAMES else "hog"
+        if name == SIBALA or name in self.rule_files:
+            return SIBALA if name == SIBALA else HOG.name
+        return family_of(name).name
 
     def canonical(self, name) -> Optional[str]:
         """The name a game is kept under (``SP23`` -> ``fa22``, ``PIG`` -> ``pig``); None for
@@ -74,9 +77,7 @@ class Catalog:
         """The rules object of a canonical name (a Ruleset or a PigGame; None for Sibala)."""
         if name in self.rule_files:
             return self.rule_files[name]
-        if self.family(name) == "roll-or-hold":
-            return get_pig_game(name)
-        return None if name == SIBALA else get_rules(name)
+        return None if name == SIBALA else FAMILIES[self.family(name)].game(name, None)
 
     def listing(self) -> list:
         """What the page's select lists: name, family, description, caveat, semesters."""
@@ -84,11 +85,11 @@ class Catalog:
         semesters: Dict[str, list] = {}
         for alias, target in ALIASES.items():
             semesters.setdefault(get_rules(target).name, []).append(alias)
-        out = [{"name": r.name, "family": "hog", "description": r.description, "caveat": NO_VALUE.get(r.name, ""),
+        out = [{"name": r.name, "family": r.family, "description": r.description, "caveat": NO_VALUE.get(r.name, ""),
                 "semesters": sorted(semesters.get(r.name, []))} for r in rulesets().values()]
-        out += [{"name": name, "family": "hog", "description": f"rule file: {r.description}", "caveat": "",
+        out += [{"name": name, "family": r.family, "description": f"rule file: {r.description}", "caveat": "",
                  "semesters": []} for name, r in self.rule_files.items()]
-        out += [{"name": g.name, "family": "roll-or-hold", "description": g.description, "caveat": "",
+        out += [{"name": g.name, "family": g.family, "description": g.description, "caveat": "",
                  "semesters": []} for g in PIG_GAMES.values()]
         out.append({"name": SIBALA, "family": SIBALA, "description": "Sibala (十八啦): four dice against the bank",
                     "caveat": "", "semesters": []})
@@ -107,10 +108,7 @@ class Bots:
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hogsolve-bots")
 
     def _load(self, name: str):
-        rules = self.catalog.rules(name)
-        if self.catalog.family(name) == "roll-or-hold":
-            return pig_bot(rules)
-        return optimal_strategy(rules, allow_unproven=True)  # sp22 too, with its caveat
+        return BOTS[self.catalog.family(name)](self.catalog.rules(name))
 
     def job(self, name: str) -> Future:
         """The load of ``name``'s bot, started if nobody has asked before."""
@@ -174,7 +172,7 @@ class WebGame:
             return self._hint()
 
 
-class HogGame(WebGame):
+class HogWebGame(WebGame):
     """Hog against the optimal bot."""
 
     family = "hog"
@@ -303,12 +301,8 @@ class GameStore:
         game_id = secrets.token_hex(8)
         family = self.catalog.family(name)
         rules = self.catalog.rules(name)
-        if family == SIBALA:
-            game: WebGame = SibalaWebGame(game_id, seed)
-        elif family == "roll-or-hold":
-            game = PigWebGame(game_id, name, seed, rules, bot, you_first)
-        else:
-            game = HogGame(game_id, name, seed, rules, bot, you_first)
+        game: WebGame = SibalaWebGame(game_id, seed) if family == SIBALA else \
+            WEB_GAMES[family](game_id, name, seed, rules, bot, you_first)
         game.seed_chosen = chosen
         with self.lock:
             self.games[game_id] = game
@@ -327,3 +321,9 @@ class GameStore:
         if game is None:
             raise GameError(404, f"game {game_id} has expired or never existed; start a new one")
         return game
+
+
+#: Each family's optimal bot for the page (a Hog ruleset without a proven value, sp22, plays with
+#: its caveat) and its kind of game (:mod:`hogsolve.families`).
+BOTS = {"hog": lambda rules: optimal_strategy(rules, allow_unproven=True), "roll-or-hold": pig_bot}
+WEB_GAMES = {"hog": HogWebGame, "roll-or-hold": PigWebGame}

@@ -15,11 +15,7 @@ import dataclasses
 import random
 from typing import Callable, Dict, List, Mapping, Optional, Tuple, Union
 
-from collections import Counter
-from math import comb
-
 from ..util.words import plural
-from .dice import pig_out_count, sum_counts_without_ones
 from .rules import (EndOfTurn, Ruleset, checked_choice, end_of_turn_steps, moves_again, roll_points,
                     turn_points, zero_dice_points)
 
@@ -102,33 +98,6 @@ def _die_roller(dice: Optional[Dice], seed: Optional[int]) -> Callable[[int], in
             return dice[sides]()
         return roll
     return lambda sides: dice()
-
-
-def points_counts(rules: Ruleset, num_dice: int, sides: int) -> Dict[int, int]:
-    """``{points: rolls}`` over the ``sides ** num_dice`` equally likely rolls of ``num_dice``
-    dice: Pig Out (or its count-of-ones rule), then the turn-score rule.  The one
-    definition of a roll's points; the compiled model scales it to a common denominator.
-
-    >>> from hogsolve.hog.rules import get_rules
-    >>> counts = points_counts(get_rules("su18"), 2, 6)
-    >>> counts[1], counts[12], sum(counts.values())
-    (11, 1, 36)
-    """
-    out: Counter = Counter()
-
-    def add(raw: int, count: int) -> None:
-        points = int(turn_points(rules, raw, num_dice))
-        if points < 0:
-            raise ValueError(f"{rules.name}: a turn cannot score {points} points")
-        out[points] += count
-    if rules.pig_out_rule is None:
-        add(int(rules.pig_out), pig_out_count(num_dice, sides))
-    else:
-        for ones in range(1, num_dice + 1):
-            add(int(rules.pig_out_rule(ones, num_dice)), comb(num_dice, ones) * (sides - 1) ** (num_dice - ones))
-    for i, count in enumerate(sum_counts_without_ones(num_dice, sides)):
-        add(2 * num_dice + i, count)
-    return dict(out)
 
 
 def take_turn(rules: Ruleset, mover: int, score: int, opponent_score: int,

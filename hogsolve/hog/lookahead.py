@@ -13,7 +13,8 @@ from typing import Sequence
 
 import numpy as np
 
-from .engine import points_counts, score_turn, zero_dice_points, turn_points
+from .engine import score_turn, zero_dice_points, turn_points
+from .rules import points_counts
 from .rules import Ruleset
 
 

@@ -31,10 +31,10 @@ from __future__ import annotations
 from ..errors import HogsolveError
 import tomllib
 from pathlib import Path
-from typing import Callable, Dict
+from typing import Callable, Dict, Optional
 
 from . import rules as r
-from .rules import Ruleset
+from .rules import Ruleset, get_rules
 from ..util.files import read_text_file
 
 #: Every named component, by the Ruleset field it fills.
@@ -176,3 +176,12 @@ def to_toml(rules: Ruleset) -> str:
     if rules.names:
         lines += ["", "[names]"] + [f"{kind} = {_quote(name)}" for kind, name in rules.names]
     return "\n".join(lines) + "\n"
+
+
+def get_rules_or_file(name: str, goal: Optional[int] = None) -> Ruleset:
+    """A built-in ruleset by name (as :func:`~hogsolve.hog.rules.get_rules`), or the rule file
+    ``name`` when it ends in ``.toml``; at ``goal`` if given."""
+    if isinstance(name, str) and name.endswith(".toml"):
+        rules = load_rules_file(name)
+        return rules if goal is None else rules.replace(goal=goal)
+    return get_rules(name, goal)

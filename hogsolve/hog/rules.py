@@ -45,8 +45,8 @@ from .components import (  # noqa: F401
     swap_three_power_ends, swine_align
 )
 from .turn import (  # noqa: F401
-    EndOfTurn, call_rule, end_of_turn, end_of_turn_and_swap, end_of_turn_steps, moves_again, roll_points, turn_points,
-    zero_dice_points
+    EndOfTurn, call_rule, end_of_turn, end_of_turn_and_swap, end_of_turn_steps, moves_again, points_counts, roll_points,
+    turn_points, zero_dice_points
 )
 from .checks import StrategyError, checked_choice, strategy_name, valid_choice  # noqa: F401
 from .ruleset import ENDLESS, OPTIONAL_RULES, Ruleset  # noqa: F401

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable, Dict, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
+from .checks import StrategyError
 from .components import FeralHogs, RULE_NAMES, never_swap, no_bonus, no_extra_turn, same_score, six_sided
 
 
@@ -119,6 +120,58 @@ class Ruleset:
 
     #: A fixed strategy to measure agents against (what ``evaluate_agent`` compares with).
     baseline = "always_roll:4"
+
+    #: The family of games this belongs to (:mod:`hogsolve.families`).
+    family = "hog"
+
+    # -- what an agent sees and answers (the environments and agent files read these) --
+
+    @property
+    def num_actions(self) -> int:
+        """An action is a number of dice, 0 to ``max_dice``."""
+        return int(self.max_dice) + 1
+
+    def observation_high(self) -> np.ndarray:
+        """The largest value of each observation entry: ``[score, opponent_score]``, then both
+        memories (capped where larger values play alike) under a history rule."""
+        g = int(self.goal)
+        return np.array([g, g] + [size - 1 for size in self.context_shape], dtype=np.int64)
+
+    def observation_vector(self, seen: Mapping[str, Any]) -> List[int]:
+        """A state's ``observation(seat)`` as the observation entries (memories as table indices)."""
+        values = [int(seen["score"]), int(seen["opponent_score"])]
+        if self.history is not None:
+            values += self.context_index((seen["memory"], seen["opponent_memory"]))
+        return values
+
+    def decision_index(self) -> Tuple[np.ndarray, ...]:
+        """Every decision state's table index, one array per axis: every (score, opponent_score)
+        below the goal, and every pair of memories."""
+        shape = (int(self.goal),) * 2 + tuple(self.context_shape)
+        return tuple(np.indices(shape).reshape(len(shape), -1))
+
+    def table_of(self, actions: np.ndarray, index: Tuple[np.ndarray, ...]) -> np.ndarray:
+        """A strategy table ``(goal, goal[, H, H])`` of dice counts (int8) with ``actions`` at
+        ``index``; StrategyError if any is fewer dice than the ruleset allows."""
+        table = np.zeros((int(self.goal),) * 2 + tuple(self.context_shape), dtype=np.int8)
+        table[index] = actions
+        if (table < int(self.min_dice)).any():
+            raise StrategyError(f"chose fewer than {int(self.min_dice)} dice, which {self.name} forbids")
+        return table
+
+    def stored_table(self, values: np.ndarray) -> np.ndarray:
+        """A table read back from plain numbers (a cache), in :meth:`table_of`'s type."""
+        return np.asarray(values).astype(np.int8)
+
+    def chance_outcome_count(self) -> int:
+        """How many chance outcomes a roll can have: its points, 0 to the most any roll scores."""
+        from .turn import points_counts
+        most = 0
+        for sides in sorted({int(self.dice_sides(a, b)) for a in range(self.goal) for b in range(self.goal)}):
+            for n in range(1, int(self.max_dice) + 1):
+                most = max(most, max(points_counts(self, n, sides)))
+        return most + 1
+
 
     @property
     def context_shape(self) -> Tuple[int, ...]:

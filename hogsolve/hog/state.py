@@ -2,7 +2,7 @@
 
 The player to move picks a dice count (an action); rolling one or more dice
 is then a chance node whose outcomes are the turn's points, with the exact
-probabilities of :func:`~hogsolve.hog.engine.points_counts` (Hog Wild's
+probabilities of :func:`~hogsolve.hog.turn.points_counts` (Hog Wild's
 sides, Pig Out's rule and the turn-score rule included).  Zero dice score
 Free Bacon at once.  The rest of the turn (Piggy Back, Feral Hogs, bonuses,
 swaps, extra turns, the goal) is the engine's :class:`~hogsolve.hog.engine.Match`.
@@ -16,8 +16,8 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from ..games.interface import CHANCE, TERMINAL, ChanceTable, WinnerTakesAll
 from ..util.words import plural
-from .engine import Match, points_counts
-from .rules import Ruleset
+from .engine import Match
+from .rules import Ruleset, points_counts
 
 
 @functools.lru_cache(maxsize=1024)
@@ -111,3 +111,8 @@ class HogState(WinnerTakesAll):
             return f"{self.rules.name}: {scores}, player {self.match.winner} won"
         rolling = f", rolling {self.rolling} dice" if self.rolling is not None else ""
         return f"{self.rules.name}: {scores}, player {self.match.mover} to move{rolling}"
+
+
+def new_state(rules: Ruleset, *, first: int = 0) -> HogState:
+    """A game of ``rules`` at its start (both scores 0), player ``first`` to move."""
+    return HogState(rules, 0, 0, first)

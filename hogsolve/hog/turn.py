@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any, Sequence
+from collections import Counter
+from math import comb
+from typing import TYPE_CHECKING, Any, Dict, Sequence
 
 import numpy as np
+
+from .dice import pig_out_count, sum_counts_without_ones
 
 if TYPE_CHECKING:  # annotations only: the modules below import this one
     from .ruleset import Ruleset
@@ -105,3 +109,30 @@ def zero_dice_points(rules: "Ruleset", score, opponent_score):
 def moves_again(rules: "Ruleset", score, opponent_score):
     """True where the mover keeps the move after ending a turn on (score, opponent_score)."""
     return call_rule(rules.extra_turn, score, opponent_score)
+
+
+def points_counts(rules: Ruleset, num_dice: int, sides: int) -> Dict[int, int]:
+    """``{points: rolls}`` over the ``sides ** num_dice`` equally likely rolls of ``num_dice``
+    dice: Pig Out (or its count-of-ones rule), then the turn-score rule.  The one
+    definition of a roll's points; the compiled model scales it to a common denominator.
+
+    >>> from hogsolve.hog.rules import get_rules
+    >>> counts = points_counts(get_rules("su18"), 2, 6)
+    >>> counts[1], counts[12], sum(counts.values())
+    (11, 1, 36)
+    """
+    out: Counter = Counter()
+
+    def add(raw: int, count: int) -> None:
+        points = int(turn_points(rules, raw, num_dice))
+        if points < 0:
+            raise ValueError(f"{rules.name}: a turn cannot score {points} points")
+        out[points] += count
+    if rules.pig_out_rule is None:
+        add(int(rules.pig_out), pig_out_count(num_dice, sides))
+    else:
+        for ones in range(1, num_dice + 1):
+            add(int(rules.pig_out_rule(ones, num_dice)), comb(num_dice, ones) * (sides - 1) ** (num_dice - ones))
+    for i, count in enumerate(sum_counts_without_ones(num_dice, sides)):
+        add(2 * num_dice + i, count)
+    return dict(out)

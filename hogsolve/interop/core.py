@@ -12,12 +12,10 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from ..families import FAMILIES, HOG, ROLL_OR_HOLD, Family, family_of
+from ..families import FAMILIES, Family, family_of
 from ..games.interface import GameState
-from ..pig.rules import PigGame
 from ..strategy import observations
 from ..strategy.agent_calls import actions_of
-from ..strategy.pig import TabulatedPig
 
 
 @dataclasses.dataclass(frozen=True)
@@ -32,8 +30,7 @@ class GameSpec:
     def of(cls, name: Optional[str] = None, goal: Optional[int] = None, rules: Any = None) -> "GameSpec":
         """The game named ``name`` (a ruleset, semester, pig game) at ``goal``, or given as rules."""
         if rules is not None:
-            family = ROLL_OR_HOLD if isinstance(rules, PigGame) else HOG
-            return cls(family.name, rules if goal is None else rules.replace(goal=goal))
+            return cls(FAMILIES[rules.family].name, rules if goal is None else rules.replace(goal=goal))
         family = family_of(name)
         return cls(family.name, family.game(name, goal))
 
@@ -43,11 +40,6 @@ class GameSpec:
         return FAMILIES[self.family_name]
 
     @property
-    def is_hog(self) -> bool:
-        """True for Hog, False for a roll-or-hold game."""
-        return self.family_name == HOG.name
-
-    @property
     def goal(self) -> int:
         """The goal score."""
         return int(self.rules.goal)
@@ -55,31 +47,25 @@ class GameSpec:
     @property
     def num_actions(self) -> int:
         """Dice counts 0..max dice, or roll and hold."""
-        return observations.num_actions(self.rules)
+        return self.rules.num_actions
 
     @property
     def memories(self) -> bool:
         """True when the observation carries Feral Hogs' memories."""
-        return self.is_hog and self.rules.history is not None
+        return getattr(self.rules, "history", None) is not None
 
     @property
     def highs(self) -> np.ndarray:
         """The largest value of each observation entry."""
-        return observations.highs(self.rules)
+        return self.rules.observation_high()
 
     def new_state(self, first: int = 0) -> GameState:
         """A fresh game state, ``first`` to move."""
-        return self.family.state(self.rules, first=first) if not self.is_hog else \
-            self.family.state(self.rules, 0, 0, first)
+        return self.family.new_state(self.rules, first=first)
 
     def observe(self, state: GameState, seat: int) -> np.ndarray:
         """What ``seat`` sees, as the observation vector."""
-        seen = state.observation(seat)
-        values = [seen["score"], seen["opponent_score"]]
-        if self.memories:
-            values += self.rules.context_index((seen["memory"], seen["opponent_memory"]))
-        elif not self.is_hog:
-            values.append(seen["turn_total"])
+        values = self.rules.observation_vector(state.observation(seat))
         return np.minimum(np.array(values, dtype=np.int64), self.highs)
 
     def legal(self, state: GameState) -> np.ndarray:
@@ -142,7 +128,7 @@ def evaluate_agent(agent, rules=None, *, game: Optional[str] = None, goal: Optio
     table = tabulate(agent, spec)
     optimal = spec.family.solve(spec.rules)
     baseline_name = baseline or spec.rules.baseline
-    strategy = table if spec.is_hog else TabulatedPig(spec.rules, table)
+    strategy = spec.family.tabulated(spec.rules, table)
     against_optimal = win_rate(strategy, optimal, spec.rules)
     against_baseline = win_rate(strategy, baseline_name, spec.rules)
     response = best_response(strategy, spec.rules)

@@ -283,8 +283,10 @@ class StateLane(Lane):
 def lane_for(spec: GameSpec, opponent: Any):
     """The fastest lane that plays ``spec``: Hog's compiled model, the Pig engine, or the
     general state (Hog with memories)."""
-    if not spec.is_hog:
-        return PigLane(spec, opponent)
     if spec.memories:
         return StateLane(spec, opponent)
-    return HogLane(spec, opponent)
+    return LANES[spec.family_name](spec, opponent)
+
+
+#: The lane of each family (:mod:`hogsolve.families`) for games without memories.
+LANES = {"hog": HogLane, "roll-or-hold": PigLane}

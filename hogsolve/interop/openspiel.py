@@ -23,7 +23,7 @@ from typing import Optional
 import numpy as np
 import pyspiel
 
-from ..hog.engine import points_counts
+from ..families import ROLL_OR_HOLD
 from ..hog.rulefile import load_rules_file
 from .core import GameSpec
 
@@ -53,25 +53,14 @@ def _hog_spec(params: dict) -> GameSpec:
     return GameSpec.of(name, goal)
 
 
-def _chance_outcomes(spec: GameSpec) -> int:
-    """How many chance outcome ids the game needs (Hog: points 0..most; Pig: outcome indexes)."""
-    if not spec.is_hog:
-        return len(spec.rules.outcomes())
-    rules = spec.rules
-    most = 0
-    for sides in sorted({int(rules.dice_sides(a, b)) for a in range(rules.goal) for b in range(rules.goal)}):
-        for n in range(1, int(rules.max_dice) + 1):
-            most = max(most, max(points_counts(rules, n, sides)))
-    return most + 1
-
-
 class HogsolveGame(pyspiel.Game):
     """A hogsolve game for OpenSpiel (see the module docstring)."""
 
     def __init__(self, game_type: pyspiel.GameType, spec: GameSpec, params: dict):
         self.spec_game = spec
         size = len(spec.highs) + 1
-        info = pyspiel.GameInfo(num_distinct_actions=spec.num_actions, max_chance_outcomes=_chance_outcomes(spec),
+        info = pyspiel.GameInfo(num_distinct_actions=spec.num_actions,
+                                max_chance_outcomes=spec.rules.chance_outcome_count(),
                                 num_players=2, min_utility=-1.0, max_utility=1.0, utility_sum=0.0,
                                 max_game_length=MAX_GAME_LENGTH)
         super().__init__(game_type, info, params)
@@ -100,7 +89,7 @@ class PigGame(HogsolveGame):
     def __init__(self, params: Optional[dict] = None):
         params = {**PIG_TYPE.parameter_specification, **(params or {})}
         spec = GameSpec.of(str(params["game"]), int(params["goal"]) or None)
-        if spec.is_hog:
+        if not ROLL_OR_HOLD.is_game(spec.rules):
             raise ValueError(f"{params['game']} is not a roll-or-hold game (pig, piglet, two-dice-pig, big-pig)")
         super().__init__(PIG_TYPE, spec, params)
 

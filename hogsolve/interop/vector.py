@@ -47,8 +47,7 @@ class HogsolveVectorEnv(gymnasium.vector.VectorEnv):
         name = rules if rules is not None else (game or "su18")
         self.spec_game = GameSpec.of(name, goal) if isinstance(name, str) else GameSpec.of(goal=goal, rules=name)
         self.num_envs, self.seat = num_envs, seat
-        self.engine = _HogGames(self.spec_game, opponent) if self.spec_game.is_hog else \
-            _RollOrHoldGames(self.spec_game, opponent)
+        self.engine = ENGINES[self.spec_game.family_name](self.spec_game, opponent)
         n = self.spec_game.num_actions
         self.single_observation_space = spaces.Box(0, self.spec_game.highs, dtype=np.int64)
         self.single_action_space = spaces.Discrete(n)
@@ -267,3 +266,7 @@ class _HogGames(_Games):
         mask = np.ones((len(self.state), self.num_actions), dtype=np.int8)
         mask[:, :self.min_dice] = 0
         return mask
+
+
+#: The engine of each family (:mod:`hogsolve.families`): N games as numpy arrays.
+ENGINES = {"hog": _HogGames, "roll-or-hold": _RollOrHoldGames}

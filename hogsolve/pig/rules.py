@@ -13,7 +13,9 @@ from __future__ import annotations
 import dataclasses
 from fractions import Fraction
 from itertools import product
-from typing import Dict, Tuple
+from typing import Any, Dict, List, Mapping, Tuple
+
+import numpy as np
 
 Outcome = Tuple[str, int]
 
@@ -60,6 +62,55 @@ class PigGame:
         often against optimal play at the game's own goal (Pig 25, Piglet 2, Two-Dice Pig 23,
         Big Pig 32), scaled to this goal."""
         return f"hold_at:{max(1, round(self.goal * BASELINE_SHARE[self.roll]))}"
+
+    #: The family of games this belongs to (:mod:`hogsolve.families`).
+    family = "roll-or-hold"
+
+    # -- what an agent sees and answers (the environments and agent files read these) --
+
+    @property
+    def context_shape(self) -> Tuple[int, ...]:
+        """State beyond the scores and turn total: none (no memories)."""
+        return ()
+
+    @property
+    def num_actions(self) -> int:
+        """An action is roll (0) or hold (1)."""
+        return 2
+
+    def observation_high(self) -> np.ndarray:
+        """The largest value of each observation entry ``[score, opponent_score, turn_total]``."""
+        g = int(self.goal)
+        return np.array([g, g, 2 * g], dtype=np.int64)
+
+    def observation_vector(self, seen: Mapping[str, Any]) -> List[int]:
+        """A state's ``observation(seat)`` as the observation entries."""
+        return [int(seen["score"]), int(seen["opponent_score"]), int(seen["turn_total"])]
+
+    def decision_index(self) -> Tuple[np.ndarray, ...]:
+        """Every decision state's table index (i, j, k), one array per axis: banked scores and
+        turn totals below the goal, where holding does not already win (i + k < goal)."""
+        g = int(self.goal)
+        index = np.indices((g, g, g)).reshape(3, -1)
+        return tuple(index[:, index[0] + index[2] < g])
+
+    def table_of(self, actions: np.ndarray, index: Tuple[np.ndarray, ...]) -> np.ndarray:
+        """A strategy table ``roll[i, j, k]`` (True to roll) from ``actions`` (0 roll, 1 hold)
+        at ``index``; the first roll of a turn is compulsory."""
+        g = int(self.goal)
+        roll = np.zeros((g, g, g), dtype=bool)
+        roll[index] = np.asarray(actions) == 0
+        roll[:, :, 0] = True
+        return roll
+
+    def stored_table(self, values: np.ndarray) -> np.ndarray:
+        """A table read back from plain numbers (a cache), in :meth:`table_of`'s type."""
+        return np.asarray(values).astype(bool)
+
+    def chance_outcome_count(self) -> int:
+        """How many chance outcomes a roll can have (:meth:`outcomes`)."""
+        return len(self.outcomes())
+
 
     def dice_per_roll(self) -> int:
         """Faces shown by one roll."""

@@ -110,3 +110,8 @@ class PigState(WinnerTakesAll):
         rolling = ", rolling" if self.rolling else ""
         total = self.match.turn_total
         return f"{self.game.name}: {a}-{b}, player {self.match.mover} to move, turn total {total}{rolling}"
+
+
+def new_state(game: PigGame, *, first: int = 0) -> PigState:
+    """A game of ``game`` at its start, player ``first`` to move."""
+    return PigState(game, first)

@@ -32,7 +32,7 @@ from typing import List, Optional, Tuple
 
 import numpy as np
 
-from ..hog.engine import points_counts
+from ..hog.rules import points_counts
 from ..hog.rules import Ruleset, call_rule, end_of_turn, moves_again, turn_points, zero_dice_points
 
 
@@ -236,7 +236,7 @@ class Diagonal:
 
 def _points_counts(kinds: np.ndarray, rules: Ruleset) -> np.ndarray:
     """(T, A, P) counts of a turn's points for n dice, scaled to denominator sides**max_dice
-    (the engine's :func:`~hogsolve.hog.engine.points_counts`, one kind of dice at a time)."""
+    (the engine's :func:`~hogsolve.hog.turn.points_counts`, one kind of dice at a time)."""
     max_dice = int(rules.max_dice)
     mapped: Counter = Counter()  # (kind, n, points after the turn-score rule) -> count
     for t, sides in enumerate(int(x) for x in kinds):

@@ -46,7 +46,7 @@ from typing import Dict, List, Optional, Tuple
 import numpy as np
 import psutil
 
-from .observations import Game, decision_rows, is_hog, num_actions, table_of
+from .observations import Game, decision_rows, num_actions, table_of
 from .agent_calls import AgentError
 from .policy import Policy, rules_key
 from ..hog.rules import Ruleset
@@ -242,7 +242,7 @@ def tabulate_table(path: str, function: str, game: Game, *, timeout: float = DEF
         if hit is not None and "table" in hit:
             shape = tuple(hit.get("shape", (game.goal, game.goal)))
             table = np.array(hit["table"], dtype=np.int64).reshape(shape)
-            table = table.astype(bool) if not is_hog(game) else table
+            table = game.stored_table(table)
             return table, {**source, "files": hit["files"], "cached": True}, captured
         limit = hit.get("timeout") if hit else None
         if hit is not None and not retry_failed and (limit is None or timeout <= limit):
@@ -328,8 +328,7 @@ def _run(file: Path, label: str, function: str, game: Game, timeout: float, memo
         request = work / "request.json"
         request.write_text(json.dumps({"watch_fd": watch_read, "file": str(file), "function": function,
                                        "goal": int(game.goal),
-                                       "family": "hog" if is_hog(game) else "roll_or_hold",
-                                       "max_dice": int(game.max_dice) if is_hog(game) else 1,
+                                       "family": game.family, "max_dice": num_actions(game) - 1,
                                        "num_actions": num_actions(game), "rows": str(rows_file),
                                        "progress": str(progress), "result": str(result),
                                        "memory_mb": int(memory_mb), "output_mb": OUTPUT_LIMIT // 2 ** 20}))
