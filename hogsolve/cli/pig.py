@@ -29,7 +29,7 @@ def describe(solution) -> str:
         f"{certain_digits(solution.first_player_win_probability, c.error_bound)}, hold at "
         f"{int(solution.hold_threshold[0, 0])} at the start, solved in {solution.solve_seconds * 1000:.0f} ms",
         "  certificate: " + certificate_text(c.error_bound, c.max_bellman_residual, c.backup_error,
-                                             c.min_decision_margin, c.tie_states) + "; " +
+                                             c.min_decision_margin, len(c.tie_states)) + "; " +
         (f"{c.policy_passes} rounds of policy iteration over "
         f"whole turns" if c.over_turns else f"{c.policy_passes} policy passes at most per stage"),
         "  proven optimal" if c.proven else f"  NOT proven: {c.reason}",

@@ -90,6 +90,9 @@ class Certificate(Proof):
         """Score-sum updates (2 goal - 1 for one pass)."""
         return self.updates
 
+    #: What ``updates`` counts.
+    update_unit = "score-sum updates"
+
     def to_dict(self) -> dict:
         """The certificate as plain JSON values."""
         return plain({
@@ -112,7 +115,7 @@ class Certificate(Proof):
     def __repr__(self) -> str:
         status = "proven" if self.proven else f"NOT proven: {self.reason}"
         return (
-            f"Certificate({self.method}, {self.updates} score-sum updates)\n"
+            f"{type(self).__name__}({self.method}, {self.updates} {self.update_unit})\n"
             f"  max Bellman residual = {self.max_bellman_residual:.3g}\n"
             f"  error bound on values = {self.error_bound:.3g}\n"
             f"  smallest decision margin = {self.min_decision_margin:.3g}\n"

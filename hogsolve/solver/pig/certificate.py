@@ -9,47 +9,40 @@ policy route (see :func:`certify_pig`).
 """
 from __future__ import annotations
 
-import dataclasses
 from typing import Optional
 import numpy as np
 
-from ..certificate import PROOF_TOLERANCE, gamma
-from ...util.plain import plain
-from ...util.status import Proof
+from ..certificate import PROOF_TOLERANCE, Certificate, gamma
 from ...pig.rules import PigGame
 from .stages import Rolls, stage_pairs, action_values
 from .turns import Turns
 
 
-@dataclasses.dataclass(frozen=True, repr=False)
-class PigCertificate(Proof):
-    """Evidence that a roll-or-hold table is optimal (see the module docstring); ``ok`` when
-    proven, ``message`` the reason otherwise, ``iterations`` the most policy passes of a stage
-    (or, ``over_turns``, the rounds of policy iteration over whole turns)."""
+#: How a roll-or-hold table was found: policy passes within each stage, or over whole turns.
+BY_STAGES = "policy iteration stage by stage"
+OVER_TURNS = "policy iteration over whole turns"
 
-    max_bellman_residual: float
-    error_bound: float
-    min_decision_margin: float
-    tie_states: int
-    policy_passes: int
-    reason: str = ""
-    over_turns: bool = False
-    tie_threshold: float = 0.0  # decisions whose two values are this close count as ties
-    backup_error: float = 0.0   # rounding of one backup
+
+class PigCertificate(Certificate):
+    """A :class:`~hogsolve.solver.certificate.Certificate` of a roll-or-hold table: the same
+    fields and JSON keys as every game's; ``updates`` counts the most policy passes of a stage
+    (or the rounds of policy iteration over whole turns), ``tie_states`` holds (i, j, k) rows
+    and ``stay_probability`` the largest chance of coming back to a stage (a bust, or a wipe)."""
 
     @property
-    def iterations(self) -> int:
+    def policy_passes(self) -> int:
         """The most policy passes one stage took (or the rounds over whole turns)."""
-        return self.policy_passes
+        return self.updates
 
-    def to_dict(self) -> dict:
-        """The certificate as plain JSON values."""
-        return plain({**self.status(), **dataclasses.asdict(self), "proven": self.proven})
+    @property
+    def over_turns(self) -> bool:
+        """True when the table was found by policy iteration over whole turns (games with wipes)."""
+        return self.method == OVER_TURNS
 
-    def __repr__(self) -> str:
-        status = "proven" if self.proven else f"NOT proven: {self.reason}"
-        return (f"PigCertificate(residual {self.max_bellman_residual:.3g}, error bound {self.error_bound:.3g}, "
-                f"smallest margin {self.min_decision_margin:.3g}, {self.tie_states} ties; {status})")
+    @property
+    def update_unit(self) -> str:  # type: ignore[override]
+        """What ``updates`` counts."""
+        return "rounds over whole turns" if self.over_turns else "policy passes at most per stage"
 
 
 def bust_before_goal(rolls: Rolls, g: int) -> np.ndarray:
@@ -103,9 +96,11 @@ def certify_pig(game: PigGame, value: np.ndarray, rolls: Rolls, passes: int,
     if rolls.wipe:
         wiped, visits = policy_exits(game, roll, rolls)
         c = float(wiped.max()) + 1e-9  # slack for their own rounding
+        stay = c
         bound = (max(residual, step) + step) * float(visits.max()) * (1 + 1e-9) / (1.0 - c) if c < 1.0 else float("inf")
     else:
         rho = bust_before_goal(rolls, g)
+        stay = float(rho.max())
         length = np.ceil((g - np.arange(g)) / rolls.least_add)  # most rolls in one turn
         bound = 0.0
         for s in range(2 * g - 2, -1, -1):
@@ -126,4 +121,6 @@ def certify_pig(game: PigGame, value: np.ndarray, rolls: Rolls, passes: int,
         reason = f"{int(tied.sum())} decisions within the bound: the policy route needs every one separated"
     else:
         reason = ""
-    return PigCertificate(residual, bound, min_margin, int(tied.sum()), passes, reason, over_turns, threshold, step)
+    return PigCertificate(method=OVER_TURNS if over_turns else BY_STAGES, updates=passes, max_bellman_residual=residual,
+                          backup_error=step, stay_probability=stay, error_bound=bound, tie_threshold=threshold,
+                          min_decision_margin=min_margin, tie_states=np.argwhere(tied).astype(np.int32), reason=reason)

@@ -140,7 +140,7 @@ def solve_pig(game: PigGame, *, max_passes: int = 50) -> PigSolution:
     else:
         value, roll, passes_most = _stage_pass(game, rolls, max_passes)
     certificate = certify_pig(game, value, rolls, passes_most, roll, over_turns=bool(rolls.wipe))
-    if certificate.tie_states:  # the policy's ties are among the certificate's: none, nothing to redo
+    if len(certificate.tie_states):  # the policy's ties are among the certificate's: none, nothing to redo
         roll = hold_on_ties(game, value, roll, rolls, policy_threshold(certificate.tie_threshold))
     return PigSolution(game, value, roll, certificate, time.perf_counter() - start)
 

@@ -30,7 +30,7 @@ def pig_solution_files(solution: PigSolution, version: str) -> dict:
     meta = {"format": PIG_FORMAT, "layout": PIG_LAYOUT, "hogsolve_version": version,
             "rules": solution.game.summary(),
             "first_player_win_probability": certain_value(solution.first_player_win_probability, c.error_bound),
-            "certificate": {"proven": c.proven, "reason": c.reason, "tie_states": c.tie_states,
+            "certificate": {"proven": c.proven, "reason": c.reason, "tie_states": len(c.tie_states),
                             "error_bound": bound_up(c.error_bound),
                             "min_decision_margin": float(f"{c.min_decision_margin:.2g}")},
             "sha256": {name: sha256(data) for name, data in files.items()}}
