@@ -139,7 +139,7 @@ def test_no_file_outside_static(port, path):
 def test_static_files(port):
     status, body = request(port, "GET", "/")
     assert status == 200 and b"hogsolve" in body
-    status, body = request(port, "GET", "/static/app.js")
+    status, body = request(port, "GET", "/static/hog.js")
     assert status == 200 and b"async function" in body
 
 

@@ -365,7 +365,7 @@ def test_feral_map_follows_the_game_and_agrees_with_the_hint(browser):
             page.wait_for_function(polling=50, expression="() => document.querySelector('.dice-button.best') !== null")
             best = int(page.get_attribute(".dice-button.best", "data-dice"))
             you, bot = state["scores"]["you"], state["scores"]["bot"]
-            assert page.evaluate(f"policy.policy[{you}][{bot}]") == best  # the map says what the hint says
+            assert page.evaluate(f"hogsolvePage.policy().policy[{you}][{bot}]") == best  # the map says what the hint says
             turns = len(state["turns"])
             page.click(f".dice-button[data-dice='{dice}']")
             page.wait_for_function(polling=50, expression=f"Number(document.body.dataset.turns) > {turns}")
@@ -659,7 +659,7 @@ def test_a_room_keeps_its_story_across_reloads_and_lost_connections(browser, opt
         chat_box = page.locator("#chat").bounding_box()
         assert first["x"] - chat_box["x"] >= 30  # room for a marker of three digits and its dot
         context.set_offline(True)  # the page cannot reach the server
-        page.evaluate("() => socket.close()")
+        page.evaluate("() => hogsolvePage.dropConnection()")
         page.wait_for_function(polling=50, expression="() => document.getElementById('connection').textContent.includes('reconnecting')")
         page.fill("#line", "typed while away")
         page.press("#line", "Enter")

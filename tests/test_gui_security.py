@@ -331,7 +331,7 @@ def test_a_client_that_leaves_early_costs_no_traceback():
 
 def test_security_headers_and_methods(gui):
     port, _ = gui
-    for path in ("/", "/pig", "/static/app.js", "/api/rulesets", "/nothing"):
+    for path in ("/", "/pig", "/static/hog.js", "/api/rulesets", "/nothing"):
         response, _ = ask(port, "GET", path)
         assert "default-src 'self'" in response.getheader("Content-Security-Policy"), path
         assert "frame-ancestors 'none'" in response.getheader("Content-Security-Policy")

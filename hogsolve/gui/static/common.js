@@ -1,24 +1,23 @@
 // hogsolve pages: what every page shares (requests, elements, dice, errors, colours).
-"use strict";
 
-const $ = (id) => document.getElementById(id);
-const SVG = "http://www.w3.org/2000/svg";
+export const $ = (id) => document.getElementById(id);
+export const SVG = "http://www.w3.org/2000/svg";
 // Dice counts 0..10 in matplotlib's "inferno": ordered dark to light, and every pair stays
 // apart (CIE76 distance 10 or more) under deuteranopia and protanopia (tests/test_gui_colours.py).
-const DICE_COLOURS = ["#000004", "#160b39", "#420a68", "#6a176e", "#932667", "#bc3754",
+export const DICE_COLOURS = ["#000004", "#160b39", "#420a68", "#6a176e", "#932667", "#bc3754",
                       "#dd513a", "#f37819", "#fca50a", "#f6d746", "#fcffa4"];
 // Win probability 0..1 in "cividis", made to be read alike with every kind of colour vision.
-const SURFACE_STOPS = ["#00224e", "#35456c", "#666970", "#948e77", "#c8b866", "#fee838"];
-const PIPS = {1: [[50, 50]], 2: [[28, 28], [72, 72]], 3: [[26, 26], [50, 50], [74, 74]],
+export const SURFACE_STOPS = ["#00224e", "#35456c", "#666970", "#948e77", "#c8b866", "#fee838"];
+export const PIPS = {1: [[50, 50]], 2: [[28, 28], [72, 72]], 3: [[26, 26], [50, 50], [74, 74]],
               4: [[28, 28], [72, 28], [28, 72], [72, 72]],
               5: [[26, 26], [74, 26], [50, 50], [26, 74], [74, 74]],
               6: [[28, 24], [72, 24], [28, 50], [72, 50], [28, 76], [72, 76]]};
 
-class ApiError extends Error {
+export class ApiError extends Error {
   constructor(message, status) { super(message); this.status = status; }
 }
 
-async function api(method, path, body) {
+export async function api(method, path, body) {
   const options = {method, headers: {"Content-Type": "application/json"}};
   if (body !== undefined) options.body = JSON.stringify(body);
   let response;
@@ -36,7 +35,7 @@ async function api(method, path, body) {
 
 // A request whose answer may be 202 "preparing" (the bot is being loaded or solved): ask again
 // every half second, telling `progress(seconds)` meanwhile; then the real answer.
-async function patiently(method, path, body, progress) {
+export async function patiently(method, path, body, progress) {
   for (;;) {
     const data = await api(method, path, body);
     if (data._status !== 202) { progress(null); return data; }
@@ -45,44 +44,44 @@ async function patiently(method, path, body, progress) {
   }
 }
 
-function el(tag, attrs = {}, text) {
+export function el(tag, attrs = {}, text) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
   if (text !== undefined) node.textContent = text;
   return node;
 }
 
-function svgEl(tag, attrs = {}) {
+export function svgEl(tag, attrs = {}) {
   const node = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
   return node;
 }
 
-function svgText(attrs, text) {
+export function svgText(attrs, text) {
   const t = svgEl("text", attrs);
   t.textContent = text;
   return t;
 }
 
-function showError(message) {
+export function showError(message) {
   $("error-text").textContent = message;
   $("error").hidden = false;
   document.body.dataset.error = message;
 }
 
-function clearError() {
+export function clearError() {
   $("error").hidden = true;
   delete document.body.dataset.error;
 }
 
-function showProgress(seconds, name) {
+export function showProgress(seconds, name) {
   const box = $("progress");
   if (!box) return;
   box.hidden = seconds === null;
   if (seconds !== null) box.textContent = `Preparing the optimal bot for ${name}… ${Math.round(seconds)} s`;
 }
 
-function drawDie(face, sides, bad) {
+export function drawDie(face, sides, bad) {
   const svg = svgEl("svg", {viewBox: "0 0 100 100", class: "die", "data-face": face, "data-sides": sides,
                             "aria-hidden": "true"});
   const one = bad === undefined ? face === 1 : bad;
@@ -106,20 +105,20 @@ function drawDie(face, sides, bad) {
   return svg;
 }
 
-function mix(a, b, t) {
+export function mix(a, b, t) {
   const p = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16));
   const [x, y] = [p(a), p(b)];
   return `rgb(${x.map((v, i) => Math.round(v + (y[i] - v) * t)).join(",")})`;
 }
 
-function surfaceColour(p) {  // win probability 0..1 along SURFACE_STOPS
+export function surfaceColour(p) {  // win probability 0..1 along SURFACE_STOPS
   const t = Math.max(0, Math.min(1, p === null ? 0.5 : p)) * (SURFACE_STOPS.length - 1);
   const i = Math.min(Math.floor(t), SURFACE_STOPS.length - 2);
   return mix(SURFACE_STOPS[i], SURFACE_STOPS[i + 1], t - i);
 }
 
 // The scoreboard of a game against the bot (Hog and Pig pages): scores, goal bars, whose move.
-function drawScoreboard(game, goal) {
+export function drawScoreboard(game, goal) {
   const scores = game ? game.scores : {you: 0, bot: 0};
   goal = game ? game.goal : goal;
   for (const side of ["you", "bot"]) {
@@ -130,11 +129,11 @@ function drawScoreboard(game, goal) {
   return scores;
 }
 
-function percent(p, digits = 1) { return p === null || p === undefined ? "–" : `${(100 * p).toFixed(digits)}%`; }
+export function percent(p, digits = 1) { return p === null || p === undefined ? "–" : `${(100 * p).toFixed(digits)}%`; }
 
 // Draw a goal x goal grid of values on a canvas with ticks; colour(s, o) fills each cell.
-const MAP = {left: 34, top: 22, size: 400};
-function drawGrid(canvas, goal, colour, marks) {
+export const MAP = {left: 34, top: 22, size: 400};
+export function drawGrid(canvas, goal, colour, marks) {
   const ctx = canvas.getContext("2d");
   ctx.clearRect(0, 0, canvas.width, canvas.height);
   const cell = MAP.size / goal;
@@ -172,7 +171,7 @@ function drawGrid(canvas, goal, colour, marks) {
   }
 }
 
-function gridStateAt(canvas, goal, event) {
+export function gridStateAt(canvas, goal, event) {
   const rect = canvas.getBoundingClientRect();
   const scale = canvas.width / rect.width;
   const x = (event.clientX - rect.left) * scale - MAP.left, y = (event.clientY - rect.top) * scale - MAP.top;
@@ -180,7 +179,7 @@ function gridStateAt(canvas, goal, event) {
   return (s < 0 || o < 0 || s >= goal || o >= goal) ? null : [s, o, event.clientX - rect.left, event.clientY - rect.top];
 }
 
-function legend(box, title, entries) {
+export function legend(box, title, entries) {
   box.replaceChildren(el("strong", {}, title));
   for (const [colour, label] of entries) {
     const item = el("span");

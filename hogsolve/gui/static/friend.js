@@ -1,8 +1,9 @@
 // hogsolve: two people at one Hog or roll-or-hold game, each on their own device.
 // The seat token (kept in this browser) is what lets this page move for its seat.
-"use strict";
+import {$, api, el, showError, clearError, drawDie, percent} from "./common.js";
+import {liveSocket} from "./socket.js";
 
-let seat = null, state = null, socket = null, tableId = null, retry = 0, lastError = "";
+let seat = null, state = null, socket = null, tableId = null, lastError = "";
 
 const seatKey = (id) => `hogsolve-seat-${id}`;
 
@@ -11,30 +12,23 @@ function tableFromHash() {
   return m ? m[1] : null;
 }
 
-function send(message) {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
-}
+function send(message) { if (socket) socket.send(message); }
 
-function connect() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/api/tables/${tableId}/ws`);
-  $("connection").textContent = "Connecting…";
-  socket.onopen = () => { retry = 0; socket.send(JSON.stringify({token: seat.token})); };
-  socket.onmessage = (event) => {
-    const message = JSON.parse(event.data);
-    if (message.type === "state") { state = message; lastError = ""; render(); }
-    else if (message.type === "hint") showHint(message);
-    else if (message.type === "error") { lastError = message.text; $("hint-text").textContent = message.text; }
-  };
-  socket.onclose = (event) => {
-    if (event.code === 4403 || event.code === 4404 || event.code === 1008) {
+function connect() {  // the seat is kept: on every reconnection its token resumes it
+  socket = liveSocket(`/api/tables/${tableId}/ws`, {
+    hello: () => ({token: seat.token}),
+    onMessage: (message) => {
+      if (message.type === "state") { state = message; lastError = ""; render(); }
+      else if (message.type === "hint") showHint(message);
+      else if (message.type === "error") { lastError = message.text; $("hint-text").textContent = message.text; }
+    },
+    onClose: (event) => {
+      if (event.code !== 4403 && event.code !== 4404 && event.code !== 1008) return true;
       showError(event.code === 4404 ? "This table has expired. Start a new one." : "This browser has no seat at that table.");
       if (localStorage.getItem("hogsolve-last-table") === tableId) localStorage.removeItem("hogsolve-last-table");
-      return;
-    }
-    $("connection").textContent = "Connection lost: reconnecting…";
-    setTimeout(connect, Math.min(5000, 500 * 2 ** retry++));  // the seat is kept: the token resumes it
-  };
+      return false;
+    },
+  });
 }
 
 function names(s) { return s === seat.seat ? "You" : "Friend"; }
@@ -130,7 +124,7 @@ async function newTable(event) {
 async function openTable() {
   const id = tableFromHash();
   if (!id || id === tableId) return;
-  if (socket) { socket.onclose = null; socket.close(); }
+  if (socket) socket.close();
   tableId = id;
   state = null;
   const saved = localStorage.getItem(seatKey(id));

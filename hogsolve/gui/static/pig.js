@@ -1,7 +1,10 @@
 // hogsolve: the roll-or-hold games against the optimal bot, and the hold thresholds of its policy.
-"use strict";
+import {$, DICE_COLOURS, api, patiently, el, showError, clearError, showProgress, drawDie, drawScoreboard, percent,
+        drawGrid, gridStateAt, legend} from "./common.js";
+import {makeMove, newGame as startNewGame, resumeGame} from "./botgame.js";
 
-let game = null, policy = null, busy = false, shown = 0;
+let game = null, policy = null, shown = 0;
+const page = {busy: false, render: () => render()};  // busy: a request is on its way
 const KEY = "hogsolve-pig-game";
 
 function entryWords(e) {
@@ -20,8 +23,8 @@ function render() {
   if (game && game.winner) status = game.winner === "you" ? "You won!" : "The bot won";
   else if (game) status = game.to_move === "you" ? "Your turn" : "Bot's turn";
   $("status").textContent = status;
-  $("new-game").disabled = busy;
-  const mine = !!game && game.to_move === "you" && !busy && $("error").hidden;
+  $("new-game").disabled = page.busy;
+  const mine = !!game && game.to_move === "you" && !page.busy && $("error").hidden;
   $("roll").disabled = !mine;
   $("hold").disabled = !mine || game.turn_total === 0;
   if (game) { document.body.dataset.gameId = game.id; document.body.dataset.moves = game.log.length; }
@@ -63,42 +66,25 @@ function render() {
 
 async function newGame(event) {
   if (event) event.preventDefault();
-  if (busy) return;
-  busy = true;
-  render();
-  try {
-    game = await patiently("POST", "/api/games", {rules: $("rules").value, first: $("first").value}, showProgress);
+  await startNewGame(page, KEY, {rules: $("rules").value, first: $("first").value}, async (created) => {
+    game = created;
     shown = 0;
     $("tray").replaceChildren();
-    localStorage.setItem(KEY, game.id);
-    clearError();
     await loadPolicy(game.rules);
-  } catch (err) {
-    showError(`Could not start a game: ${err.message}`);
-  } finally {
-    showProgress(null);
-    busy = false;
-    render();
-  }
+  });
 }
 
 async function act(action) {
-  if (!game || busy || game.to_move !== "you" || !$("error").hidden) return;
+  if (!game || page.busy || game.to_move !== "you" || !$("error").hidden) return;
   if (action === "hold" && game.turn_total === 0) return;
-  busy = true;
+  page.busy = true;
   render();
-  try {
-    game = await api("POST", `/api/games/${game.id}/move`, {action});
-  } catch (err) {
-    if (err.status === 404) localStorage.removeItem(KEY);
-    showError(err.status === 404 ? "This game has expired. Start a new one." : `That failed: ${err.message}`);
-  } finally {
-    busy = false;
-    render();
-    const target = $(action);
-    const focusable = target.disabled ? $("roll") : target;
-    if (document.activeElement === document.body || document.activeElement === target) focusable.focus();
-  }
+  game = await makeMove(KEY, game, {action}, "That failed");
+  page.busy = false;
+  render();
+  const target = $(action);
+  const focusable = target.disabled ? $("roll") : target;
+  if (document.activeElement === document.body || document.activeElement === target) focusable.focus();
 }
 
 async function refreshHint() {
@@ -189,19 +175,10 @@ async function start() {
     if (event.key === "r" || event.key === "R") act("roll");
     else if (event.key === "h" || event.key === "H") act("hold");
   });
-  const saved = localStorage.getItem(KEY);
-  if (saved) {
-    try {
-      const found = await api("GET", `/api/games/${saved}`);
-      if (found.family !== "roll-or-hold") throw new Error("another game");
-      game = found;
-      shown = game.log.length;
-      $("rules").value = game.rules;
-    } catch (err) {
-      localStorage.removeItem(KEY);
-      game = null;
-      if (err.status === 404) showError("Your last game has expired (the server keeps games only while it runs). Start a new one.");
-    }
+  game = await resumeGame(KEY, "roll-or-hold");
+  if (game) {
+    shown = game.log.length;
+    $("rules").value = game.rules;
   }
   try { await loadPolicy(game ? game.rules : $("rules").value); } catch (err) { showError(err.message); }
   render();

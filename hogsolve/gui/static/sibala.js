@@ -1,5 +1,6 @@
 // hogsolve: Sibala against the bank, with the exact odds of your roll against the banker's hand.
-"use strict";
+import {$, el, clearError, drawDie, percent} from "./common.js";
+import {makeMove, resumeGame, startGame} from "./botgame.js";
 
 let game = null, busy = false;
 const KEY = "hogsolve-sibala-game";
@@ -47,11 +48,7 @@ async function newTable(event) {
   if (event) event.preventDefault();
   busy = true;
   render();
-  try {
-    game = await api("POST", "/api/games", {rules: "sibala"});
-    localStorage.setItem(KEY, game.id);
-    clearError();
-  } catch (err) { showError(`Could not start: ${err.message}`); }
+  game = (await startGame(KEY, {rules: "sibala"})) || game;
   busy = false;
   render();
 }
@@ -60,12 +57,7 @@ async function step() {
   if (!game || busy) return;
   busy = true;
   render();
-  try {
-    game = await api("POST", `/api/games/${game.id}/move`, {action: "roll"});
-  } catch (err) {
-    if (err.status === 404) localStorage.removeItem(KEY);
-    showError(err.status === 404 ? "This table has expired. Start a new one." : err.message);
-  }
+  game = await makeMove(KEY, game, {action: "roll"}, "The roll failed");
   busy = false;
   render();
   if (document.activeElement === document.body) $("roll").focus();
@@ -78,10 +70,7 @@ async function start() {
   document.addEventListener("keydown", (event) => {
     if (!event.ctrlKey && !event.altKey && !event.metaKey && (event.key === "r" || event.key === "R")) step();
   });
-  const saved = localStorage.getItem(KEY);
-  if (saved) {
-    try { game = await api("GET", `/api/games/${saved}`); } catch (err) { localStorage.removeItem(KEY); }
-  }
+  game = await resumeGame(KEY, "sibala");
   if (!game) await newTable();
   render();
   document.body.dataset.ready = "1";

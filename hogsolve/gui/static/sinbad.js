@@ -1,10 +1,11 @@
 // hogsolve: a SinbadHogBot room. Every update is pushed over the room's WebSocket; a person's
 // page speaks the same protocol as any bot ({"join"}, then {"say": LINE}).
-"use strict";
+import {$, el} from "./common.js";
+import {liveSocket} from "./socket.js";
 
 const room = decodeURIComponent(location.pathname.split("/")[2] || "lobby");
 const seatKey = `hogsolve-sinbad-${room}`;
-let socket = null, seat = null, hand = [], chosen = new Set(), retry = 0, lines = 0, unsent = "", welcomed = "";
+let socket = null, seat = null, hand = [], chosen = new Set(), lines = 0, unsent = "", welcomed = "";
 
 function logLine(text, kind) {
   const chat = $("chat");
@@ -29,26 +30,23 @@ function kindOf(m) {  // the chat line's style
 }
 
 function say(line) {  // true when sent
-  if (socket && socket.readyState === WebSocket.OPEN) { socket.send(JSON.stringify({say: line})); return true; }
-  return false;
+  return socket !== null && socket.send({say: line});
 }
 
-function connect(name, token) {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/sinbad/${encodeURIComponent(room)}/ws`);
-  $("connection").textContent = "Connecting…";
-  socket.onopen = () => { socket.send(JSON.stringify(token ? {join: name, token} : {join: name})); };
-  socket.onmessage = (event) => handle(JSON.parse(event.data));
-  socket.onclose = (event) => {
-    if (!seat) {  // refused: the reason (from the server's error) stays, and the form comes back
+function connect(name, token) {  // on a reconnection the seat's token takes the seat back
+  socket = liveSocket(`/sinbad/${encodeURIComponent(room)}/ws`, {
+    hello: () => (seat ? {join: seat.name, token: seat.token} : token ? {join: name, token} : {join: name}),
+    onMessage: handle,
+    onClose: () => {
+      if (seat) return true;
+      // refused: the reason (from the server's error) stays, and the form comes back
       if ($("connection").textContent === "Connecting…") $("connection").textContent = "Could not join: try again.";
       $("join").hidden = false;
       $("name").focus();
-      return;
-    }
-    $("connection").textContent = "Connection lost: reconnecting…";
-    setTimeout(() => connect(seat.name, seat.token), Math.min(5000, 400 * 2 ** retry++));
-  };
+      socket = null;
+      return false;
+    },
+  });
 }
 
 function handle(m) {
@@ -61,7 +59,6 @@ function handle(m) {
   }
   if (m.type === "welcome") {
     seat = {name: m.name, token: m.token};
-    retry = 0;
     localStorage.setItem(seatKey, JSON.stringify(seat));
     $("join").hidden = true;
     $("connection").textContent = `You are ${m.name}.`;
@@ -174,5 +171,8 @@ function start() {
   else $("join").hidden = false;
   document.body.dataset.ready = "1";
 }
+
+// What a test or a curious reader may inspect or do from the console; nothing on the page uses it.
+window.hogsolvePage = Object.freeze({dropConnection: () => socket && socket.drop()});
 
 start();

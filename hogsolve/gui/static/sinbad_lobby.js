@@ -1,5 +1,5 @@
 // hogsolve: the list of SinbadHogBot rooms, and a way into one.
-"use strict";
+import {$, api, el} from "./common.js";
 
 async function start() {
   $("go").addEventListener("submit", (event) => {

@@ -1,11 +1,14 @@
 // hogsolve: Hog against the optimal bot, and its policy.
 // All game logic lives on the server; this page draws its state.
-"use strict";
+import {$, DICE_COLOURS, api, patiently, el, svgEl, svgText, showError, clearError, showProgress, drawDie,
+        surfaceColour, drawScoreboard, percent, MAP, drawGrid, gridStateAt, legend} from "./common.js";
+import {failed, makeMove, newGame as startNewGame, resumeGame} from "./botgame.js";
 
+const KEY = "hogsolve-game";  // the game this browser plays, resumed after a reload
 let game = null;        // the server's state of the current game
 let policy = null;      // {rules, goal, policy, win_probability, memory?} shown in the map
 let wanted = null;      // the policy the page asked for last (a slower earlier answer is dropped)
-let busy = false;       // a request is on its way
+const page = {busy: false, render: () => render()};  // busy: a request is on its way
 let cursor = null;      // [score, opponent_score] chosen with the arrow keys on the heatmap
 let shownTurns = 0;     // turns already drawn in the tray
 
@@ -81,9 +84,9 @@ function render() {
     document.body.dataset.gameId = game.id;
     document.body.dataset.turns = game.turns.length;
   }
-  $("new-game").disabled = busy;
+  $("new-game").disabled = page.busy;
 
-  const canRoll = !!game && game.to_move === "you" && !busy && $("error").hidden;
+  const canRoll = !!game && game.to_move === "you" && !page.busy && $("error").hidden;
   // a dice count below the ruleset's least (Neller's Hog has no zero-dice move) is not offered at all
   document.querySelectorAll(".dice-button").forEach((b) => {
     const n = Number(b.dataset.dice);
@@ -119,43 +122,25 @@ function keepFocus(n) {  // after a roll the focus stays on the dice, never fall
 
 async function newGame(event) {
   if (event) event.preventDefault();
-  if (busy) return;
-  busy = true;
-  render();
-  try {
-    const created = await patiently("POST", "/api/games", {rules: $("rules").value, first: $("first").value},
-                                    showProgress);
+  const body = {rules: $("rules").value, first: $("first").value};
+  await startNewGame(page, KEY, body, async (created) => {
     game = created;
     shownTurns = 0;
-    localStorage.setItem("hogsolve-game", game.id);
-    clearError();
     await loadPolicy(created.rules, game.memories);
-  } catch (err) {
-    showError(`Could not start a game: ${err.message}`);
-  } finally {
-    showProgress(null);
-    busy = false;
-    render();
-    const first = document.querySelector(".dice-button:not(:disabled)");
-    if (game && first) first.focus();  // focus on the first move, not lost to the page body
-  }
+  });
+  const first = document.querySelector(".dice-button:not(:disabled)");
+  if (game && first) first.focus();  // focus on the first move, not lost to the page body
 }
 
 async function roll(n) {
-  if (!game || busy || game.to_move !== "you" || !$("error").hidden) return;
+  if (!game || page.busy || game.to_move !== "you" || !$("error").hidden) return;
   if (n < game.min_dice || n > game.max_dice) return;
-  busy = true;
+  page.busy = true;
   render();
-  try {
-    game = await api("POST", `/api/games/${game.id}/move`, {dice: n});
-  } catch (err) {
-    if (err.status === 404) localStorage.removeItem("hogsolve-game");
-    showError(err.status === 404 ? "This game has expired. Start a new one." : `The roll failed: ${err.message}`);
-  } finally {
-    busy = false;
-    render();
-    keepFocus(n);
-  }
+  game = await makeMove(KEY, game, {dice: n}, "The roll failed");
+  page.busy = false;
+  render();
+  keepFocus(n);
 }
 
 // ------------------------------------------------------------------ hint --
@@ -173,10 +158,7 @@ async function refreshHint() {
   try {
     hint = await api("GET", `/api/games/${id}/hint`);
   } catch (err) {
-    if (game && game.id === id) {
-      if (err.status === 404) localStorage.removeItem("hogsolve-game");
-      showError(err.status === 404 ? "This game has expired. Start a new one." : `No hint: ${err.message}`);
-    }
+    if (game && game.id === id) failed(KEY, err, "No hint");
     return;
   }
   if (!game || game.id !== id || game.turns.length !== turns || hint.best === null) return;
@@ -431,30 +413,21 @@ async function start() {
   $("policy-canvas").addEventListener("keydown", moveCursor);
   $("policy-canvas").addEventListener("blur", () => { cursor = null; $("tooltip").hidden = true; drawPolicy(); });
   document.addEventListener("keydown", onKey);
-  const resumed = localStorage.getItem("hogsolve-game");
-  if (resumed) {  // reloading the page resumes the game
-    try {
-      const found = await api("GET", `/api/games/${resumed}`);
-      if (found.family !== "hog") throw new Error("another game's page");
-      game = found;
-      $("rules").value = game.rules;
-      shownTurns = game.turns.length;
-      await loadPolicy(game.rules, game.memories);
-    } catch (err) {
-      localStorage.removeItem("hogsolve-game");
-      game = null;
-      if (err.status === 404) {  // e.g. the server restarted: say so rather than drop it silently
-        showError("Your last game has expired (the server keeps games only while it runs). Start a new one.");
-      }
-    }
+  game = await resumeGame(KEY, "hog");  // reloading the page resumes the game
+  if (game) {
+    $("rules").value = game.rules;
+    shownTurns = game.turns.length;
   }
   try {
-    if (!game) await loadPolicy($("rules").value, null);
+    await loadPolicy(game ? game.rules : $("rules").value, game ? game.memories : null);
   } catch (err) {
     showError(`Could not load the policy: ${err.message}`);
   }
   render();
   document.body.dataset.ready = "1";
 }
+
+// What a test or a curious reader may inspect from the console; nothing on the page uses it.
+window.hogsolvePage = Object.freeze({policy: () => policy, game: () => game});
 
 start();
