@@ -85,9 +85,11 @@ def _pig_names() -> Tuple[str, ...]:
     return tuple(PIG_GAMES)
 
 
-def _table_itself(game: Any, table: Any) -> Any:
-    """A Hog table of dice counts is itself a strategy every analysis takes."""
-    return table
+def _hog_policy(game: Any, table: Any) -> Any:
+    """A Hog table of dice counts as a :class:`~hogsolve.strategy.policy.Policy` (a strategy
+    every analysis and the engine take), named as a table is."""
+    from .strategy.policy import Policy
+    return Policy(table, game)
 
 
 HOG = Family(
@@ -97,7 +99,7 @@ HOG = Family(
     regret=_lazy("analysis.evaluate:regret"), simulate=_lazy("analysis.montecarlo:simulate"),
     game_type=lambda: _class("hog.rules:Ruleset"), new_state=_lazy("hog.state:new_state"),
     session=_lazy("sessions.hog:Session"), optimal=_lazy("strategy.optimal:optimal_strategy"),
-    tabulated=_table_itself, load_strategy=_lazy("strategy.specs:load_strategy"))
+    tabulated=_hog_policy, load_strategy=_lazy("strategy.specs:load_strategy"))
 
 ROLL_OR_HOLD = Family(
     name="roll-or-hold", description="roll or hold each roll: Pig, Piglet, Two-Dice Pig, Big Pig",

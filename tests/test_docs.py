@@ -106,14 +106,18 @@ def test_every_module_with_a_doctest_is_collected():
         assert any(str(module).startswith(p + "/") or str(module) == p for p in paths), module
 
 
-def test_the_apps_route_list_in_its_docstring_is_its_routes():
+def test_the_apps_route_list_in_its_docstring_is_its_routes(tmp_path):
     """Every route of the Starlette app is named in hogsolve/gui/app.py's docstring, and every
-    path the docstring names is a route (PAGES' paths included)."""
+    path the docstring names is a route (PAGES' paths included; the lab's, as under hogsolve lab)."""
     import re
     from starlette.routing import Mount
     import hogsolve.gui.app as app_module
+    from hogsolve import get_rules
     from hogsolve.gui.guard import Access
-    routes = app_module.create_app(Access(("127.0.0.1:8000",))).app.routes
+    from hogsolve.gui.lab import Lab
+    (tmp_path / "s.py").write_text("def final_strategy(score, opponent_score):\n    return 4\n")
+    lab = Lab(str(tmp_path / "s.py"), "final_strategy", get_rules("su18"))
+    routes = app_module.create_app(Access(("127.0.0.1:8000",)), lab=lab).app.routes
     paths = {r.path for r in routes if not isinstance(r, Mount)} | {r.path + "/..." for r in routes if isinstance(r, Mount)}
     doc = app_module.__doc__
     spelled = {p.replace("{id:str}", "ID").replace("{name}", "NAME").replace("{room:str}", "ROOM").replace("{room}", "ROOM")

@@ -771,3 +771,47 @@ def test_on_a_phone_the_hint_and_the_offers_sit_by_the_controls(browser, tmp_pat
         assert top("#hand") < top("#offers") < top("#chat") < top("#players")
         assert no_horizontal_scroll(page) and problems == []
         context.close()
+
+
+# --------------------------------------------------------------------- lab --
+
+@pytest.mark.slow
+@pytest.mark.parametrize("options", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_lab_shows_the_figures_a_state_a_game_and_a_broken_save(browser, tmp_path, options):
+    """The lab page as a student uses it: the figures as compare prints them, a click on the map,
+    a game played out, and a save that fails, then one that mends it."""
+    from hogsolve import get_rules
+    from hogsolve.gui.lab import Lab
+    file = tmp_path / "hog.py"
+    file.write_text("def final_strategy(score, opponent_score):\n    return 4 if score < 20 else 2\n")
+    lab = Lab(str(file), "final_strategy", get_rules("su18", goal=30))
+    with running_server(lab=lab) as (_, port):
+        context, page, problems = open_at(browser, port, "/lab", options)
+        page.wait_for_function(polling=50, expression="() => document.getElementById('fig-average').textContent !== '–'")
+        figures = lab.payload()["figures"]
+        assert page.inner_text("#fig-average") == f"{figures['average']:.12f}"
+        assert page.inner_text("#fig-first") == f"{figures['first']:.12f}"
+        assert page.inner_text("#fig-best") == f"{figures['best_response']:.12f}"
+        assert page.locator("#worst tbody tr").count() == len(figures["worst"])
+        assert no_horizontal_scroll(page)
+        box = page.locator("#map-strategy").bounding_box()
+        cell = box["width"] * (400 / 454) / 30  # the grid's cells, scaled as the page shows the canvas
+        page.mouse.click(box["x"] + box["width"] * 34 / 454 + 12.5 * cell, box["y"] + box["height"] * 22 / 432 + 5.5 * cell)
+        page.wait_for_function(polling=50, expression="() => document.getElementById('state-text').textContent.startsWith('State 5, 12')")
+        assert "your strategy chooses 4" in page.inner_text("#state-text")
+        assert page.locator("#state-actions tr").count() == 12  # a heading and 0..10 dice
+        assert no_horizontal_scroll(page)  # a long path in the title wraps
+        page.fill("#seed", "7")
+        page.click("#play")
+        page.wait_for_function(polling=50, expression="() => document.querySelectorAll('#game-log li').length > 0")
+        assert page.inner_text("#game-result").endswith("(seed 7)")
+        run = int(page.evaluate("document.body.dataset.run"))
+        file.write_text("def final_strategy(score, opponent_score):\n    return 11\n")  # a return of 11
+        page.wait_for_function(polling=100, timeout=60_000, expression="() => document.body.dataset.stale === '1'")
+        assert "11" in page.inner_text("#error-text") and page.inner_text("#fig-average") == f"{figures['average']:.12f}"
+        file.write_text("def final_strategy(score, opponent_score):\n    return 5\n")
+        page.wait_for_function(polling=100, timeout=60_000,
+                               expression=f"() => Number(document.body.dataset.run) > {run + 1} && document.body.dataset.stale === '0'")
+        assert page.is_hidden("#error") and page.inner_text("#fig-average") != f"{figures['average']:.12f}"
+        assert problems == []
+        context.close()

@@ -26,6 +26,7 @@ VERBS: Dict[str, Tuple[str, str]] = {
     "tournament": ("hogsolve.cli.analysis", "round robin of strategies with exact win rates"),
     "sweep": ("hogsolve.cli.sweep", "solve and summarise every ruleset of a grid of rule components"),
     "gui": ("hogsolve.cli.gui", "play the optimal bot and explore its policy in the browser"),
+    "lab": ("hogsolve.cli.lab", "one strategy file against the optimum in the browser, live as you save it"),
     "plot": ("hogsolve.cli.plot", "draw the policy heatmap and win-probability surface (needs matplotlib)"),
     "sibala": ("hogsolve.cli.sibala", "Sibala (十八啦): compare hands, exact odds, play the house"),
     "sinbad": ("hogsolve.cli.sinbad",

@@ -20,6 +20,9 @@ Routes (every API answer is JSON; every error ``{"error": message}`` with a
 * ``GET  /api/sinbad/rooms``             the SinbadHogBot rooms open now
 * ``WS   /sinbad/ROOM/ws``               a SinbadHogBot room (docs/guides/sinbad-bot.md)
 * ``GET  /static/...``                   the pages' scripts, styles and images
+* only under ``hogsolve lab``, its one file's strategy lab: ``GET  /lab`` the page,
+  ``GET  /api/lab`` the figures, ``GET  /api/lab/state`` one state (``?at=S,O``),
+  ``GET  /api/lab/game`` a game (``?seed=N``), ``WS   /api/lab/ws`` the figures after every run
 
 Who may call any of it is :mod:`hogsolve.gui.guard`'s business.
 """
@@ -31,7 +34,7 @@ import ipaddress
 import json
 from collections import OrderedDict
 from pathlib import Path
-from typing import Callable, Dict, Optional
+from typing import Any, Callable, Dict, Optional
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -42,6 +45,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .friends import FriendTables
+from .lab import LabServer
 from .sinbad import SinbadRooms
 from .games import Bots, Catalog, GameError, GameStore, finite
 from .guard import MAX_BODY, Access, Guard
@@ -310,12 +314,14 @@ async def server_error(request, exc: Exception):
 
 
 def create_app(access: Access, default_rules: str = "su18", rule_files: Optional[dict] = None,
-               sinbad: Optional[SinbadRooms] = None, **store_options) -> Starlette:
+               sinbad: Optional[SinbadRooms] = None, lab: Optional[Any] = None, **store_options) -> Starlette:
     """The whole web app behind its guard (see the module docstring); ``sinbad``: the chat
-    rooms (by default kept in memory only)."""
+    rooms (by default kept in memory only); ``lab``: the strategy lab of ``hogsolve lab``'s
+    one file (a :class:`~hogsolve.gui.lab.Lab`), whose page and routes exist only then."""
     api = Api(Catalog(rule_files), default_rules, access.token, **store_options)
     api.lan_hosts = tuple(host for host in access.hosts if access.token and not _loopback(host))
     rooms = sinbad if sinbad is not None else SinbadRooms(None)
+    lab_server = LabServer(lab) if lab is not None else None
 
     async def sinbad_rooms(request: Request):
         """GET /api/sinbad/rooms: every room, its seats and whether a game is on."""
@@ -325,7 +331,11 @@ def create_app(access: Access, default_rules: str = "su18", rule_files: Optional
     @contextlib.asynccontextmanager
     async def lifespan(app):
         rooms.start()  # replay the event log: every room (and its bots) as it was
+        if lab_server is not None:
+            await lab_server.start()
         yield
+        if lab_server is not None:
+            await lab_server.close()
     routes = [
         *(Route(path, page(file), methods=["GET"]) for path, file in PAGES.items()),
         Route("/favicon.ico", lambda request: RedirectResponse("/static/favicon.svg", 301), methods=["GET"]),
@@ -342,10 +352,12 @@ def create_app(access: Access, default_rules: str = "su18", rule_files: Optional
         WebSocketRoute("/sinbad/{room:str}/ws", rooms.serve),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
+    if lab_server is not None:
+        routes[:0] = [Route("/lab", page("lab.html"), methods=["GET"]), *lab_server.routes()]
     app = Starlette(routes=routes, exception_handlers={GameError: game_error, HTTPException: http_error,
                                                        Exception: server_error}, lifespan=lifespan)
     guarded = Guard(app, access)
-    guarded.api, guarded.rooms = api, rooms  # the stores, for tests and benchmarks
+    guarded.api, guarded.rooms, guarded.lab = api, rooms, lab_server  # the stores, for tests and benchmarks
     return guarded
 
 

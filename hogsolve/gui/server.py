@@ -119,7 +119,9 @@ def serve(default_rules: str = "su18", port: int = 8061, open_browser: bool = Tr
     running = Running(host or "127.0.0.1", port, lan=host is not None, default_rules=default_rules,
                       rule_files=rule_files, data=data if data is not None else data_folder(), announce=announce,
                       **options)
-    if page:
+    if page == "lab":
+        announce(f"hogsolve lab at {running.link(page)} (Ctrl-C to stop); it re-runs the file on every save")
+    elif page:
         announce(f"SinbadHogBot room at {running.link(page)} (Ctrl-C to stop)")
     elif running.token:
         announce(f"hogsolve GUI on the local network: {running.url}")

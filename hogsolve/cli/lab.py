@@ -1,0 +1,54 @@
+"""``hogsolve lab FILE.py[:NAME]``: one strategy against the optimum in the browser, live as the file is saved."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .common import UsageError, int_in_range, ip_address, listening
+
+
+def setup_lab(p):
+    """``hogsolve lab``: serve the strategy lab of one file."""
+    p.add_argument("file", metavar="FILE.py[:NAME]",
+                   help="the strategy: a Python file and its function (default final_strategy), in any form "
+                        "compare accepts (a Hog strategy of two arguments, a Feral Hogs strategy, a roll-or-hold "
+                        "function, an agent)")
+    p.add_argument("--rules", default="su18", metavar="NAME",
+                   help="the game (a ruleset, a semester such as sp23, a rule file, pig, piglet, two-dice-pig, "
+                        "big-pig; default su18)")
+    p.add_argument("--goal", type=int_in_range(1, what="the goal"), default=None, help="another goal")
+    p.add_argument("--port", type=int_in_range(0, 65535, what="the port"), default=8062,
+                   help="port (default 8062; 0: any free port)")
+    p.add_argument("--host", type=ip_address, default=None, metavar="ADDRESS",
+                   help="serve the local network on this address, behind an access token; the lab page is "
+                        "then off unless --lab-on-network is given too")
+    p.add_argument("--lab-on-network", action="store_true",
+                   help="with --host: offer the lab page on the network too (behind the access token)")
+    p.add_argument("--no-browser", action="store_true", help="do not open a browser")
+
+    def run(args):
+        from ..api import resolve
+        from ..errors import HogsolveError
+        from ..gui.lab import Lab
+        from ..gui.server import serve
+        path, _, name = args.file.rpartition(":") if args.file.rpartition(":")[0].endswith(".py") \
+            else (args.file, "", "final_strategy")
+        if not path.endswith(".py"):
+            raise UsageError(f"the lab runs a Python file (FILE.py or FILE.py:NAME), got {args.file!r}")
+        if not name.isidentifier():
+            raise UsageError(f"{name!r} is not a function name")
+        if not Path(path).is_file():
+            raise UsageError(f"no such file: {path}")
+        if args.host is not None and not args.lab_on_network:
+            raise UsageError("with --host the lab would show your file to the network: add --lab-on-network "
+                             "to offer it there (behind the access token), or leave --host out")
+        try:
+            _, rules = resolve(args.rules, args.goal)
+            lab = Lab(path, name, rules)
+        except (HogsolveError, OSError) as error:
+            raise UsageError(str(error)) from None
+        with listening(args.host, args.port):
+            serve(rules.name, args.port,
+                  open_browser=not args.no_browser, host=args.host, page="lab", lab=lab,
+                  announce=lambda line: print(line, flush=True))
+        return 0
+    return run

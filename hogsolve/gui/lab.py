@@ -1,0 +1,306 @@
+"""The strategy lab: one student file's strategy against the optimum, recomputed on every save.
+
+A :class:`Lab` holds the one file named on ``hogsolve lab``'s command line (never a
+path from a request).  :meth:`Lab.evaluate` runs it in the same isolated child process
+``hogsolve compare`` uses and works out, with the same calls as the command line:
+
+- the exact win rate in each seat and the average against the optimal player (what
+  ``hogsolve compare FILE optimal`` prints) and the best response's win rate against it;
+- the strategy's map, the optimal map and where they differ, coloured by the expected
+  loss there (loss x reach, the numbers of ``hogsolve regret``), with the top states;
+- on request, one state's every action and its exact win probability, and a seeded game
+  of the strategy against the optimal bot with every rule that fired.
+
+A failed run (a syntax error, an exception, a bad answer, a loop) keeps the last good
+figures, marked stale, beside the same one-line message as the command line.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import math
+import threading
+import time
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+
+import numpy as np
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .. import api
+from ..errors import HogsolveError
+from ..families import FAMILIES
+from ..strategy.userfile import DEFAULT_TIMEOUT, tabulate_table
+from .games import GameError, finite
+from .sockets import receive_json
+
+#: How many of the costliest states the page lists (``hogsolve regret --top`` shows the same).
+TOP = 10
+
+
+def hold_thresholds(roll: np.ndarray, goal: int) -> np.ndarray:
+    """``[i, j]``: the turn total at which a roll-or-hold strategy first holds (the goal's
+    remainder when it never does), from its roll table ``roll[i, j, k]``."""
+    g = int(goal)
+    k = np.arange(roll.shape[2])[None, None, :]
+    i = np.arange(g)[:, None, None]
+    holds = ~roll[:g, :g, :] & (k >= 1) & (i + k < g)
+    first = np.where(holds.any(axis=2), holds.argmax(axis=2), g - np.arange(g)[:, None])
+    return first.astype(np.int64)
+
+
+class Lab:
+    """The figures of ``path:function`` in ``rules`` (a Ruleset or a PigGame), kept between saves."""
+
+    def __init__(self, path: str, function: str, rules: Any, *, timeout: float = DEFAULT_TIMEOUT,
+                 memory: Tuple[int, ...] = ()):
+        self.path, self.function, self.rules = str(path), function, rules
+        self.family = FAMILIES[rules.family]
+        self.timeout = timeout
+        # under Feral Hogs the maps show one slice of memories (both 0 unless asked), as the policy map does
+        self.memory = (tuple(memory) or (0,) * len(rules.context_shape)) if rules.context_shape else ()
+        self.optimal = api.optimal_strategy(rules)
+        self.table: Optional[np.ndarray] = None
+        self.strategy: Any = None
+        self.figures: Optional[Dict[str, Any]] = None
+        self.error = ""
+        self.files: List[Path] = [Path(path).resolve()]
+        self.runs = 0
+        self.lock = threading.Lock()
+
+    @property
+    def label(self) -> str:
+        """The strategy as the command line names it."""
+        return f"{self.path}:{self.function}"
+
+    def watched(self) -> List[Path]:
+        """The folders to watch: the file's, and those of every helper module and data file it read."""
+        return sorted({p.parent for p in self.files})
+
+    def evaluate(self) -> Dict[str, Any]:
+        """Run the file again and recompute every figure; on a failure keep the last good ones
+        (marked stale) with the one-line message. Returns :meth:`payload`."""
+        with self.lock:
+            self.runs += 1
+            try:
+                table, source, _ = tabulate_table(self.path, self.function, self.rules, timeout=self.timeout)
+                strategy = self.family.tabulated(self.rules, table)
+                figures = self._figures(table, strategy)
+            except HogsolveError as error:
+                self.error = str(error)
+                return self.payload()
+            base = Path(self.path).resolve().parent
+            self.files = [Path(self.path).resolve()] + [(base / name).resolve() for name in source.get("files", {})]
+            self.table, self.strategy, self.figures, self.error = table, strategy, figures, ""
+            return self.payload()
+
+    def payload(self) -> Dict[str, Any]:
+        """What the page shows: the figures (None before a first good run), whether they are
+        stale (the last run failed), the failure's message, and the run's number."""
+        return {"type": "figures", "strategy": self.label, "rules": self.rules.name, "goal": int(self.rules.goal),
+                "family": self.family.name, "figures": self.figures, "stale": bool(self.error and self.figures),
+                "error": self.error, "run": self.runs, "time": time.strftime("%H:%M:%S")}
+
+    def _figures(self, table: np.ndarray, strategy: Any) -> Dict[str, Any]:
+        rules = self.rules
+        against = api.win_rate(strategy, self.optimal, rules)
+        response = api.best_response(strategy, rules)
+        loss = api.regret(strategy, rules)
+        return {
+            "first": float(against.first), "second": float(against.second), "average": float(against.average),
+            "best_response": float(response.win_rate.average), "exploitability": float(response.exploitability),
+            "total_expected_loss": float(loss.total_expected_loss),
+            "worst": loss.to_dict(top=TOP)["worst_states"],
+            "maps": self._maps(table, loss),
+        }
+
+    def _maps(self, table: np.ndarray, loss: Any) -> Dict[str, Any]:
+        """The strategy's map, the optimal map and the expected loss, as ``[score][opponent]``
+        grids (:data:`MAPS`); the loss summed over what the grid does not show."""
+        mine, best, cost = MAPS[self.family.name](self, table, np.asarray(loss.loss * loss.reach, dtype=float))
+        return {"strategy": np.asarray(mine).astype(int).tolist(), "optimal": np.asarray(best).astype(int).tolist(),
+                "loss": [[x if math.isfinite(x) else None for x in row]
+                         for row in np.asarray(cost, dtype=float).tolist()],
+                "memory": list(self.memory)}
+
+    def state(self, where: Tuple[int, ...]) -> Dict[str, Any]:
+        """One state: every action's exact win probability against optimal play, the strategy's
+        choice and the best one, and the rules that apply there."""
+        if self.table is None:
+            raise LabError("no figures yet: the file has not run successfully")
+        shape = tuple(int(axis.max()) + 1 for axis in self.rules.decision_index())
+        if len(where) != len(shape) or not all(0 <= w < n for w, n in zip(where, shape)):
+            raise LabError(f"a state is {len(shape)} whole numbers within {list(shape)}")
+        return STATE_DETAILS[self.family.name](self, where)
+
+    def game(self, seed: int) -> Dict[str, Any]:
+        """A seeded game of the strategy (first to move) against the optimal bot, turn by turn."""
+        if self.strategy is None:
+            raise LabError("no game yet: the file has not run successfully")
+        return GAMES[self.family.name](self, seed)
+
+
+class LabError(HogsolveError, ValueError):
+    """A lab request that cannot be answered (no good run yet, a state outside the game)."""
+
+
+def _hog_maps(lab: Lab, table: np.ndarray, expected: np.ndarray) -> tuple:
+    """Dice counts, at the chosen memories under Feral Hogs."""
+    where = (slice(None), slice(None)) + lab.memory
+    optimal = np.asarray(lab.optimal.table)
+    return table[where[:table.ndim]], optimal[where[:optimal.ndim]], expected[where[:expected.ndim]]
+
+
+def _pig_maps(lab: Lab, table: np.ndarray, expected: np.ndarray) -> tuple:
+    """Hold thresholds by banked scores; the loss summed over turn totals."""
+    g = int(lab.rules.goal)
+    return hold_thresholds(table, g), hold_thresholds(lab.optimal.roll, g), expected.reshape(g, g, -1).sum(axis=2)
+
+
+def _hog_state(lab: Lab, where: Tuple[int, ...]) -> Dict[str, Any]:
+    from ..hog.rules import zero_dice_points
+    rules, table = lab.rules, np.asarray(lab.table)
+    s, o = where[:2]
+    values = [finite(v) for v in lab.optimal.values_at(where)]
+    rule_lines = []
+    if rules.min_dice == 0:
+        rule_lines.append(f"{rules.rule_name('free_bacon')}: rolling 0 dice scores "
+                          f"{int(zero_dice_points(rules, s, o))}")
+    sides = int(rules.dice_sides(s, o))
+    if sides != 6:
+        rule_lines.append(f"{rules.rule_name('dice_sides')}: the dice have {sides} sides")
+    return {"state": list(where), "actions": [str(n) for n in range(len(values))], "values": values,
+            "choice": int(table[where[:table.ndim]]), "best": int(np.asarray(lab.optimal.table)[where]),
+            "rules": rule_lines}
+
+
+def _pig_state(lab: Lab, where: Tuple[int, ...]) -> Dict[str, Any]:
+    from ..sessions.pig import best_move, move_values
+    values = move_values(lab.rules, lab.optimal.value, where)
+    roll = bool(np.asarray(lab.table)[where]) or where[2] == 0
+    return {"state": list(where), "actions": ["roll", "hold"], "values": [finite(values["roll"]),
+            None if values["hold"] is None else finite(values["hold"])],
+            "choice": 0 if roll else 1, "best": 0 if best_move(values) == "roll" else 1,
+            "rules": ["the first roll of a turn is compulsory"] if where[2] == 0 else []}
+
+
+def _hog_game(lab: Lab, seed: int) -> Dict[str, Any]:
+    from ..hog.engine import play
+    from ..sessions.hog_terminal import describe_turn
+    result = play(lab.strategy, lab.optimal, lab.rules, seed=seed)
+    names = ("Strategy", "Optimal")
+    lines = [f"{describe_turn(t, names[t.mover])}. Strategy {t.new_score if t.mover == 0 else t.new_opponent_score}, "
+             f"Optimal {t.new_opponent_score if t.mover == 0 else t.new_score}" for t in result.turns]
+    return {"seed": seed, "winner": names[result.winner].lower(), "scores": list(result.scores), "log": lines}
+
+
+def _pig_game(lab: Lab, seed: int) -> Dict[str, Any]:
+    from ..pig.engine import play_pig
+    from ..sessions.pig_terminal import describe
+    match = play_pig(lab.strategy, lab.optimal, lab.rules, seed=seed)
+    names = ("Strategy", "Optimal")
+    return {"seed": seed, "winner": names[int(match.winner or 0)].lower(), "scores": list(match.scores),
+            "log": [describe(entry, names[entry["player"]]) for entry in match.log]}
+
+
+#: Each family's maps, state details and game (:mod:`hogsolve.families`).
+MAPS = {"hog": _hog_maps, "roll-or-hold": _pig_maps}
+STATE_DETAILS = {"hog": _hog_state, "roll-or-hold": _pig_state}
+GAMES = {"hog": _hog_game, "roll-or-hold": _pig_game}
+
+
+async def watch(lab: Lab, publish, stop: asyncio.Event) -> None:
+    """Re-run ``lab`` whenever a watched file changes (watchfiles), handing each new payload
+    to ``publish``; the folders followed grow with the helpers and data files the file reads."""
+    import watchfiles
+    loop = asyncio.get_running_loop()
+    while not stop.is_set():
+        folders = lab.watched()
+        wanted = set(lab.files)
+        async for changes in watchfiles.awatch(*folders, stop_event=stop, debounce=200):
+            if any(Path(path).resolve() in wanted or path.endswith(".py") for _, path in changes):
+                await publish(await loop.run_in_executor(None, lab.evaluate))
+                if lab.watched() != folders:
+                    break  # follow the new folders
+
+
+class LabServer:
+    """The lab's routes: the page, its figures (also pushed over a WebSocket after every run),
+    one state, one game; and the watcher that re-runs the file on a save."""
+
+    def __init__(self, lab: Lab):
+        self.lab = lab
+        self.sockets: set = set()
+        self.stop = asyncio.Event()
+        self.task: Optional[asyncio.Task] = None
+
+    async def start(self) -> None:
+        """The first run, then the watcher (in the app's lifespan)."""
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(None, self.lab.evaluate)
+        self.task = asyncio.create_task(watch(self.lab, self.publish, self.stop))
+
+    async def close(self) -> None:
+        """Stop watching."""
+        self.stop.set()
+        if self.task is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.task, 5)
+
+    async def publish(self, payload: Dict[str, Any]) -> None:
+        """Send ``payload`` to every open lab page."""
+        for socket in list(self.sockets):
+            try:
+                await socket.send_json(payload)
+            except Exception:  # a page that left: forgotten
+                self.sockets.discard(socket)
+
+    async def figures(self, request: Request) -> JSONResponse:
+        """GET /api/lab: the figures of the last run."""
+        return JSONResponse(self.lab.payload(), headers={"Cache-Control": "no-store"})
+
+    async def state(self, request: Request) -> JSONResponse:
+        """GET /api/lab/state?at=S,O[,M,N]: one state's actions and values."""
+        try:
+            where = tuple(int(x) for x in request.query_params.get("at", "").split(","))
+        except ValueError:
+            raise GameError(400, "at must be whole numbers separated by commas, like 10,20") from None
+        try:
+            return JSONResponse(self.lab.state(where), headers={"Cache-Control": "no-store"})
+        except LabError as error:
+            raise GameError(400, str(error)) from None
+
+    async def game(self, request: Request) -> JSONResponse:
+        """GET /api/lab/game?seed=N: a game of the strategy against the optimal bot."""
+        raw = request.query_params.get("seed", "0")
+        if not raw.isdigit() or len(raw) > 10:
+            raise GameError(400, "seed must be a whole number (0 or more)")
+        loop = asyncio.get_running_loop()
+        try:
+            return JSONResponse(await loop.run_in_executor(None, self.lab.game, int(raw)),
+                                headers={"Cache-Control": "no-store"})
+        except LabError as error:
+            raise GameError(400, str(error)) from None
+
+    async def socket(self, websocket: WebSocket) -> None:
+        """WS /api/lab/ws: the figures now, then after every run."""
+        await websocket.accept()
+        self.sockets.add(websocket)
+        try:
+            await websocket.send_json(self.lab.payload())
+            while True:  # the page sends nothing the lab acts on; reading notices it leave
+                await receive_json(websocket)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            self.sockets.discard(websocket)
+
+    def routes(self) -> list:
+        """The lab's routes (the page itself is one of the app's pages)."""
+        return [Route("/api/lab", self.figures, methods=["GET"]),
+                Route("/api/lab/state", self.state, methods=["GET"]),
+                Route("/api/lab/game", self.game, methods=["GET"]),
+                WebSocketRoute("/api/lab/ws", self.socket)]

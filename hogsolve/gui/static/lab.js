@@ -1,0 +1,108 @@
+// hogsolve lab: one strategy file against the optimum, redrawn whenever the server re-runs it.
+import {$, api, el, showError, clearError, drawGrid, gridStateAt, legend} from "./common.js";
+import {liveSocket} from "./socket.js";
+
+let shown = null;  // the last payload with figures
+
+const DIGITS = (p) => (p === null || p === undefined ? "–" : p.toFixed(12));
+const PALETTE = ["#f7fbff", "#deebf7", "#c6dbef", "#9ecae1", "#6baed6", "#4292c6", "#2171b5", "#08519c",
+                 "#08306b", "#041f4a", "#02122e"];
+
+function choiceColour(value, most) {  // dice counts (or hold thresholds) on one scale
+  return PALETTE[Math.max(0, Math.min(PALETTE.length - 1, Math.round(value / Math.max(1, most) * (PALETTE.length - 1))))];
+}
+
+function lossColour(loss, most) {
+  if (!loss || loss <= 0) return "#ffffff";
+  const t = Math.sqrt(loss / most);  // small losses still show
+  const r = 255, g = Math.round(235 - 200 * t), b = Math.round(215 - 200 * t);
+  return `rgb(${r},${g},${b})`;
+}
+
+function draw() {
+  if (!shown || !shown.figures) return;
+  const f = shown.figures, maps = f.maps, goal = shown.goal;
+  $("fig-first").textContent = DIGITS(f.first);
+  $("fig-second").textContent = DIGITS(f.second);
+  $("fig-average").textContent = DIGITS(f.average);
+  $("fig-best").textContent = DIGITS(f.best_response);
+  $("fig-exploit").textContent = DIGITS(f.exploitability);
+  const most = Math.max(1, ...maps.optimal.flat(), ...maps.strategy.flat());
+  const mostLoss = Math.max(1e-300, ...maps.loss.flat().map((x) => x || 0));
+  drawGrid($("map-strategy"), goal, (s, o) => choiceColour(maps.strategy[s][o], most), []);
+  drawGrid($("map-optimal"), goal, (s, o) => choiceColour(maps.optimal[s][o], most), []);
+  drawGrid($("map-loss"), goal, (s, o) => (maps.strategy[s][o] === maps.optimal[s][o] ? "#ffffff"
+                                            : lossColour(maps.loss[s][o], mostLoss)), []);
+  const unit = shown.family === "hog" ? "dice" : "hold at turn total";
+  $("map-unit").textContent = `(${unit}${maps.memory.length ? `, memories ${maps.memory.join(", ")}` : ""})`;
+  legend($("legend"), unit, [[choiceColour(0, most), "0"], [choiceColour(most, most), String(most)],
+                             [lossColour(mostLoss, mostLoss), `loss ${mostLoss.toPrecision(2)}`]]);
+  const rows = f.worst;
+  const keys = rows.length ? Object.keys(rows[0]) : [];
+  const head = el("tr");
+  keys.forEach((k) => head.appendChild(el("th", {scope: "col"}, k.replaceAll("_", " "))));
+  $("worst").querySelector("thead").replaceChildren(head);
+  $("worst").querySelector("tbody").replaceChildren(...rows.map((r) => {
+    const tr = el("tr");
+    keys.forEach((k) => tr.appendChild(el("td", {}, typeof r[k] === "number" && !Number.isInteger(r[k])
+                                                   ? r[k].toPrecision(6) : String(r[k]))));
+    return tr;
+  }));
+}
+
+function show(payload) {
+  document.body.dataset.run = payload.run;
+  $("lab-title").textContent = `${payload.strategy} in ${payload.rules} (goal ${payload.goal})`;
+  $("turn-total-box").hidden = payload.family === "hog";
+  if (payload.figures) { shown = payload; draw(); }
+  document.body.classList.toggle("stale", payload.stale);
+  document.body.dataset.stale = payload.stale ? "1" : "0";
+  if (payload.error) {
+    showError(payload.figures ? `${payload.error} (the figures shown are from the last good run)` : payload.error);
+  } else {
+    clearError();
+  }
+  $("lab-status").textContent = `Run ${payload.run} at ${payload.time}: ` +
+    (payload.error ? (payload.figures ? "failed; the figures are stale" : "failed") : "up to date");
+  document.body.dataset.ready = "1";
+}
+
+async function showState(event) {
+  if (!shown) return;
+  const at = gridStateAt(event.currentTarget, shown.goal, event);
+  if (!at) return;
+  const where = [at[0], at[1], ...(shown.figures.maps.memory || [])];
+  if (shown.family !== "hog") where.push(Number($("turn-total").value) || 0);
+  try {
+    const state = await api("GET", `/api/lab/state?at=${where.join(",")}`);
+    $("state-text").textContent = `State ${state.state.join(", ")}: your strategy chooses ${state.actions[state.choice]}, ` +
+      `the best is ${state.actions[state.best]}. ${state.rules.join(". ")}`;
+    const head = el("tr");
+    head.append(el("th", {scope: "col"}, "action"), el("th", {scope: "col"}, "win probability"));
+    const rows = state.actions.map((a, i) => {
+      const tr = el("tr", {class: i === state.best ? "best" : i === state.choice ? "chosen" : ""});
+      tr.append(el("th", {scope: "row"}, a),
+                el("td", {}, state.values[i] === null ? "not allowed" : state.values[i].toFixed(6)));
+      return tr;
+    });
+    $("state-actions").replaceChildren(head, ...rows);
+  } catch (err) { showError(err.message); }
+}
+
+async function playGame(event) {
+  event.preventDefault();
+  try {
+    const game = await api("GET", `/api/lab/game?seed=${encodeURIComponent($("seed").value || "0")}`);
+    $("game-result").textContent = `${game.winner === "strategy" ? "Your strategy" : "The optimal bot"} wins, ` +
+      `${game.scores[0]} to ${game.scores[1]} (seed ${game.seed})`;
+    $("game-log").replaceChildren(...game.log.map((line) => el("li", {}, line)));
+  } catch (err) { showError(err.message); }
+}
+
+function start() {
+  ["map-strategy", "map-optimal", "map-loss"].forEach((id) => $(id).addEventListener("click", showState));
+  $("game-form").addEventListener("submit", playGame);
+  liveSocket("/api/lab/ws", {hello: () => ({}), onMessage: (m) => { $("connection").textContent = "Live"; show(m); }});
+}
+
+start();
