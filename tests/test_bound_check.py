@@ -194,6 +194,7 @@ def _plain_exact_values(model):
     return value, action
 
 
+@pytest.mark.slow  # kept out of the default tier for its time; CI runs the slow tier
 def test_matched_outcomes_are_worth_the_same_exactly():
     """Soundness of settling a tie by matching: whenever two actions' outcome distributions
     (or two states) are said to be worth the same, a plain recursion in Fractions agrees; a

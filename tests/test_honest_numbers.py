@@ -62,6 +62,7 @@ def test_regret_lists_no_state_where_the_move_is_the_best():
     assert report.worst(10) == [] and report.total_expected_loss == 0
 
 
+@pytest.mark.slow  # kept out of the default tier for its time; CI runs the slow tier
 def test_every_refusal_for_an_endless_game_says_so_in_the_same_words():
     for args in (["best-response", "always_roll:0", "--rules", "sp22"],
                  ["regret", "always_roll:0", "--rules", "sp22", "--allow-unproven"],

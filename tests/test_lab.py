@@ -38,7 +38,8 @@ def status_of(port, path):
         return error.code
 
 
-@pytest.mark.parametrize("rules, source, name, family", [("fa19", HOG, "final_strategy", "hog"),
+@pytest.mark.parametrize("rules, source, name, family", [pytest.param("fa19", HOG, "final_strategy", "hog",
+                                                                      marks=pytest.mark.slow),
                                                          ("su18", HOG, "final_strategy", "hog"),
                                                          ("piglet", PIG.replace("20", "3"), "strategy",
                                                           "roll-or-hold")])

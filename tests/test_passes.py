@@ -27,6 +27,7 @@ def test_without_a_convention_the_endless_pair_has_no_value():
     assert "both players prefer passing forever at (35, 36) and (36, 35)" in solution.certificate.reason
 
 
+@pytest.mark.slow  # kept out of the default tier for its time; CI runs the slow tier
 def test_with_a_draw_the_values_are_those_of_games_cut_short_as_draws(draw):
     """A plain Gauss-Seidel iteration from 1/2 everywhere (the game cut short after t turns,
     scored as a draw, as t grows) gives the solver's values, and the pair passes."""

@@ -249,6 +249,7 @@ def test_vectorised_monte_carlo_and_compare_simulate(capsys):
     assert low - 0.01 <= record["exact"]["average"] <= high + 0.01 and record["simulated"]["games"] == 20000
 
 
+@pytest.mark.slow  # kept out of the default tier for its time; CI runs the slow tier
 def test_regret_adds_up_to_the_shortfall(capsys):
     """Performance difference: the per-state expected losses of a strategy against optimal play
     add up exactly to 1/2 minus its win rate (a wrong reach or loss breaks this)."""

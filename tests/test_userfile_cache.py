@@ -1,0 +1,73 @@
+"""The student sandbox's cache and captured output, each promise checked where it is kept (the
+survivors of mutmut's run of strategy/userfile.py: the cache's place, its cap, its de-duplication,
+a corrupt cache, the lines kept of what a file printed)."""
+import json
+
+import pytest
+
+from hogsolve import get_rules
+from hogsolve.strategy import userfile
+from hogsolve.strategy.userfile import KEPT_LINES, UserFileError, _cached, _read_output, _store, cache_dir, file_spec
+
+
+def test_the_cache_lives_under_the_users_cache_folder_unless_told(monkeypatch, tmp_path):
+    monkeypatch.delenv("HOGSOLVE_CACHE", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert cache_dir() == tmp_path / ".cache" / "hogsolve" / "strategies"  # as the students' guide says
+    monkeypatch.setenv("HOGSOLVE_CACHE", str(tmp_path / "elsewhere"))
+    assert cache_dir() == tmp_path / "elsewhere" / "strategies"
+
+
+@pytest.fixture
+def student(monkeypatch, tmp_path):
+    monkeypatch.setenv("HOGSOLVE_CACHE", str(tmp_path / "cache"))
+    file = tmp_path / "hog.py"
+    file.write_text("def final_strategy(score, opponent_score):\n    return 4\n")
+    return file
+
+
+def records_of(file, rules):
+    return json.loads(userfile._cache_path(file, "final_strategy", rules).read_text())["records"]
+
+
+def test_the_cache_keeps_the_sixteen_newest_records_one_per_set_of_files(student):
+    rules = get_rules("su18")
+    for n in range(20):  # twenty versions of a helper beside it
+        _store(student, "final_strategy", rules, {"files": {"helper.py": f"digest {n}"}, "table": [n]})
+    records = records_of(student, rules)
+    assert [r["table"] for r in records] == [[n] for n in range(4, 20)]  # 15 kept, then the new one
+    _store(student, "final_strategy", rules, {"files": {"helper.py": "digest 7"}, "table": ["again"]})
+    records = records_of(student, rules)
+    assert [r["table"] for r in records if r["files"] == {"helper.py": "digest 7"}] == [["again"]]
+    assert len(records) == 16 and records[-1]["table"] == ["again"]
+
+
+def test_a_corrupt_cache_file_is_replaced_not_fatal(student):
+    rules = get_rules("su18")
+    path = userfile._cache_path(student, "final_strategy", rules)
+    path.parent.mkdir(parents=True)
+    for junk in ("not json", '{"records": 5}', '{"other": []}', "[1, 2]"):
+        path.write_text(junk)
+        assert _cached(student, "final_strategy", rules) is None
+        _store(student, "final_strategy", rules, {"files": {}, "table": [1]})
+        assert records_of(student, rules) == [{"files": {}, "table": [1]}], junk
+    # a record whose files are all unchanged is the one found (here: none but the file itself)
+    assert _cached(student, "final_strategy", rules) == {"files": {}, "table": [1]}
+
+
+def test_the_first_lines_printed_are_kept_as_printed(tmp_path):
+    out, err = tmp_path / "stdout", tmp_path / "stderr"
+    lines = [f"line {n}  ".encode() for n in range(KEPT_LINES + 5)]
+    out.write_bytes(b"\n".join(lines[:3]) + b"\n")
+    err.write_bytes(b"caf\xc3\xa9 \xff\n" + b"\n".join(lines[3:]) + b"\n")
+    captured = _read_output([out, err])
+    assert captured.lines == KEPT_LINES + 6  # every line counted
+    kept = captured.text.split("\n")
+    assert len(kept) == KEPT_LINES  # the first KEPT_LINES kept, no more
+    assert kept[:3] == ["line 0  ", "line 1  ", "line 2  "]  # trailing spaces as printed, only the newline gone
+    assert kept[3] == "café \ufffd"  # UTF-8 read as such; a byte that is not becomes the replacement mark
+
+
+def test_a_bad_function_name_is_named_in_the_message():
+    with pytest.raises(UserFileError, match=r"bad strategy 'hog.py:no-name': 'no-name' is not a function name"):
+        file_spec("hog.py:no-name")
