@@ -5,14 +5,15 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from math import comb
-from typing import TYPE_CHECKING, Any, Dict, Sequence
+from typing import Any, Dict, Sequence
 
 import numpy as np
 
 from .dice import pig_out_count, sum_counts_without_ones
 
-if TYPE_CHECKING:  # annotations only: the modules below import this one
-    from .ruleset import Ruleset
+#: What these functions take as ``rules``: a :class:`~hogsolve.hog.ruleset.Ruleset`, read for its
+#: components only (this module sits below the Ruleset, which uses :func:`points_counts`).
+Rules = Any
 
 
 def roll_points(outcomes: Sequence[int], pig_out: int = 1, pig_out_rule=None) -> int:
@@ -24,7 +25,7 @@ def roll_points(outcomes: Sequence[int], pig_out: int = 1, pig_out_rule=None) ->
     return int(pig_out_rule(outcomes.count(1), len(outcomes))) if pig_out_rule is not None else pig_out
 
 
-def turn_points(rules: "Ruleset", raw_points, num_dice):
+def turn_points(rules: Rules, raw_points, num_dice):
     """A turn's points after the ruleset's turn-score rule (Hogtimus Prime, ...)."""
     return call_rule(rules.turn_score, raw_points, num_dice)
 
@@ -61,7 +62,7 @@ class EndOfTurn:
     opponent: Any
 
 
-def end_of_turn_steps(rules: "Ruleset", score, opponent_score, points) -> EndOfTurn:
+def end_of_turn_steps(rules: Rules, score, opponent_score, points) -> EndOfTurn:
     """Add ``points`` to ``score``, then the points bonus, the bonus and the swap test (once):
     the one definition of their order, for the engine's events and every solver alike."""
     new = score + points
@@ -81,7 +82,7 @@ def end_of_turn_steps(rules: "Ruleset", score, opponent_score, points) -> EndOfT
     return EndOfTurn(mover_extra, opponent_extra, bonus, swap, mover, opponent)
 
 
-def end_of_turn_and_swap(rules: "Ruleset", score, opponent_score, points):
+def end_of_turn_and_swap(rules: Rules, score, opponent_score, points):
     """``(mover, opponent, swapped)`` after adding ``points`` and applying the swap rule.
 
     The swap test runs once; works on ints and, element-wise, on numpy arrays.
@@ -90,13 +91,13 @@ def end_of_turn_and_swap(rules: "Ruleset", score, opponent_score, points):
     return steps.mover, steps.opponent, steps.swapped
 
 
-def end_of_turn(rules: "Ruleset", score, opponent_score, points):
+def end_of_turn(rules: Rules, score, opponent_score, points):
     """Scores (mover, opponent) after adding ``points`` and applying the swap rule."""
     mover, opponent, _ = end_of_turn_and_swap(rules, score, opponent_score, points)
     return mover, opponent
 
 
-def zero_dice_points(rules: "Ruleset", score, opponent_score):
+def zero_dice_points(rules: Rules, score, opponent_score):
     """Points of rolling zero dice at (score, opponent_score), for ints or arrays."""
     if getattr(rules.free_bacon, "uses_score", False):
         return call_rule(rules.free_bacon, score, opponent_score)
@@ -106,12 +107,12 @@ def zero_dice_points(rules: "Ruleset", score, opponent_score):
     return points
 
 
-def moves_again(rules: "Ruleset", score, opponent_score):
+def moves_again(rules: Rules, score, opponent_score):
     """True where the mover keeps the move after ending a turn on (score, opponent_score)."""
     return call_rule(rules.extra_turn, score, opponent_score)
 
 
-def points_counts(rules: Ruleset, num_dice: int, sides: int) -> Dict[int, int]:
+def points_counts(rules: Rules, num_dice: int, sides: int) -> Dict[int, int]:
     """``{points: rolls}`` over the ``sides ** num_dice`` equally likely rolls of ``num_dice``
     dice: Pig Out (or its count-of-ones rule), then the turn-score rule.  The one
     definition of a roll's points; the compiled model scales it to a common denominator.
