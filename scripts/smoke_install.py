@@ -21,7 +21,7 @@ SOURCE = Path(__file__).resolve().parent.parent
 HOGSOLVE = str(Path(sys.executable).parent / "hogsolve")
 
 HELP = [[], ["rules"], ["solve"], ["play"], ["compare"], ["best-response"], ["regret"], ["tournament"],
-        ["sweep"], ["gui"], ["plot"], ["sibala"], ["sibala", "compare"], ["sibala", "odds"], ["sibala", "hand"],
+        ["sweep"], ["gui"], ["lab"], ["plot"], ["sibala"], ["sibala", "compare"], ["sibala", "odds"], ["sibala", "hand"],
         ["sibala", "play"], ["sinbad"], ["sinbad", "tournament"], ["sinbad", "play"], ["sinbad", "odds"]]
 
 # (arguments, text the output must contain, standard input)
@@ -86,6 +86,30 @@ def gui(cwd: str) -> bool:
         proc.wait(timeout=30)
 
 
+def lab(cwd: str) -> bool:
+    """``hogsolve lab`` from the wheel: its page, its module and the figures of a student file."""
+    (Path(cwd) / "lab.py").write_text("def final_strategy(score, opponent_score):\n    return 4\n")
+    proc = subprocess.Popen([HOGSOLVE, "lab", "lab.py", "--no-browser", "--port", "0"], cwd=cwd,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        match = re.search(r"http://127\.0\.0\.1:\d+/", line)
+        if not match:
+            return check(False, "lab --no-browser", line + proc.stderr.read())
+        statuses = []
+        for path in ("lab", "static/lab.js", "static/botgame.js", "static/socket.js"):
+            with urllib.request.urlopen(match.group(0) + path, timeout=30) as page:
+                statuses.append(page.status)
+        with urllib.request.urlopen(match.group(0) + "api/lab", timeout=60) as api:
+            figures = json.load(api)["figures"]
+        return check(statuses == [200] * 4 and figures is not None and 0 < figures["average"] < 0.5,
+                     "lab --no-browser: the page, its modules and a student file's figures from the wheel",
+                     f"{statuses} {figures}")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
 def main() -> int:
     results = []
     with tempfile.TemporaryDirectory() as cwd:
@@ -118,6 +142,7 @@ def main() -> int:
                                  for name in ("br.csv", "su18.png", "results.csv", "sweep.csv")),
                              "files written where asked"))
         results.append(gui(cwd))
+        results.append(lab(cwd))
     failed = results.count(False)
     print(f"{len(results) - failed} passed, {failed} failed")
     return 1 if failed else 0
