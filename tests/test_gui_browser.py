@@ -58,9 +58,10 @@ def start_game(page, act=None):
     A page that already shows a game keeps its ``data-game-id`` until the server answers, so wait
     for the id to change rather than for it to exist.
     """
-    before = page.evaluate("document.body.dataset.gameId || ''")
+    before = page.evaluate("() => (document.body && document.body.dataset.gameId) || ''")
     (act or page.click)("#new-game")
-    page.wait_for_function(f"(document.body.dataset.gameId || '') !== '' && document.body.dataset.gameId !== {json.dumps(before)}")
+    page.wait_for_function("(before) => { const id = document.body && document.body.dataset.gameId; "
+                           "return Boolean(id) && id !== before; }", arg=before, polling=50)
 
 
 def no_horizontal_scroll(page):
