@@ -816,3 +816,42 @@ def test_the_lab_shows_the_figures_a_state_a_game_and_a_broken_save(browser, tmp
         assert page.is_hidden("#error") and page.inner_text("#fig-average") != f"{figures['average']:.12f}"
         assert problems == []
         context.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules, source", [
+    ("su18", "def final_strategy(score, opponent_score):\n    return 4 if score < 20 else 2\n"),
+    ("fa19", "def final_strategy(score, opponent_score):\n    return 5 if score < opponent_score else 3\n"),
+    ("piglet", "def final_strategy(score, opponent_score, turn_total):\n    return turn_total < 3\n")])
+def test_the_lab_shows_what_compare_best_response_and_regret_print(browser, tmp_path, rules, source):
+    """su18, a Feral Hogs semester (its memory slices) and a roll-or-hold game, at goal 25: the
+    page's figures are the command line's printed digits."""
+    import re
+    from cli_helpers import run_main
+    from hogsolve import resolve
+    from hogsolve.gui.lab import Lab
+    file = tmp_path / "hog.py"
+    file.write_text(source)
+    spec = f"{file}:final_strategy"
+    printed = run_main("compare", spec, "optimal", "--rules", rules, "--goal", "25").stdout
+    first, second, average = re.findall(r"\d\.\d{12}", printed)
+    response = json.loads(run_main("best-response", spec, "--rules", rules, "--goal", "25", "--json").stdout)
+    worst = json.loads(run_main("regret", spec, "--rules", rules, "--goal", "25", "--top", "10", "--json").stdout)
+    lab = Lab(str(file), "final_strategy", resolve(rules, 25)[1])
+    with running_server(lab=lab) as (_, port):
+        context, page, problems = open_at(browser, port, "/lab", DESKTOP)
+        page.wait_for_function(polling=50, expression="() => document.getElementById('fig-average').textContent !== '–'")
+        assert [page.inner_text(f"#fig-{k}") for k in ("first", "second", "average")] == [first, second, average]
+        assert page.inner_text("#fig-best") == f"{response['win_rate']['average']:.12f}"
+        assert page.locator("#worst tbody tr").count() == len(worst["worst_states"])
+        cells = page.locator("#worst tbody tr").first.locator("td").all_inner_texts()
+        assert cells[:2] == [str(worst["worst_states"][0]["score"]), str(worst["worst_states"][0]["opponent_score"])]
+        if rules == "fa19":  # the memory slices the policy map offers
+            assert page.is_visible("#memory-choice")
+            page.select_option("#memory-mine", "1")
+            page.select_option("#memory-other", "2")
+            page.wait_for_function(polling=50, expression="() => document.body.dataset.memory === '1,2'")
+        else:
+            assert page.is_hidden("#memory-choice")
+        assert problems == []
+        context.close()

@@ -87,6 +87,9 @@ def test_a_state_shows_every_action_the_choice_and_the_rules(tmp_path):
     assert state["choice"] == 4 and len(state["values"]) == 11
     assert state["values"][state["best"]] == max(state["values"])  # the best is the best of the values shown
     assert state["rules"] == ["Free Bacon: rolling 0 dice scores 1"]  # su18: 1 + the larger digit of 20 is... 2 - 1
+    assert lab.maps(())["strategy"] == lab.payload()["figures"]["maps"]["strategy"]
+    with pytest.raises(ValueError, match="su18 has no memories"):
+        lab.maps((1, 2))
     game = lab.game(3)
     assert game["winner"] in ("strategy", "optimal") and max(game["scores"]) >= 100
     assert any("Pig Out" in line for line in game["log"])
@@ -127,6 +130,7 @@ def test_a_save_recomputes_a_broken_save_is_stale_and_the_next_recovers(tmp_path
         assert status_of(port, "/api/lab/state?at=1,2,3") == 400
         assert status_of(port, "/api/lab/state?at=30,0") == 400
         assert status_of(port, "/api/lab/game?seed=-1") == 400
+        assert status_of(port, "/api/lab/maps?memory=1,2") == 400 and status_of(port, "/api/lab/maps?memory=x") == 400
         assert get(port, "/api/lab/game?seed=5")[0] == 200
         assert status_of(port, "/lab") == 200
 
@@ -144,3 +148,36 @@ def test_the_command_line_refuses_in_one_line(tmp_path):
     (tmp_path / "s.py").write_text(HOG)
     r = run_main("lab", str(tmp_path / "s.py"), "--host", "0.0.0.0", "--no-browser")
     assert r.returncode == 2 and "--lab-on-network" in r.stderr
+
+
+def test_no_request_makes_the_lab_run_anything_but_its_file(tmp_path):
+    """Paths and code in every route's parameters, bodies and messages: the lab answers 4xx or
+    ignores them, and only ever runs the file of its command line."""
+    file = tmp_path / "s.py"
+    file.write_text(HOG)
+    other = tmp_path / "other.py"
+    other.write_text("import pathlib\npathlib.Path(__file__).with_name('ran').write_text('x')\n"
+                     "def final_strategy(score, opponent_score):\n    return 1\n")
+    lab = Lab(str(file), "final_strategy", get_rules("su18", goal=20))
+    with running_server(lab=lab) as (_, port):
+        with open_socket(f"ws://127.0.0.1:{port}/api/lab/ws", open_timeout=10) as socket:
+            wait_for(socket, 1)
+            for message in ({"file": str(other)}, {"run": "import os; os.system('touch ran')"},
+                            {"path": str(other), "function": "final_strategy"}, "not json"):
+                socket.send(json.dumps(message) if not isinstance(message, str) else message)
+            for query in (f"/api/lab?file={other}", f"/api/lab/state?at=1,2&file={other}",
+                          f"/api/lab/game?seed=1&file={other}&function=final_strategy",
+                          f"/lab?file={other}", "/api/lab/../../etc/passwd", f"/api/lab/{other}"):
+                assert status_of(port, query) in (200, 400, 404), query
+            for path in ("/api/lab", "/api/lab/state", "/api/lab/game"):
+                request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method="POST",
+                                                 data=json.dumps({"file": str(other)}).encode(),
+                                                 headers={"Content-Type": "application/json"})
+                try:
+                    urllib.request.urlopen(request)
+                    raise AssertionError(f"POST {path} was accepted")
+                except urllib.error.HTTPError as error:
+                    assert 400 <= error.code < 500, (path, error.code)
+            status, payload = get(port, "/api/lab")
+            assert payload["strategy"] == f"{file}:final_strategy" and payload["run"] == lab.runs
+        assert not (tmp_path / "ran").exists() and lab.path == str(file) and lab.runs == 1

@@ -22,6 +22,7 @@ Routes (every API answer is JSON; every error ``{"error": message}`` with a
 * ``GET  /static/...``                   the pages' scripts, styles and images
 * only under ``hogsolve lab``, its one file's strategy lab: ``GET  /lab`` the page,
   ``GET  /api/lab`` the figures, ``GET  /api/lab/state`` one state (``?at=S,O``),
+  ``GET  /api/lab/maps`` the maps at other memories (``?memory=A,B``),
   ``GET  /api/lab/game`` a game (``?seed=N``), ``WS   /api/lab/ws`` the figures after every run
 
 Who may call any of it is :mod:`hogsolve.gui.guard`'s business.

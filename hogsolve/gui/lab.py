@@ -21,6 +21,7 @@ import contextlib
 import math
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -63,7 +64,10 @@ class Lab:
         # under Feral Hogs the maps show one slice of memories (both 0 unless asked), as the policy map does
         self.memory = (tuple(memory) or (0,) * len(rules.context_shape)) if rules.context_shape else ()
         self.optimal = api.optimal_strategy(rules)
+        self.solution = api.solve(rules)  # solved once: every run's regret is measured against it
         self.table: Optional[np.ndarray] = None
+        self.expected: Optional[np.ndarray] = None  # loss x reach of the last good run, every state
+        self._expected: Optional[np.ndarray] = None
         self.strategy: Any = None
         self.figures: Optional[Dict[str, Any]] = None
         self.error = ""
@@ -88,13 +92,14 @@ class Lab:
             try:
                 table, source, _ = tabulate_table(self.path, self.function, self.rules, timeout=self.timeout)
                 strategy = self.family.tabulated(self.rules, table)
-                figures = self._figures(table, strategy)
+                figures, expected = self._figures(table, strategy), self._expected
             except HogsolveError as error:
                 self.error = str(error)
                 return self.payload()
             base = Path(self.path).resolve().parent
             self.files = [Path(self.path).resolve()] + [(base / name).resolve() for name in source.get("files", {})]
             self.table, self.strategy, self.figures, self.error = table, strategy, figures, ""
+            self.expected = expected
             return self.payload()
 
     def payload(self) -> Dict[str, Any]:
@@ -106,25 +111,41 @@ class Lab:
 
     def _figures(self, table: np.ndarray, strategy: Any) -> Dict[str, Any]:
         rules = self.rules
-        against = api.win_rate(strategy, self.optimal, rules)
-        response = api.best_response(strategy, rules)
-        loss = api.regret(strategy, rules)
+        # the best response and the regret at once (numpy leaves the lock to the other); the regret
+        # carries the strategy's win rate against the optimal player, compare's figures
+        with ThreadPoolExecutor(max_workers=2, thread_name_prefix="hogsolve-lab") as pool:
+            responding = pool.submit(api.best_response, strategy, rules)
+            loss = api.regret(strategy, rules, solution=self.solution)
+            response = responding.result()
+        against = loss.win_rate
+        self._expected = np.asarray(loss.loss * loss.reach, dtype=float)
         return {
             "first": float(against.first), "second": float(against.second), "average": float(against.average),
             "best_response": float(response.win_rate.average), "exploitability": float(response.exploitability),
             "total_expected_loss": float(loss.total_expected_loss),
             "worst": loss.to_dict(top=TOP)["worst_states"],
-            "maps": self._maps(table, loss),
+            "maps": self._maps(table, self._expected, self.memory),
+            "memories": [int(n) for n in rules.context_shape],
         }
 
-    def _maps(self, table: np.ndarray, loss: Any) -> Dict[str, Any]:
+    def _maps(self, table: np.ndarray, expected: np.ndarray, memory: Tuple[int, ...]) -> Dict[str, Any]:
         """The strategy's map, the optimal map and the expected loss, as ``[score][opponent]``
-        grids (:data:`MAPS`); the loss summed over what the grid does not show."""
-        mine, best, cost = MAPS[self.family.name](self, table, np.asarray(loss.loss * loss.reach, dtype=float))
+        grids (:data:`MAPS`) at ``memory`` (Feral Hogs); the loss summed over what the grid does not show."""
+        mine, best, cost = MAPS[self.family.name](self, table, expected, memory)
         return {"strategy": np.asarray(mine).astype(int).tolist(), "optimal": np.asarray(best).astype(int).tolist(),
                 "loss": [[x if math.isfinite(x) else None for x in row]
                          for row in np.asarray(cost, dtype=float).tolist()],
-                "memory": list(self.memory)}
+                "memory": list(memory)}
+
+    def maps(self, memory: Tuple[int, ...]) -> Dict[str, Any]:
+        """The maps of the last good run at another slice of memories (both players' under Feral Hogs)."""
+        if self.table is None or self.expected is None:
+            raise LabError("no maps yet: the file has not run successfully")
+        shape = tuple(self.rules.context_shape)
+        if len(memory) != len(shape) or not all(0 <= m < n for m, n in zip(memory, shape)):
+            raise LabError(f"memory is {len(shape)} whole numbers within {list(shape)}" if shape
+                           else f"{self.rules.name} has no memories")
+        return self._maps(self.table, self.expected, tuple(memory))
 
     def state(self, where: Tuple[int, ...]) -> Dict[str, Any]:
         """One state: every action's exact win probability against optimal play, the strategy's
@@ -147,14 +168,14 @@ class LabError(HogsolveError, ValueError):
     """A lab request that cannot be answered (no good run yet, a state outside the game)."""
 
 
-def _hog_maps(lab: Lab, table: np.ndarray, expected: np.ndarray) -> tuple:
+def _hog_maps(lab: Lab, table: np.ndarray, expected: np.ndarray, memory: Tuple[int, ...]) -> tuple:
     """Dice counts, at the chosen memories under Feral Hogs."""
-    where = (slice(None), slice(None)) + lab.memory
+    where = (slice(None), slice(None)) + tuple(memory)
     optimal = np.asarray(lab.optimal.table)
     return table[where[:table.ndim]], optimal[where[:optimal.ndim]], expected[where[:expected.ndim]]
 
 
-def _pig_maps(lab: Lab, table: np.ndarray, expected: np.ndarray) -> tuple:
+def _pig_maps(lab: Lab, table: np.ndarray, expected: np.ndarray, memory: Tuple[int, ...]) -> tuple:
     """Hold thresholds by banked scores; the loss summed over turn totals."""
     g = int(lab.rules.goal)
     return hold_thresholds(table, g), hold_thresholds(lab.optimal.roll, g), expected.reshape(g, g, -1).sum(axis=2)
@@ -220,7 +241,7 @@ async def watch(lab: Lab, publish, stop: asyncio.Event) -> None:
     while not stop.is_set():
         folders = lab.watched()
         wanted = set(lab.files)
-        async for changes in watchfiles.awatch(*folders, stop_event=stop, debounce=200):
+        async for changes in watchfiles.awatch(*folders, stop_event=stop, debounce=50, step=20):
             if any(Path(path).resolve() in wanted or path.endswith(".py") for _, path in changes):
                 await publish(await loop.run_in_executor(None, lab.evaluate))
                 if lab.watched() != folders:
@@ -273,6 +294,17 @@ class LabServer:
         except LabError as error:
             raise GameError(400, str(error)) from None
 
+    async def maps(self, request: Request) -> JSONResponse:
+        """GET /api/lab/maps?memory=A,B: the maps at another slice of memories."""
+        try:
+            memory = tuple(int(x) for x in request.query_params.get("memory", "").split(","))
+        except ValueError:
+            raise GameError(400, "memory must be whole numbers separated by commas, like 3,5") from None
+        try:
+            return JSONResponse(self.lab.maps(memory), headers={"Cache-Control": "no-store"})
+        except LabError as error:
+            raise GameError(400, str(error)) from None
+
     async def game(self, request: Request) -> JSONResponse:
         """GET /api/lab/game?seed=N: a game of the strategy against the optimal bot."""
         raw = request.query_params.get("seed", "0")
@@ -302,5 +334,6 @@ class LabServer:
         """The lab's routes (the page itself is one of the app's pages)."""
         return [Route("/api/lab", self.figures, methods=["GET"]),
                 Route("/api/lab/state", self.state, methods=["GET"]),
+                Route("/api/lab/maps", self.maps, methods=["GET"]),
                 Route("/api/lab/game", self.game, methods=["GET"]),
                 WebSocketRoute("/api/lab/ws", self.socket)]

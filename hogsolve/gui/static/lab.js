@@ -33,6 +33,7 @@ function draw() {
   drawGrid($("map-optimal"), goal, (s, o) => choiceColour(maps.optimal[s][o], most), []);
   drawGrid($("map-loss"), goal, (s, o) => (maps.strategy[s][o] === maps.optimal[s][o] ? "#ffffff"
                                             : lossColour(maps.loss[s][o], mostLoss)), []);
+  document.body.dataset.memory = maps.memory.join(",");
   const unit = shown.family === "hog" ? "dice" : "hold at turn total";
   $("map-unit").textContent = `(${unit}${maps.memory.length ? `, memories ${maps.memory.join(", ")}` : ""})`;
   legend($("legend"), unit, [[choiceColour(0, most), "0"], [choiceColour(most, most), String(most)],
@@ -50,11 +51,42 @@ function draw() {
   }));
 }
 
+function chosenMemory() {
+  return [Number($("memory-mine").value || 0), Number($("memory-other").value || 0)];
+}
+
+function offerMemories(sizes) {  // Feral Hogs: the maps' slice of memories, as the policy map offers
+  $("memory-choice").hidden = sizes.length === 0;
+  ["memory-mine", "memory-other"].forEach((id, i) => {
+    const select = $(id);
+    if (!sizes.length || select.options.length === sizes[i]) return;
+    select.replaceChildren(...Array.from({length: sizes[i]}, (_, m) => el("option", {value: String(m)}, String(m))));
+  });
+}
+
+async function followMemory() {
+  if (!shown || !shown.figures) return;
+  const memory = chosenMemory();
+  if (!shown.figures.memories.length || memory.join(",") === shown.figures.maps.memory.join(",")) {
+    draw();
+    return;
+  }
+  try {
+    shown.figures.maps = await api("GET", `/api/lab/maps?memory=${memory.join(",")}`);
+    draw();
+  } catch (err) { showError(err.message); }
+}
+
 function show(payload) {
   document.body.dataset.run = payload.run;
+  document.body.dataset.memory = "";
   $("lab-title").textContent = `${payload.strategy} in ${payload.rules} (goal ${payload.goal})`;
   $("turn-total-box").hidden = payload.family === "hog";
-  if (payload.figures) { shown = payload; draw(); }
+  if (payload.figures) {
+    shown = payload;
+    offerMemories(payload.figures.memories);
+    followMemory();  // the slice this page chose, not the default one
+  }
   document.body.classList.toggle("stale", payload.stale);
   document.body.dataset.stale = payload.stale ? "1" : "0";
   if (payload.error) {
@@ -102,6 +134,7 @@ async function playGame(event) {
 function start() {
   ["map-strategy", "map-optimal", "map-loss"].forEach((id) => $(id).addEventListener("click", showState));
   $("game-form").addEventListener("submit", playGame);
+  ["memory-mine", "memory-other"].forEach((id) => $(id).addEventListener("change", followMemory));
   liveSocket("/api/lab/ws", {hello: () => ({}), onMessage: (m) => { $("connection").textContent = "Live"; show(m); }});
 }
 
