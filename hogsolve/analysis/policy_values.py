@@ -304,7 +304,11 @@ def _history_occupancy(model: Model, policy_me: np.ndarray, policy_opp: np.ndarr
             targets = model.after[landed, o[:, None]]
             memory = np.asarray(rule.index(rule.remembered(n[:, None], scored), max_dice))
             flat = (targets * cells + b[:, None] * H + memory).ravel()
-            pending[1 - i] += np.bincount(flat, weights=(mass[live][:, None] * w).ravel(), minlength=size)
+            # summed over the span the turns reach only (the same sums, in the same order, as over
+            # every state: adding 0.0 elsewhere changed nothing but cost 1.5 s of fa19's regret)
+            low = int(flat.min())
+            summed = np.bincount(flat - low, weights=(mass[live][:, None] * w).ravel())
+            pending[1 - i][low:low + summed.size] += summed
     return visits[:model.num_states * cells].reshape(model.value_shape)
 
 
