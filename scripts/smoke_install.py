@@ -21,8 +21,8 @@ SOURCE = Path(__file__).resolve().parent.parent
 HOGSOLVE = str(Path(sys.executable).parent / "hogsolve")
 
 HELP = [[], ["rules"], ["solve"], ["play"], ["compare"], ["best-response"], ["regret"], ["tournament"],
-        ["sweep"], ["gui"], ["lab"], ["plot"], ["sibala"], ["sibala", "compare"], ["sibala", "odds"], ["sibala", "hand"],
-        ["sibala", "play"], ["sinbad"], ["sinbad", "tournament"], ["sinbad", "play"], ["sinbad", "odds"]]
+        ["sweep"], ["gui"], ["lab"], ["plot"], ["sibala"], ["sibala", "compare"], ["sibala", "odds"],
+        ["sibala", "hand"], ["sibala", "play"], ["sinbad"], ["sinbad", "tournament"], ["sinbad", "play"], ["sinbad", "odds"]]
 
 # (arguments, text the output must contain, standard input)
 REAL = [
@@ -58,25 +58,32 @@ def check(ok: bool, what: str, detail: str = "") -> bool:
     return ok
 
 
-def gui(cwd: str) -> bool:
-    proc = subprocess.Popen([HOGSOLVE, "gui", "--no-browser", "--port", "0"], cwd=cwd,
+def serving(args, cwd: str):
+    """``hogsolve ARGS --no-browser --port 0`` started in ``cwd``: the process and the base URL it
+    printed (None, with what it said, when it printed none)."""
+    proc = subprocess.Popen([HOGSOLVE, *args, "--no-browser", "--port", "0"], cwd=cwd,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()
+    match = re.search(r"http://127\.0\.0\.1:\d+/", line)
+    return proc, (match.group(0) if match else None), line
+
+
+def gui(cwd: str) -> bool:
+    proc, base, line = serving(["gui"], cwd)
     try:
-        line = proc.stdout.readline()
-        match = re.search(r"http://127\.0\.0\.1:\d+/", line)
-        if not match:
+        if base is None:
             return check(False, "gui --no-browser", line + proc.stderr.read())
-        with urllib.request.urlopen(match.group(0), timeout=30) as page:
+        with urllib.request.urlopen(base, timeout=30) as page:
             html = page.read().decode()
-        with urllib.request.urlopen(match.group(0) + "api/rulesets", timeout=30) as api:
+        with urllib.request.urlopen(base + "api/rulesets", timeout=30) as api:
             default = json.load(api)["default"]
         pages = []
         for path in ("pig", "sibala", "friend", "static/common.js", "static/friend.js"):
-            with urllib.request.urlopen(match.group(0) + path, timeout=30) as page:
+            with urllib.request.urlopen(base + path, timeout=30) as page:
                 pages.append(page.status)
         policies = []  # from the wheel's tables: answered at once (200), nothing solved (202)
         for name in ("fa19", "two-dice-pig"):
-            with urllib.request.urlopen(match.group(0) + f"api/policy/{name}", timeout=30) as api:
+            with urllib.request.urlopen(base + f"api/policy/{name}", timeout=30) as api:
                 policies.append(api.status)
         return check("<html" in html.lower() and default == "su18" and pages == [200] * 5 and policies == [200, 200],
                      "gui --no-browser: every page, the API, Feral Hogs' and Two-Dice Pig's policies from the wheel",
@@ -89,18 +96,15 @@ def gui(cwd: str) -> bool:
 def lab(cwd: str) -> bool:
     """``hogsolve lab`` from the wheel: its page, its module and the figures of a student file."""
     (Path(cwd) / "lab.py").write_text("def final_strategy(score, opponent_score):\n    return 4\n")
-    proc = subprocess.Popen([HOGSOLVE, "lab", "lab.py", "--no-browser", "--port", "0"], cwd=cwd,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc, base, line = serving(["lab", "lab.py"], cwd)
     try:
-        line = proc.stdout.readline()
-        match = re.search(r"http://127\.0\.0\.1:\d+/", line)
-        if not match:
+        if base is None:
             return check(False, "lab --no-browser", line + proc.stderr.read())
         statuses = []
         for path in ("lab", "static/lab.js", "static/botgame.js", "static/socket.js"):
-            with urllib.request.urlopen(match.group(0) + path, timeout=30) as page:
+            with urllib.request.urlopen(base + path, timeout=30) as page:
                 statuses.append(page.status)
-        with urllib.request.urlopen(match.group(0) + "api/lab", timeout=60) as api:
+        with urllib.request.urlopen(base + "api/lab", timeout=60) as api:
             figures = json.load(api)["figures"]
         return check(statuses == [200] * 4 and figures is not None and 0 < figures["average"] < 0.5,
                      "lab --no-browser: the page, its modules and a student file's figures from the wheel",
