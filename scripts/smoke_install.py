@@ -22,7 +22,8 @@ HOGSOLVE = str(Path(sys.executable).parent / "hogsolve")
 
 HELP = [[], ["rules"], ["solve"], ["play"], ["compare"], ["best-response"], ["regret"], ["tournament"],
         ["sweep"], ["gui"], ["lab"], ["plot"], ["sibala"], ["sibala", "compare"], ["sibala", "odds"],
-        ["sibala", "hand"], ["sibala", "play"], ["sinbad"], ["sinbad", "tournament"], ["sinbad", "play"], ["sinbad", "odds"]]
+        ["sibala", "hand"], ["sibala", "play"], ["sinbad"], ["sinbad", "tournament"], ["sinbad", "play"],
+        ["sinbad", "odds"]]
 
 # (arguments, text the output must contain, standard input)
 REAL = [
