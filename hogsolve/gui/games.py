@@ -18,7 +18,7 @@ from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Dict, Optional
 
-from ..families import FAMILIES, HOG, family_of
+from ..families import FAMILIES, family_of
 from ..hog.rules import NO_VALUE, Ruleset, UnknownRulesetError, get_rules, rulesets
 from ..pig.rules import PIG_GAMES
 from ..sessions.hog import Session, SessionError
@@ -54,9 +54,7 @@ class Catalog:
 
     def family(self, name: str) -> str:
         """``"hog"``, ``"roll-or-hold"`` or ``"sibala"`` for a canonical name."""
-        if name == SIBALA or name in self.rule_files:
-            return SIBALA if name == SIBALA else HOG.name
-        return family_of(name).name
+        return SIBALA if name == SIBALA else family_of(name).name  # a rule file's name: Hog's, as no family owns it
 
     def canonical(self, name) -> Optional[str]:
         """The name a game is kept under (``SP23`` -> ``fa22``, ``PIG`` -> ``pig``); None for

@@ -56,18 +56,16 @@ def hold_thresholds(roll: np.ndarray, goal: int) -> np.ndarray:
 class Lab:
     """The figures of ``path:function`` in ``rules`` (a Ruleset or a PigGame), kept between saves."""
 
-    def __init__(self, path: str, function: str, rules: Any, *, timeout: float = DEFAULT_TIMEOUT,
-                 memory: Tuple[int, ...] = ()):
+    def __init__(self, path: str, function: str, rules: Any, *, timeout: float = DEFAULT_TIMEOUT):
         self.path, self.function, self.rules = str(path), function, rules
         self.family = FAMILIES[rules.family]
         self.timeout = timeout
-        # under Feral Hogs the maps show one slice of memories (both 0 unless asked), as the policy map does
-        self.memory = (tuple(memory) or (0,) * len(rules.context_shape)) if rules.context_shape else ()
+        # under Feral Hogs the maps show one slice of memories (both 0 until the page asks), as the policy map does
+        self.memory = (0,) * len(rules.context_shape)
         self.optimal = api.optimal_strategy(rules)
         self.solution = api.solve(rules)  # solved once: every run's regret is measured against it
         self.table: Optional[np.ndarray] = None
         self.expected: Optional[np.ndarray] = None  # loss x reach of the last good run, every state
-        self._expected: Optional[np.ndarray] = None
         self.strategy: Any = None
         self.figures: Optional[Dict[str, Any]] = None
         self.error = ""
@@ -92,7 +90,7 @@ class Lab:
             try:
                 table, source, _ = tabulate_table(self.path, self.function, self.rules, timeout=self.timeout)
                 strategy = self.family.tabulated(self.rules, table)
-                figures, expected = self._figures(table, strategy), self._expected
+                figures, expected = self._figures(table, strategy)
             except HogsolveError as error:
                 self.error = str(error)
                 return self.payload()
@@ -109,7 +107,8 @@ class Lab:
                 "family": self.family.name, "figures": self.figures, "stale": bool(self.error and self.figures),
                 "error": self.error, "run": self.runs, "time": time.strftime("%H:%M:%S")}
 
-    def _figures(self, table: np.ndarray, strategy: Any) -> Dict[str, Any]:
+    def _figures(self, table: np.ndarray, strategy: Any) -> Tuple[Dict[str, Any], np.ndarray]:
+        """The page's figures of one run, and its loss x reach in every state (for other memory slices)."""
         rules = self.rules
         # the best response and the regret at once (numpy leaves the lock to the other); the regret
         # carries the strategy's win rate against the optimal player, compare's figures
@@ -118,15 +117,15 @@ class Lab:
             loss = api.regret(strategy, rules, solution=self.solution)
             response = responding.result()
         against = loss.win_rate
-        self._expected = np.asarray(loss.loss * loss.reach, dtype=float)
+        expected = np.asarray(loss.loss * loss.reach, dtype=float)
         return {
             "first": float(against.first), "second": float(against.second), "average": float(against.average),
             "best_response": float(response.win_rate.average), "exploitability": float(response.exploitability),
             "total_expected_loss": float(loss.total_expected_loss),
             "worst": loss.to_dict(top=TOP)["worst_states"],
-            "maps": self._maps(table, self._expected, self.memory),
+            "maps": self._maps(table, expected, self.memory),
             "memories": [int(n) for n in rules.context_shape],
-        }
+        }, expected
 
     def _maps(self, table: np.ndarray, expected: np.ndarray, memory: Tuple[int, ...]) -> Dict[str, Any]:
         """The strategy's map, the optimal map and the expected loss, as ``[score][opponent]``
@@ -164,8 +163,11 @@ class Lab:
         return GAMES[self.family.name](self, seed)
 
 
-class LabError(HogsolveError, ValueError):
-    """A lab request that cannot be answered (no good run yet, a state outside the game)."""
+class LabError(GameError, ValueError):
+    """A lab request that cannot be answered (no good run yet, a state outside the game): 400."""
+
+    def __init__(self, message: str):
+        super().__init__(400, message)
 
 
 def _hog_maps(lab: Lab, table: np.ndarray, expected: np.ndarray, memory: Tuple[int, ...]) -> tuple:
@@ -281,41 +283,22 @@ class LabServer:
 
     async def figures(self, request: Request) -> JSONResponse:
         """GET /api/lab: the figures of the last run."""
-        return JSONResponse(self.lab.payload(), headers={"Cache-Control": "no-store"})
+        return _reply(self.lab.payload())
 
     async def state(self, request: Request) -> JSONResponse:
         """GET /api/lab/state?at=S,O[,M,N]: one state's actions and values."""
-        try:
-            where = tuple(int(x) for x in request.query_params.get("at", "").split(","))
-        except ValueError:
-            raise GameError(400, "at must be whole numbers separated by commas, like 10,20") from None
-        try:
-            return JSONResponse(self.lab.state(where), headers={"Cache-Control": "no-store"})
-        except LabError as error:
-            raise GameError(400, str(error)) from None
+        return _reply(self.lab.state(_numbers(request, "at", "10,20")))
 
     async def maps(self, request: Request) -> JSONResponse:
         """GET /api/lab/maps?memory=A,B: the maps at another slice of memories."""
-        try:
-            memory = tuple(int(x) for x in request.query_params.get("memory", "").split(","))
-        except ValueError:
-            raise GameError(400, "memory must be whole numbers separated by commas, like 3,5") from None
-        try:
-            return JSONResponse(self.lab.maps(memory), headers={"Cache-Control": "no-store"})
-        except LabError as error:
-            raise GameError(400, str(error)) from None
+        return _reply(self.lab.maps(_numbers(request, "memory", "3,5")))
 
     async def game(self, request: Request) -> JSONResponse:
         """GET /api/lab/game?seed=N: a game of the strategy against the optimal bot."""
         raw = request.query_params.get("seed", "0")
         if not raw.isdigit() or len(raw) > 10:
-            raise GameError(400, "seed must be a whole number (0 or more)")
-        loop = asyncio.get_running_loop()
-        try:
-            return JSONResponse(await loop.run_in_executor(None, self.lab.game, int(raw)),
-                                headers={"Cache-Control": "no-store"})
-        except LabError as error:
-            raise GameError(400, str(error)) from None
+            raise LabError("seed must be a whole number (0 or more)")
+        return _reply(await asyncio.get_running_loop().run_in_executor(None, self.lab.game, int(raw)))
 
     async def socket(self, websocket: WebSocket) -> None:
         """WS /api/lab/ws: the figures now, then after every run."""
@@ -337,3 +320,16 @@ class LabServer:
                 Route("/api/lab/maps", self.maps, methods=["GET"]),
                 Route("/api/lab/game", self.game, methods=["GET"]),
                 WebSocketRoute("/api/lab/ws", self.socket)]
+
+
+def _numbers(request: Request, key: str, example: str) -> Tuple[int, ...]:
+    """The whole numbers of query parameter ``key`` (``?key=1,2``); a 400 otherwise."""
+    try:
+        return tuple(int(x) for x in request.query_params.get(key, "").split(","))
+    except ValueError:
+        raise LabError(f"{key} must be whole numbers separated by commas, like {example}") from None
+
+
+def _reply(payload: Dict[str, Any]) -> JSONResponse:
+    """Plain JSON, never cached (the figures change with every save)."""
+    return JSONResponse(payload, headers={"Cache-Control": "no-store"})

@@ -30,7 +30,7 @@ class GameSpec:
     def of(cls, name: Optional[str] = None, goal: Optional[int] = None, rules: Any = None) -> "GameSpec":
         """The game named ``name`` (a ruleset, semester, pig game) at ``goal``, or given as rules."""
         if rules is not None:
-            return cls(FAMILIES[rules.family].name, rules if goal is None else rules.replace(goal=goal))
+            return cls(rules.family, rules if goal is None else rules.replace(goal=goal))
         family = family_of(name)
         return cls(family.name, family.game(name, goal))
 
@@ -52,7 +52,7 @@ class GameSpec:
     @property
     def memories(self) -> bool:
         """True when the observation carries Feral Hogs' memories."""
-        return getattr(self.rules, "history", None) is not None
+        return bool(self.rules.context_shape)
 
     @property
     def highs(self) -> np.ndarray:
