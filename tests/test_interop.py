@@ -90,6 +90,20 @@ def test_pig_env_plays_against_a_spec():
         gymnasium.make("hogsolve/Pig-v0", seat="middle")
 
 
+def test_a_reset_without_a_seed_goes_on_with_the_seeded_dice():
+    """Mistakes: an unseeded reset drawing fresh entropy (runs not reproducible), or
+    restarting the seeded dice (every episode the same game)."""
+    def episodes(env):
+        traces = [play_episode(env, lambda o, i: int(o[2] >= 10), seed=8)[1]]
+        for _ in range(4):
+            traces.append(play_episode(env, lambda o, i: int(o[2] >= 10), seed=None)[1])
+        return traces
+    one = episodes(gymnasium.make("hogsolve/Pig-v0", game="pig", goal=30, opponent="hold_at:15", seat="random"))
+    two = episodes(gymnasium.make("hogsolve/Pig-v0", game="pig", goal=30, opponent="hold_at:15", seat="random"))
+    assert one == two
+    assert len({tuple(trace) for trace in one}) == 5
+
+
 # --------------------------------------------------------------- PettingZoo --
 
 @pytest.mark.parametrize("kwargs", [{"rules": "su18"}, {"rules": "hog"}, {"rules": "fa19"}, {"game": "pig"},
@@ -362,10 +376,14 @@ def _first_episodes(env, agent, per_slot, seed):
     ({"rules": "su18", "goal": 30}, lambda o: np.where(o[:, 0] < 20, 6, 3), lambda o: 6 if o[0] < 20 else 3),
     ({"rules": "fa15", "goal": 30}, lambda o: np.where(o[:, 1] > o[:, 0], 7, 2), lambda o: 7 if o[1] > o[0] else 2),
     ({"rules": "fa20", "goal": 30}, lambda o: np.full(len(o), 5), lambda o: 5),
+    ({"rules": "fa19", "goal": 30}, lambda o: np.where(o[:, 2] == 3, 5, np.where(o[:, 1] > o[:, 0], 7, 2)),
+     lambda o: 5 if o[2] == 3 else (7 if o[1] > o[0] else 2)),
+    ({"rules": "sp20", "goal": 30}, lambda o: np.where(o[:, 3] > 8, 1, 4), lambda o: 1 if o[3] > 8 else 4),
 ])
 @pytest.mark.parametrize("seat", ["first", "second", "random"])
 def test_the_vector_envs_games_are_the_agents_exact_win_rate(kwargs, agent, one, seat):
-    """Each seat's mean return against the exact figure: Pig, su18, Piggy Back, extra turns."""
+    """Each seat's mean return against the exact figure: Pig, su18, Piggy Back, extra turns,
+    Feral Hogs (an agent that reads its own memory, and one that reads the opponent's)."""
     from hogsolve.interop.vector import HogsolveVectorEnv
     from hogsolve.util.stats import wilson_interval
     env = HogsolveVectorEnv(1024, seat=seat, opponent="optimal", **kwargs)
@@ -398,13 +416,34 @@ def test_the_vector_env_keeps_gymnasiums_contract():
     assert np.array_equal(again.step(actions)[0], next_obs)  # the same seed, the same games
     with pytest.raises(ValueError, match="^action 2 is outside 0 to 1$"):
         env.step(np.full(64, 2))
-    with pytest.raises(ValueError, match="fa19 has memories"):
-        HogsolveVectorEnv(8, rules="fa19")
     with pytest.raises(ValueError, match="seat must be first, second or random"):
         HogsolveVectorEnv(8, seat="middle")
     hog = HogsolveVectorEnv(16, rules="hog", goal=30)  # Neller's Hog: zero dice is not a move
     observation, info = hog.reset(seed=1)
     assert (info["action_mask"][:, 0] == 0).all() and hog.step(np.zeros(16, dtype=int))[4]["illegal"].all()
+
+
+def test_the_vector_env_remembers_each_players_last_turn_under_feral_hogs():
+    """fa19 remembers the dice rolled: after every step the agent's memory is the dice it
+    just rolled and the opponent's is always_roll:3's 3 (0 before its first turn)."""
+    from hogsolve.interop.gymnasium import HogsolveEnv
+    from hogsolve.interop.vector import HogsolveVectorEnv
+    rng = np.random.default_rng(2)
+    for seat in ("first", "second"):
+        env = HogsolveVectorEnv(128, rules="fa19", goal=40, opponent="always_roll:3", seat=seat)
+        single = HogsolveEnv(rules="fa19", goal=40, opponent="always_roll:3", seat=seat)
+        assert env.single_observation_space == single.observation_space
+        observation, info = env.reset(seed=4)
+        assert observation.shape == (128, 4) and env.observation_space.contains(observation)
+        assert (observation[:, 2] == 0).all() and (observation[:, 3] == (3 if seat == "second" else 0)).all()
+        for _ in range(12):
+            actions = rng.integers(0, 11, size=128)
+            observation, reward, done, _, info = env.step(actions)
+            going = ~done
+            assert (observation[going, 2] == actions[going]).all()
+            assert (observation[going, 3] == 3).all()
+            assert (observation[done, 2] == 0).all()  # a new game: no memory yet
+        assert env.observation_space.contains(observation)
 
 
 # ------------------------------------------------------ one figure by every path --

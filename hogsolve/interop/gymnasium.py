@@ -8,7 +8,8 @@ strategy spec as the command line takes it, default ``optimal``) and ``seat``
 sees (:mod:`hogsolve.interop.core`), ``info["action_mask"]`` marks the legal
 actions (with ``mask_in_observation=True`` the observation is a dict of both, as
 PettingZoo's), the reward is +1 or -1 at the end, and ``reset(seed=...)`` seeds the
-dice (drawn with their exact probabilities) and the seat.  An action outside the action
+dice (drawn with their exact probabilities) and the seat; a ``reset()`` without a seed goes on
+with the same dice.  An action outside the action
 space is a ValueError; a legal-looking but illegal one (zero dice in Neller's Hog, a hold
 with nothing to bank) is played as the nearest legal one.  ``gymnasium.make`` truncates
 an episode at :data:`MAX_EPISODE_STEPS` steps.
@@ -61,10 +62,10 @@ class HogsolveEnv(gymnasium.Env):
         self.num_actions = self.spec_game.num_actions
         self.lane = lane_for(self.spec_game, opponent)
         self.highs = [int(high) for high in self.spec_game.highs]
-        self.started = False
+        self.playing = False
         self.me = 0
         self.ended_before_moving = False
-        self.rng = random.Random(0)
+        self.rng: Optional[random.Random] = None
 
     @property
     def state(self) -> GameState:
@@ -76,9 +77,9 @@ class HogsolveEnv(gymnasium.Env):
         """0 or 1 once the game is over, else None."""
         return self.lane.winner
 
-    def _observe(self, mask: np.ndarray):
+    def _observe(self, mask: np.ndarray, winner: Optional[int]):
         seen = self.lane.seen(self.me)
-        if self.lane.winner is not None:  # a final score may pass the goal
+        if winner is not None:  # a final score may pass the goal
             seen = [min(value, high) for value, high in zip(seen, self.highs)]
         board = np.array(seen, dtype=np.int64)
         observation = {"observation": board, "action_mask": mask} if self.mask_in_observation else board
@@ -88,36 +89,45 @@ class HogsolveEnv(gymnasium.Env):
         """A new game; the seed (if any) fixes the seat drawn and every roll after it.  A game
         the opponent won before the agent's first move is still this episode (module doc)."""
         super().reset(seed=seed)
-        self.rng = random.Random(int(self.np_random.integers(2 ** 63)))
+        if seed is not None or self.rng is None:  # else the dice go on from the previous game
+            self.rng = random.Random(int(self.np_random.integers(2 ** 63)))
         self.me = {"first": 0, "second": 1}.get(self.seat_choice, self.rng.randrange(2))
         self.lane.new(self.me, self.rng)
-        self.started = True
-        self.ended_before_moving = self.lane.winner is not None
+        winner = self.lane.winner
+        self.ended_before_moving = winner is not None
+        self.playing = not self.ended_before_moving
         if self.ended_before_moving:
-            observation, info = self._observe(np.ones(self.spec_game.num_actions, dtype=np.int8))
+            observation, info = self._observe(np.ones(self.spec_game.num_actions, dtype=np.int8), winner)
             info["game_over"] = True
             return observation, info
-        return self._observe(self.lane.mask())
+        return self._observe(self.lane.mask(), None)
 
     def step(self, action):
         """The agent's move (an illegal one is played as the nearest legal one, and
         ``info["illegal"]`` says so), then chance and the opponent until its next turn."""
-        if self.started and self.ended_before_moving:  # the forced step of a game over before the agent moved
-            self.ended_before_moving = False
-            observation, info = self._observe(self.lane.mask())
+        if not self.playing:
+            if not self.ended_before_moving:
+                raise RuntimeError("call reset() before step() (the game is over)")
+            self.ended_before_moving = False  # the forced step of a game over before the agent moved
+            winner = self.lane.winner
+            observation, info = self._observe(self.lane.mask(), winner)
             info["illegal"] = False
-            return observation, 1.0 if self.lane.winner == self.me else -1.0, True, False, info
-        if not self.started or self.lane.winner is not None:
-            raise RuntimeError("call reset() before step() (the game is over)")
+            return observation, 1.0 if winner == self.me else -1.0, True, False, info
         number = action if type(action) is int else self._number(action)
         if not 0 <= number < self.num_actions:
             raise ValueError(f"action {action!r} is outside 0 to {self.num_actions - 1}")
-        lane, rng, me = self.lane, self.rng, self.me
-        legal = lane.move(number, me, rng)
+        lane, me = self.lane, self.me
+        legal = lane.move(number, me, self.rng)
         winner = lane.winner
-        observation, info = self._observe(lane.mask())
+        if winner is None:  # the common case, without _observe's call
+            board = np.array(lane.seen(me), dtype=np.int64)
+            mask = lane.mask()
+            observation = {"observation": board, "action_mask": mask} if self.mask_in_observation else board
+            return observation, 0.0, False, False, {"action_mask": mask, "illegal": not legal}
+        self.playing = False
+        observation, info = self._observe(lane.mask(), winner)
         info["illegal"] = not legal
-        return observation, 0.0 if winner is None else (1.0 if winner == me else -1.0), winner is not None, False, info
+        return observation, 1.0 if winner == me else -1.0, True, False, info
 
     def _number(self, action) -> int:
         """An action given as a numpy integer (a scalar or a 0-d array) as an int."""

@@ -180,6 +180,7 @@ class PigLane(Lane):
     def __init__(self, spec: GameSpec, opponent: Any, keep_log: bool = False):
         self.spec, self.keep_log = spec, keep_log
         self.state: PigState = PigState(spec.rules, keep_log=keep_log)
+        self.match = self.state.match
         chance = self.state.chance_table()
         self.cumulative, self.denominator = chance.cumulative, chance.denominator
         self.bits = self.denominator.bit_length()
@@ -193,16 +194,17 @@ class PigLane(Lane):
     @property
     def winner(self) -> Optional[int]:
         """0 or 1 once the game is over, else None."""
-        return self.state.match.winner
+        return self.match.winner
 
     def new(self, me: int, rng: random.Random) -> None:
         """A new game, player 0 to move; the opponent plays until ``me`` moves."""
         self.state = PigState(self.spec.rules, keep_log=self.keep_log)
+        self.match = self.state.match
         self.advance(me, rng)
 
     def play(self, action: int, rng: random.Random) -> bool:
         """Roll (0) or hold (1); a hold with nothing to bank is a roll (False: illegal)."""
-        match = self.state.match
+        match = self.match
         if action == HOLD and match.turn_total > 0:
             match.hold()
             return True
@@ -221,19 +223,47 @@ class PigLane(Lane):
 
     def advance(self, me: int, rng: random.Random) -> None:
         """The opponent's moves until ``me`` moves or the game ends."""
-        match, table = self.state.match, self.roll_table
+        match, table = self.match, self.roll_table
         while match.mover != me and match.winner is None:
             scores, total = match.scores, match.turn_total
             self.play(HOLD if total and not table[scores[match.mover]][scores[1 - match.mover]][total] else 0, rng)
 
+    def move(self, action: int, me: int, rng: random.Random) -> bool:
+        """:meth:`play` then :meth:`advance`, as one loop (the environment's step: its hot path),
+        the roll drawn from the list of every draw where the game has one."""
+        match, by_draw = self.match, self.by_draw
+        if by_draw is None:
+            return super().move(action, me, rng)
+        bits, getrandbits, apply_outcome = self.bits, rng.getrandbits, match.apply_outcome
+        legal = True
+        if action == HOLD and match.turn_total > 0:
+            match.hold()
+        else:
+            legal = action != HOLD
+            outcome = by_draw[getrandbits(bits)]
+            while outcome is None:
+                outcome = by_draw[getrandbits(bits)]
+            apply_outcome(*outcome)
+        table, scores = self.roll_table, match.scores  # the match changes its scores in place
+        while match.mover != me and match.winner is None:
+            total, mover = match.turn_total, match.mover
+            if total and not table[scores[mover]][scores[1 - mover]][total]:
+                match.hold()
+                continue
+            outcome = by_draw[getrandbits(bits)]
+            while outcome is None:
+                outcome = by_draw[getrandbits(bits)]
+            apply_outcome(*outcome)
+        return legal
+
     def seen(self, me: int) -> List[int]:
         """``me``'s banked score, the opponent's, and ``me``'s turn total (0 off turn)."""
-        match = self.state.match
+        match = self.match
         return [match.scores[me], match.scores[1 - me], match.turn_total if match.mover == me else 0]
 
     def mask(self) -> np.ndarray:
         """Roll always, hold once the turn total is positive (a fresh array)."""
-        return self._masks[self.state.match.turn_total > 0].copy()
+        return self._masks[self.match.turn_total > 0].copy()
 
 
 class StateLane(Lane):

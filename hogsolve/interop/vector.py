@@ -12,8 +12,10 @@ the position before the winning turn: the compiled model's states end at the goa
 
 Chance is drawn exactly: a roll-or-hold roll by the game's exact outcome weights, a Hog turn
 by the integer alias tables of :class:`hogsolve.analysis.montecarlo.PointSampler` (one
-uniform integer per turn).  Hog rulesets with memories (Feral Hogs) are refused here: their
-turns depend on each player's last turn, which the single environment keeps.
+uniform integer per turn).  Hog rulesets with memories (Feral Hogs) keep both players'
+memories beside the scores, as the Monte Carlo simulation does, and observe them as the
+single environment does: ``[score, opponent_score, memory, opponent_memory]``, each memory
+as its table index.
 """
 from __future__ import annotations
 
@@ -208,27 +210,34 @@ class _RollOrHoldGames(_Games):
 
 class _HogGames(_Games):
     """N Hog games as flat state indices (the mover's score and the opponent's), as the
-    compiled model and the Monte Carlo sampler see them."""
+    compiled model and the Monte Carlo sampler see them; under a history rule (Feral Hogs)
+    the mover's memory and the opponent's besides, as table indices."""
 
     def __init__(self, spec: GameSpec, opponent: Any):
         rules = spec.rules
-        if rules.history is not None:
-            raise ValueError(f"{rules.name} has memories (Feral Hogs): the vector environment does not serve "
-                             "it; use hogsolve/Hog-v0")
         self.model = compile_model(rules)
         self.sampler = PointSampler(self.model)
         self.table = opponent_table(opponent, spec).reshape(-1).astype(np.int64)
         self.after = self.model.after.reshape(-1).astype(np.int64)
         self.again = None if self.model.again is None else self.model.again.reshape(-1)
         self.min_dice, self.num_actions, self.goal = int(rules.min_dice), spec.num_actions, rules.goal
+        self.rule, self.max_dice = rules.history, int(rules.max_dice)
+        self.memory_size = self.model.context_shape[0] if self.rule is not None else 1
+        if self.rule is not None and self.model.points_landing is not None:
+            raise ValueError(f"{rules.name}: memories with point-dependent landings are not served by the "
+                             "vector environment; use hogsolve/Hog-v0")
 
     def start(self, n: int) -> None:
         super().start(n)
         self.state = np.zeros(n, dtype=np.int64)   # flat (mover's score, opponent's score)
+        self.mine = np.zeros(n, dtype=np.int64)    # the mover's memory (index), 0 before a first turn
+        self.theirs = np.zeros(n, dtype=np.int64)  # the opponent's
 
     def new_games(self, rows: np.ndarray) -> None:
         super().new_games(rows)
         self.state[rows] = 0
+        self.mine[rows] = 0
+        self.theirs[rows] = 0
 
     def play(self, rows: np.ndarray, actions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """The movers at ``rows`` roll ``actions`` dice (below the least, the least)."""
@@ -237,11 +246,12 @@ class _HogGames(_Games):
         model, state = self.model, self.state[rows]
         points = self.sampler.sample(self.sampler.row_of(state, actions), rng)
         g = self.goal
+        extra = 0 if self.rule is None else np.asarray(self.rule.points(actions, self.mine[rows]))
         if model.points_landing is not None:
             landing = None
             new = model.points_landing.reshape(-1)[state * model.points_landing.shape[2] + points]
         else:
-            landing = points * g + state
+            landing = (points + extra) * g + state
             new = self.after[landing]
         if model.piggy is not None:
             piggy = (actions > 0) & (points == 0)
@@ -252,15 +262,27 @@ class _HogGames(_Games):
         again = np.zeros(len(rows), dtype=bool) if self.again is None or landing is None else self.again[landing]
         self.mover[rows] = np.where(again, mover, 1 - mover)
         self.state[rows] = np.where(ended, state, new)  # a finished game keeps its last position
+        if self.rule is not None:  # the mover remembers this turn; the next mover's memory comes first
+            mine, theirs = self.mine[rows], self.theirs[rows]
+            now = np.asarray(self.rule.index(self.rule.remembered(actions, points), self.max_dice))
+            kept = ended | again
+            self.mine[rows] = np.where(ended, mine, np.where(again, now, theirs))
+            self.theirs[rows] = np.where(kept, theirs, now)
         return illegal
 
     def opponent_actions(self, rows: np.ndarray) -> np.ndarray:
-        return self.table[self.state[rows]]
+        cell = self.state[rows]
+        if self.rule is not None:
+            cell = (cell * self.memory_size + self.mine[rows]) * self.memory_size + self.theirs[rows]
+        return self.table[cell]
 
     def observe(self, me: np.ndarray) -> np.ndarray:
         s, o = np.divmod(self.state, self.goal)
-        mine = np.where(self.mover == me, s, o)
-        return np.stack([mine, np.where(self.mover == me, o, s)], axis=1)
+        moving = self.mover == me
+        seen = [np.where(moving, s, o), np.where(moving, o, s)]
+        if self.rule is not None:
+            seen += [np.where(moving, self.mine, self.theirs), np.where(moving, self.theirs, self.mine)]
+        return np.stack(seen, axis=1)
 
     def masks(self) -> np.ndarray:
         mask = np.ones((len(self.state), self.num_actions), dtype=np.int8)

@@ -25,6 +25,7 @@ class PigMatch:
 
     def __init__(self, game: PigGame, first: int = 0, keep_log: bool = True):
         self.game = game
+        self.goal = game.goal  # read on every roll
         self.scores = [0, 0]
         self.mover = first
         self.turn_total = 0
@@ -34,7 +35,7 @@ class PigMatch:
     @property
     def winner(self) -> Optional[int]:
         """0 or 1 once a banked score reached the goal, else None."""
-        scores, goal = self.scores, self.game.goal
+        scores, goal = self.scores, self.goal
         return 0 if scores[0] >= goal else 1 if scores[1] >= goal else None
 
     def state(self) -> Tuple[int, int, int]:
@@ -59,7 +60,7 @@ class PigMatch:
             self.mover = 1 - self.mover
         else:
             self.turn_total += amount
-            if self.scores[self.mover] + self.turn_total >= self.game.goal:
+            if self.scores[self.mover] + self.turn_total >= self.goal:
                 self.hold()
         return kind, amount
 
