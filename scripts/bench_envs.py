@@ -13,6 +13,8 @@ of ``--repeats`` runs of ``--seconds`` each:
   with the same agent, and its ratio to the reference;
 - the vector environment (:mod:`hogsolve.interop.vector`) at ``--num-envs`` games, one numpy
   process (one core), and its ratio to the reference;
+- Feral Hogs (fa19, whose memories the Hog lane cannot hold): the single env (the general
+  state lane) and the vector env, for information (no plain loop);
 - for Pig, the floor: a Gymnasium-style step with the rules and the opponent inline and
   nothing but a fresh numpy observation and mask (what no general environment can beat).
 """
@@ -200,6 +202,11 @@ def main() -> None:
                                            vector_env(kwargs, many, args.num_envs)], args.seconds, args.repeats)
         print(f"| {label} | {reference:,.0f} | {single:,.0f} | {reference / single:.1f}x slower | {vector:,.0f} | "
               f"{vector / reference:.1f}x |")
+    feral = {"rules": "fa19", "opponent": "always_roll:4"}
+    single, vector = rates([single_env("hogsolve/Hog-v0", feral, lambda o: 4),
+                            vector_env(feral, lambda o: np.full(len(o), 4), args.num_envs)], args.seconds, args.repeats)
+    print(f"\nFeral Hogs (fa19, memories; 4 dice against always_roll:4): single env {single:,.0f}, "
+          f"vector env {vector:,.0f} steps a second")
     reference, floor = rates([plain_pig, floor_pig], args.seconds, args.repeats)
     print(f"\nthe least a Pig env step can cost (rules inline, numpy observation and mask): {floor:,.0f} "
           f"steps a second, {reference / floor:.1f}x slower than the plain loop ({reference:,.0f})")
