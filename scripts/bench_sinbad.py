@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import random
 import re
@@ -25,12 +26,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import psutil
 from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from hogsolve.gui.server import quiet_collector  # noqa: E402
 from hogsolve.sinbad.bots import BOTS  # noqa: E402
 from hogsolve.sinbad.chatroom import from_plain  # noqa: E402
 from hogsolve.sinbad.room import Message  # noqa: E402
@@ -98,11 +101,11 @@ async def bot(url: str, room: str, name: str, kind: str, think: float, stats: St
         task.cancel()
 
 
-async def load(port: int, rooms: int, bots: int, seconds: float, think: float) -> Stats:
+async def load(port: int, rooms: range, bots: int, seconds: float, think: float) -> Stats:
     stats = Stats(bots)
     stop = time.perf_counter() + seconds
     tasks = []
-    for r in range(rooms):
+    for r in rooms:
         room = f"bench{r}"
         url = f"ws://127.0.0.1:{port}/sinbad/{room}/ws"
         seated = asyncio.Event()
@@ -113,12 +116,23 @@ async def load(port: int, rooms: int, bots: int, seconds: float, think: float) -
     return stats
 
 
+def clients(port: int, rooms: range, bots: int, seconds: float, think: float) -> tuple:
+    """One client process: the bots of ``rooms``; (lines sent, latencies).  Its garbage collector
+    is tuned as the server's (:func:`hogsolve.gui.server.quiet_collector`), so the clients' own
+    pauses stay out of the figures."""
+    quiet_collector()
+    stats = asyncio.run(load(port, rooms, bots, seconds, think))
+    return stats.sent, stats.latencies
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rooms", type=int, default=100)
     parser.add_argument("--bots", type=int, default=6)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--think", type=float, default=0.4)
+    parser.add_argument("--client-processes", type=int, default=1,
+                        help="processes the bots run in (one saturates its core before the server does)")
     parser.add_argument("--write", type=Path, default=None, help="put the figures into this Markdown file")
     args = parser.parse_args(argv)
     data = Path(tempfile.mkdtemp(prefix="hogsolve-bench-rooms-"))
@@ -128,20 +142,26 @@ def main(argv=None) -> int:
     server = psutil.Process(proc.pid)
     server.cpu_percent()
     started = time.perf_counter()
-    stats = asyncio.run(load(port, args.rooms, args.bots, args.seconds, args.think))
+    shares = [range(k, args.rooms, args.client_processes) for k in range(args.client_processes)]
+    with ProcessPoolExecutor(len(shares), mp_context=multiprocessing.get_context("fork")) as pool:
+        results = list(pool.map(clients, *zip(*[(port, share, args.bots, args.seconds, args.think)
+                                                 for share in shares])))
     elapsed = time.perf_counter() - started
+    sent = sum(count for count, _ in results)
+    latencies = [latency for _, found in results for latency in found]
     cpu = server.cpu_percent()
     rss = server.memory_info().rss / 2 ** 20
     proc.terminate()
     proc.wait()
     with sqlite3.connect(data / "sinbad.sqlite3") as db:
         applied = db.execute("SELECT COUNT(*) FROM commands").fetchone()[0]
-    lat = sorted(stats.latencies)
+    lat = sorted(latencies)
     median = statistics.median(lat) if lat else float("nan")
     p99 = lat[int(0.99 * (len(lat) - 1))] if lat else float("nan")
     lines = [
-        f"{args.rooms} rooms x {args.bots} network bots (think {args.think} s) for {elapsed:.0f} s, one server process:",
-        f"  lines sent {stats.sent / elapsed:,.0f}/s; commands applied and logged {applied / elapsed:,.0f}/s",
+        f"{args.rooms} rooms x {args.bots} network bots (think {args.think} s) for {elapsed:.0f} s, one server process "
+        f"(the bots in {args.client_processes} client processes):",
+        f"  lines sent {sent / elapsed:,.0f}/s; commands applied and logged {applied / elapsed:,.0f}/s",
         f"  a line to every client of its room: median {1000 * median:.1f} ms, p99 {1000 * p99:.1f} ms "
         f"({len(lat)} probes)",
         f"  server: {cpu:.0f}% of one core, {rss:.0f} MB resident",

@@ -357,3 +357,27 @@ def _post(port, path, body):
     data = json.loads(response.read())
     conn.close()
     return response.status, data
+
+
+def test_the_room_sends_its_lines_uncompressed_and_serialized_once(server):
+    """Mistakes: permessage-deflate left on (a sixth of a busy room's core for small JSON),
+    a line to the room serialized again for every connection."""
+    running, port = server
+    ann, _ = join(port, "r", "ann")
+    bob, _ = join(port, "r", "bob")
+    assert not ann.response.headers.get("Sec-WebSocket-Extensions")  # the client offered deflate
+    host = running.rooms.rooms["r"]
+
+    def say_and_take():  # on the loop, before any writer runs: what each connection has queued
+        host.say("ann", "hello all")
+        taken = []
+        for conns in host.connections.values():
+            for conn in conns:
+                while not conn.queue.empty():
+                    taken.append(conn.queue.get_nowait())
+        return taken
+    texts = in_loop(running, say_and_take)
+    said = [t for t in texts if isinstance(t, str) and "hello all" in t]
+    assert len(said) == 2 and said[0] is said[1]
+    ann.close()
+    bob.close()

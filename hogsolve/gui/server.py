@@ -5,6 +5,7 @@ server in a thread (tests and benchmarks use it).
 """
 from __future__ import annotations
 
+import gc
 import secrets
 import socket
 import threading
@@ -130,12 +131,22 @@ def serve(default_rules: str = "su18", port: int = 8061, open_browser: bool = Tr
         announce(f"hogsolve GUI at {running.url} (Ctrl-C to stop)")
     if open_browser:
         threading.Timer(0.3, webbrowser.open, args=(running.link(page),)).start()
+    quiet_collector()
     try:
         running.run()
     except KeyboardInterrupt:
         pass
     finally:
         running.sock.close()
+
+
+def quiet_collector() -> None:
+    """Keep the garbage collector out of the rooms' latency: everything loaded so far (modules,
+    solved tables, the app) is frozen out of its scans.  A full collection of a busy server
+    otherwise stops every room for about 90 ms (measured under scripts/bench_sinbad.py, whose
+    p99 followed it)."""
+    gc.collect()
+    gc.freeze()
 
 
 def data_folder() -> Path:

@@ -75,19 +75,23 @@ class Connection:
 
     def send(self, message: dict) -> None:
         """Queue a message (a connection that stopped reading is closed instead)."""
+        self.send_text(json.dumps(message))
+
+    def send_text(self, text: str) -> None:
+        """Queue a message already in JSON (one line to a room is serialized once for all)."""
         if self.queue.qsize() >= MAX_QUEUE:
             self.queue.put_nowait(None)
             return
-        self.queue.put_nowait(message)
+        self.queue.put_nowait(text)
 
     async def writer(self) -> None:
         """Send the queue's messages in order until told to stop (None)."""
         while True:
-            message = await self.queue.get()
-            if message is None:
+            text = await self.queue.get()
+            if text is None:
                 await self.websocket.close(1008)
                 return
-            await self.websocket.send_text(json.dumps(message))
+            await self.websocket.send_text(text)
 
 
 class RoomHost:
@@ -190,9 +194,10 @@ class RoomHost:
             return
         for o in out:
             targets = self.connections.values() if o.to is None else [self.connections.get(o.to, ())]
+            text = json.dumps(o.message)
             for conns in targets:
                 for conn in conns:
-                    conn.send(o.message)
+                    conn.send_text(text)
             if o.engine is not None:
                 for name, brain in self.brains.items():
                     if o.to is None or o.to == name:
