@@ -2,6 +2,7 @@
 import numpy as np
 import json
 import re
+import os
 import subprocess
 import sys
 import urllib.request
@@ -75,3 +76,15 @@ def test_the_plot_names_the_ruleset_once_above_both_panels(tmp_path, monkeypatch
     fig = seen["fig"]
     assert fig._suptitle.get_text() == "fa19 (goal 100, both memories 0)"
     assert [ax.get_title() for ax in fig.axes[:1]] == ["optimal number of dice"]
+
+
+def test_serving_freezes_what_was_loaded_out_of_the_collectors_scans(tmp_path):
+    """Mistake: the server serving with every loaded object in the garbage collector's full
+    scans (a 90 ms stop of every room, scripts/bench_sinbad.py)."""
+    code = ("import gc, hogsolve.gui.server as s\n"
+            "s.Running.run = lambda self: print(gc.get_freeze_count())\n"
+            "s.serve(open_browser=False, port=0, announce=lambda m: None)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "HOGSOLVE_DATA": str(tmp_path)})
+    assert out.returncode == 0, out.stderr
+    assert int(out.stdout) > 10_000
