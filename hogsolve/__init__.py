@@ -1,7 +1,7 @@
 """hogsolve: exact solutions of Hog and other dice games of the Pig family.
 
 The public API is re-exported here and imported lazily, so that
-``import hogsolve.strategy.optimal`` stays light (no solver, scipy or joblib).
+``import hogsolve.strategy.optimal_bot`` stays light (no solver, scipy or joblib).
 """
 from __future__ import annotations
 

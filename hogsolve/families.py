@@ -98,7 +98,7 @@ HOG = Family(
     win_rate=_lazy("analysis.evaluate:win_rate"), best_response=_lazy("analysis.evaluate:best_response"),
     regret=_lazy("analysis.evaluate:regret"), simulate=_lazy("analysis.montecarlo:simulate"),
     game_type=lambda: _class("hog.rules:Ruleset"), new_state=_lazy("hog.state:new_state"),
-    session=_lazy("sessions.hog:Session"), optimal=_lazy("strategy.optimal:optimal_strategy"),
+    session=_lazy("sessions.hog:Session"), optimal=_lazy("strategy.optimal_bot:optimal_strategy"),
     tabulated=_hog_policy, load_strategy=_lazy("strategy.specs:load_strategy"))
 
 ROLL_OR_HOLD = Family(

@@ -49,7 +49,7 @@ def measure(quick: bool, previous: bool) -> dict:
     from hogsolve.analysis.evaluate import best_response
     from hogsolve.solver.exact import verify
     from hogsolve.solver.model import compile_model
-    from hogsolve.strategy.optimal import optimal_strategy
+    from hogsolve.strategy.optimal_bot import optimal_strategy
     from hogsolve.strategy.named import random_strategy, tabulate
     out: dict = {}
     repeat = 5 if quick else 21
@@ -201,7 +201,7 @@ def cold_start(repeat: int) -> dict:
     """Medians over fresh interpreters of ``import numpy`` and, in the same interpreter
     after it, of importing the player and playing its first move: the player's own cost."""
     code = ("import time; t0 = time.perf_counter(); import numpy; t1 = time.perf_counter(); "
-            "from hogsolve.strategy.optimal import optimal_strategy; optimal_strategy('su18')(0, 0); "
+            "from hogsolve.strategy.optimal_bot import optimal_strategy; optimal_strategy('su18')(0, 0); "
             "t2 = time.perf_counter(); print(t1 - t0, t2 - t1)")
     runs = [[float(x) * 1000 for x in subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                                                      check=True, env={**os.environ}).stdout.split()]

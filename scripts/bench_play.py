@@ -14,11 +14,11 @@ import sys
 import time
 
 from hogsolve import get_rules
-from hogsolve.strategy.optimal import optimal_strategy
+from hogsolve.strategy.optimal_bot import optimal_strategy
 from hogsolve.analysis.montecarlo import simulate
 from hogsolve.strategy.named import always_roll, tabulate
 
-COLD = ("import time; t = time.perf_counter(); from hogsolve.strategy.optimal import optimal_strategy; "
+COLD = ("import time; t = time.perf_counter(); from hogsolve.strategy.optimal_bot import optimal_strategy; "
         "optimal_strategy('su18')(0, 0); print(time.perf_counter() - t)")
 
 

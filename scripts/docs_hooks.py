@@ -52,7 +52,7 @@ def cli_reference() -> str:
     """Every verb of ``hogsolve``, its usage and every option, from the parser itself (this
     machine's folders, which some help texts name, written as a reader's would be)."""
     from hogsolve.cli import VERBS, build_parser
-    from hogsolve.strategy.optimal import cache_root, shipped_tables
+    from hogsolve.strategy.optimal_bot import cache_root, shipped_tables
     lines = []
     for verb in VERBS:
         parser = build_parser(verb)

@@ -18,7 +18,7 @@ def test_compare(capsys):
     tables (the optimal one from the shipped table, always 4 dice)."""
     from reference import recursive_win_rate
     from hogsolve import get_rules
-    from hogsolve.strategy.optimal import optimal_strategy
+    from hogsolve.strategy.optimal_bot import optimal_strategy
     rules = get_rules("su18").replace(goal=40)
     first, second = recursive_win_rate(rules, optimal_strategy(rules).table, np.full((40, 40), 4))
     assert main(["compare", "optimal", "always_roll:4", "--goal", "40", "--simulate", "20000", "--seed", "2"]) == 0

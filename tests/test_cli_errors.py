@@ -13,7 +13,7 @@ from hogsolve import get_rules, optimal_strategy, simulate, solve
 from hogsolve.cli import main
 from hogsolve.cli.common import cap_jobs
 from hogsolve.solver.memory import estimate_bytes
-from hogsolve.strategy.optimal import shipped_tables
+from hogsolve.strategy.optimal_bot import shipped_tables
 from hogsolve.solver.tables import write_solution
 from hogsolve.util.files import atomic_write
 

@@ -6,7 +6,7 @@ from hogsolve import get_rules, solve
 from hogsolve.analysis.evaluate import best_response, exploitability, regret, win_rate
 from hogsolve.analysis.policy_values import occupancy
 from hogsolve.solver.model import compile_model
-from hogsolve.strategy.optimal import optimal_strategy
+from hogsolve.strategy.optimal_bot import optimal_strategy
 from hogsolve.analysis.montecarlo import simulate
 from hogsolve.util.stats import wilson_interval
 from hogsolve.strategy.named import always_roll, baselines, random_strategy, tabulate

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from gui_helpers import running_server
-from hogsolve.strategy.optimal import optimal_strategy
+from hogsolve.strategy.optimal_bot import optimal_strategy
 
 
 @pytest.fixture(scope="module")
@@ -206,7 +206,7 @@ def test_a_feral_bots_values_are_solved_once_however_many_ask(monkeypatch):
     """Feral Hogs' values do not ship: many requests at once used to solve them once each."""
     import threading
     import hogsolve.solver.optimal as optimal_solver
-    from hogsolve.strategy.optimal import OptimalStrategy
+    from hogsolve.strategy.optimal_bot import OptimalStrategy
     from hogsolve import get_rules
     rules = get_rules("fa19", goal=20)
     calls = []

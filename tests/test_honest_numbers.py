@@ -12,7 +12,7 @@ import pytest
 from cli_helpers import run_main
 from hogsolve import get_rules
 from hogsolve.hog.rules import ENDLESS_GAME
-from hogsolve.strategy.optimal import optimal_strategy
+from hogsolve.strategy.optimal_bot import optimal_strategy
 
 
 # --- one rule for unproven results -------------------------------------------------------

@@ -12,7 +12,7 @@ import hogsolve
 from hogsolve import get_pig_game, get_rules, hold_at, hold_at_or_goal, rulesets, solve, win_rate
 from hogsolve.analysis.pig.evaluate import pig_win_rate
 from hogsolve.solver.pig import solve_pig
-from hogsolve.interop import evaluate_agent, tabulate
+from hogsolve.interop import evaluate_agent, tabulate_agent
 from hogsolve.interop.core import GameSpec
 from hogsolve.pig.rules import PIG_GAMES
 
@@ -235,7 +235,7 @@ def test_tabulate_covers_every_decision_state():
     spec = GameSpec.of("fa19", 12)
     rows, index = spec.decision_states()
     assert rows.shape == (12 * 12 * 11 * 11, 4)
-    table = tabulate(lambda o: o[:, 2] % 11, spec)
+    table = tabulate_agent(lambda o: o[:, 2] % 11, spec)
     assert table.shape == (12, 12, 11, 11) and table[3, 4, 7, 1] == 7
 
 
@@ -538,3 +538,12 @@ def test_a_learned_table_agent_gets_one_win_rate_by_every_path(tmp_path):
     rate, n = _first_episodes(vector, lambda o: q_argmax[o[:, 0], o[:, 1]], 10, seed=12)
     low, high = wilson_interval(rate, n, z=4.0)
     assert low <= exact.average <= high
+
+
+def test_the_old_name_of_tabulate_agent_warns_and_still_works():
+    import hogsolve.interop as interop
+    with pytest.warns(DeprecationWarning, match="use hogsolve.interop.tabulate_agent"):
+        old = interop.tabulate
+    assert old is tabulate_agent
+    with pytest.raises(AttributeError):
+        interop.no_such_name

@@ -8,7 +8,7 @@ from hogsolve.hog.rules import get_rules
 from hogsolve.solver import optimal as solver
 from hogsolve.solver.optimal import solve
 from hogsolve.util.stable import GRID_ERROR
-from hogsolve.strategy.optimal import optimal_strategy
+from hogsolve.strategy.optimal_bot import optimal_strategy
 
 
 def states(goal, context, count, seed=0):

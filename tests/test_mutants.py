@@ -12,10 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import hogsolve.strategy.optimal as player
+import hogsolve.strategy.optimal_bot as player
 from hogsolve import best_response, get_rules, solve, tournament
 from hogsolve.cli import main
-from hogsolve.strategy.optimal import PlayerWarning, optimal_strategy
+from hogsolve.strategy.optimal_bot import PlayerWarning, optimal_strategy
 from hogsolve.sibala.rules import NO_POINT, Variant, evaluate
 from hogsolve.sinbad.bots import TrackingBot
 from hogsolve.sinbad.room import Message

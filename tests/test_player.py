@@ -6,9 +6,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import hogsolve.strategy.optimal as player
+import hogsolve.strategy.optimal_bot as player
 from hogsolve import get_rules, solve
-from hogsolve.strategy.optimal import PlayerWarning, optimal_strategy
+from hogsolve.strategy.optimal_bot import PlayerWarning, optimal_strategy
 from shipped import copy_shipped
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,7 +22,7 @@ def test_shipped_table_is_the_solution():
 
 
 def test_player_imports_no_solver():
-    code = ("import sys; from hogsolve.strategy.optimal import optimal_strategy; optimal_strategy('su18')(0, 0);"
+    code = ("import sys; from hogsolve.strategy.optimal_bot import optimal_strategy; optimal_strategy('su18')(0, 0);"
             "print([m for m in ('hogsolve.solver.optimal', 'scipy', 'joblib', 'pickle') if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() in ("[]", "['pickle']")

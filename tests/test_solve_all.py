@@ -8,7 +8,7 @@ import pytest
 
 import hogsolve.hog.rules as hog_rules
 import hogsolve.pig.rules as pig_rules
-import hogsolve.strategy.optimal as optimal
+import hogsolve.strategy.optimal_bot as optimal
 from hogsolve.cli import main
 from hogsolve.solver.tables import check_solution_arrays, load_arrays
 

@@ -7,7 +7,7 @@ import pytest
 
 from hogsolve import get_rules
 from hogsolve.cli import main
-from hogsolve.strategy.optimal import UnprovenStrategyError, optimal_strategy
+from hogsolve.strategy.optimal_bot import UnprovenStrategyError, optimal_strategy
 
 
 @pytest.mark.parametrize("args", [

@@ -13,10 +13,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import hogsolve.strategy.optimal as player
+import hogsolve.strategy.optimal_bot as player
 from hogsolve import Policy, StrategyError, as_policy, best_response, get_rules, win_rate
 from hogsolve.cli import main
-from hogsolve.strategy.optimal import PlayerWarning, optimal_strategy
+from hogsolve.strategy.optimal_bot import PlayerWarning, optimal_strategy
 from hogsolve.strategy.specs import StrategySpecError, load_strategy
 from hogsolve.util.files import grid_csv
 from shipped import copy_shipped

@@ -266,7 +266,7 @@ def _against_optimal(policies, rules) -> list:
     no proven optimum, as sp22)."""
     from ..api import win_rate
     from ..errors import HogsolveError
-    from ..strategy.optimal import optimal_strategy
+    from ..strategy.optimal_bot import optimal_strategy
     try:
         optimal = optimal_strategy(rules)
     except HogsolveError:  # a ruleset with no optimal value (sp22): the column says "-"

@@ -278,7 +278,7 @@ def add_spec_options(p, help: str) -> None:
 
 def load_policy(spec: str, rules, args):
     """The validated Policy of a spec; a user file's printing becomes a one-line note on stderr."""
-    from ..strategy.optimal import UnprovenStrategyError
+    from ..strategy.optimal_bot import UnprovenStrategyError
     from ..strategy.policy import StrategyError
     from ..strategy.specs import StrategySpecError, load_strategy
     from ..strategy.userfile import DEFAULT_MEMORY_MB
@@ -302,7 +302,7 @@ def load_policy(spec: str, rules, args):
 def optimal_bot(rules, args):
     """The optimal strategy of ``rules``, or one line and exit 1 when it is not proven (unless
     --allow-unproven)."""
-    from ..strategy.optimal import UnprovenStrategyError, optimal_strategy
+    from ..strategy.optimal_bot import UnprovenStrategyError, optimal_strategy
     try:
         return optimal_strategy(rules, allow_unproven=getattr(args, "allow_unproven", False))
     except UnprovenStrategyError as exc:

@@ -58,7 +58,7 @@ def setup_rules(p):
 
 def setup_solve(p):
     """``hogsolve solve``: solve rulesets, certify them, and write tables."""
-    from ..strategy.optimal import cache_root, shipped_tables
+    from ..strategy.optimal_bot import cache_root, shipped_tables
     add_rules_option(p, many=True)
     p.add_argument("--all", action="store_true",
                    help="every built-in ruleset, at the built-in goals. Without --out, the tables go to the user "
@@ -81,7 +81,7 @@ def setup_solve(p):
 
 def solve_hog(args) -> int:
     """``hogsolve solve`` for Hog rulesets (--rules, --rules-file or --all)."""
-    from ..strategy.optimal import cache_root, shipped_tables, shipped_tables_are_a_checkout
+    from ..strategy.optimal_bot import cache_root, shipped_tables, shipped_tables_are_a_checkout
     from ..solver.bound_check import prove_float_table
     from ..solver.exact import ExactUnsupported, check_exact_supported, verify_ties
     from ..solver.model import compile_model

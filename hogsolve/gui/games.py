@@ -24,7 +24,7 @@ from ..pig.rules import PIG_GAMES
 from ..sessions.hog import Session, SessionError
 from ..sessions.pig import PigSession
 from ..sessions.sibala import SibalaSession
-from ..strategy.optimal import optimal_strategy
+from ..strategy.optimal_bot import optimal_strategy
 from ..strategy.pig import pig_bot
 
 SIBALA = "sibala"

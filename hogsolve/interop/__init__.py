@@ -4,6 +4,16 @@
 registers the games with that library (``pip install 'hogsolve[rl]'``);
 :func:`evaluate_agent` needs none of them.
 """
-from .core import AgentEvaluation, GameSpec, evaluate_agent, tabulate
+import warnings
 
-__all__ = ["AgentEvaluation", "GameSpec", "evaluate_agent", "tabulate"]
+from .core import AgentEvaluation, GameSpec, evaluate_agent, tabulate_agent
+
+__all__ = ["AgentEvaluation", "GameSpec", "evaluate_agent", "tabulate_agent"]
+
+
+def __getattr__(name: str):
+    if name == "tabulate":  # renamed: hogsolve.strategy's tabulate tabulates a strategy, not an agent
+        warnings.warn("hogsolve.interop.tabulate is deprecated and goes in the next release: use "
+                      "hogsolve.interop.tabulate_agent", DeprecationWarning, stacklevel=2)
+        return tabulate_agent
+    raise AttributeError(f"module 'hogsolve.interop' has no attribute {name!r}")

@@ -79,7 +79,7 @@ class GameSpec:
         return observations.decision_rows(self.rules)
 
 
-def tabulate(agent, spec: GameSpec) -> np.ndarray:
+def tabulate_agent(agent, spec: GameSpec) -> np.ndarray:
     """The agent's action at every decision state, in one batch when it takes one, as the
     game's table (:func:`hogsolve.strategy.observations.table_of`).
 
@@ -125,7 +125,7 @@ def evaluate_agent(agent, rules=None, *, game: Optional[str] = None, goal: Optio
     from ..api import best_response, regret, win_rate
     spec = GameSpec.of(rules if isinstance(rules, str) else game, goal,
                        rules=None if isinstance(rules, str) or rules is None else rules)
-    table = tabulate(agent, spec)
+    table = tabulate_agent(agent, spec)
     optimal = spec.family.solve(spec.rules)
     baseline_name = baseline or spec.rules.baseline
     strategy = spec.family.tabulated(spec.rules, table)

@@ -75,7 +75,7 @@ class HogsolveGame(pyspiel.Game):
         return Observer(self)
 
 
-class HogGame(HogsolveGame):
+class HogSpielGame(HogsolveGame):
     """``python_hogsolve_hog(rules=...,goal=...)``."""
 
     def __init__(self, params: Optional[dict] = None):
@@ -83,7 +83,7 @@ class HogGame(HogsolveGame):
         super().__init__(HOG_TYPE, _hog_spec(params), params)
 
 
-class PigGame(HogsolveGame):
+class PigSpielGame(HogsolveGame):
     """``python_hogsolve_pig(game=...,goal=...)``."""
 
     def __init__(self, params: Optional[dict] = None):
@@ -154,5 +154,5 @@ class Observer:
         return f"seat {player}: {str(state.inner)}"
 
 
-pyspiel.register_game(HOG_TYPE, HogGame)
-pyspiel.register_game(PIG_TYPE, PigGame)
+pyspiel.register_game(HOG_TYPE, HogSpielGame)
+pyspiel.register_game(PIG_TYPE, PigSpielGame)

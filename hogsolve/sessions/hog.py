@@ -19,7 +19,7 @@ class SessionError(HogsolveError, ValueError):
     """A move out of turn or after the end."""
 
 
-class Seats:
+class YouAndBot:
     """Who is who in a person-against-bot game over ``self.match`` (player 0 "you", 1 "bot")."""
 
     @property
@@ -38,9 +38,9 @@ class Seats:
         return None if self.winner is not None else PLAYERS[self.match.mover]
 
 
-class Session(Seats):
+class Session(YouAndBot):
     """One game of a person against an optimal bot (an object with ``table``,
-    ``win_probability`` and ``action_values`` such as :class:`~hogsolve.strategy.optimal.OptimalStrategy`).
+    ``win_probability`` and ``action_values`` such as :class:`~hogsolve.strategy.optimal_bot.OptimalStrategy`).
 
     Parameters
     ----------

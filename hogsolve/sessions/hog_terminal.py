@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Callable, Dict, Optional
 
 from ..hog.engine import Turn
-from ..strategy.optimal import optimal_strategy
+from ..strategy.optimal_bot import optimal_strategy
 from ..hog.rules import Ruleset
 from ..util.words import plural
 from .hog import Session

@@ -12,7 +12,7 @@ from typing import Dict, List, Optional
 from ..pig.engine import PigMatch, roll_faces
 from ..pig.rules import PigGame
 from ..solver.pig.stages import Rolls, values_at
-from .hog import PLAYERS, Seats, SessionError
+from .hog import PLAYERS, SessionError, YouAndBot
 
 
 def move_values(game: PigGame, value, state, rolls: Optional[Rolls] = None) -> Dict[str, Optional[float]]:
@@ -30,7 +30,7 @@ def best_move(values: Dict[str, Optional[float]]) -> str:
     return "hold" if values["hold"] is not None and values["hold"] > values["roll"] else "roll"
 
 
-class PigSession(Seats):
+class PigSession(YouAndBot):
     """One roll-or-hold game of a person against an optimal bot.
 
     Parameters

@@ -12,7 +12,7 @@ from ..pig.rules import PIG_GAMES, PigGame, get_pig_game
 from ..solver.pig import RollTable, solve_pig
 from ..solver.pig.tables import PIG_FORMAT
 from ..solver.tables import TableError, load_arrays
-from .optimal import PlayerWarning, shipped_tables
+from .optimal_bot import PlayerWarning, shipped_tables
 from .userfile import DEFAULT_TIMEOUT, UserFileError, file_spec, tabulate_table
 
 

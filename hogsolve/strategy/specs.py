@@ -24,7 +24,7 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from .optimal import optimal_strategy
+from .optimal_bot import optimal_strategy
 from .policy import Policy, StrategyError, as_policy
 from ..hog.rules import Ruleset
 from .named import bacon_strategy, random_strategy, swap_strategy
@@ -67,7 +67,7 @@ def load_strategy(spec: str, rules: Ruleset, *, timeout: float = DEFAULT_TIMEOUT
     what it printed.
     A file that failed before, unchanged, fails again from the cache unless
     ``retry_failed``.  ``optimal`` of a ruleset without a proven solution raises
-    :class:`~hogsolve.strategy.optimal.UnprovenStrategyError` unless ``allow_unproven``.
+    :class:`~hogsolve.strategy.optimal_bot.UnprovenStrategyError` unless ``allow_unproven``.
     """
     head, _, rest = spec.partition(":")
     parts = rest.split(":") if rest else []
