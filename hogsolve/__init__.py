@@ -17,7 +17,7 @@ _EXPORTS = {
     "turn_score_distribution": "hog.dice", "Distribution": "hog.dice",
     # model and algorithms
     "Model": "solver.model", "compile_model": "solver.model",
-    "Solution": "solver.optimal", "Certificate": "solver.certificate",
+    "Solution": "solver.solution", "HogSolution": "solver.optimal", "Certificate": "solver.certificate",
     "ExactResult": "solver.exact", "verify_ties": "solver.exact", "TieCheck": "solver.exact",
     # playing and comparing
     "play": "hog.engine", "GameResult": "hog.engine", "Turn": "hog.engine",
@@ -30,12 +30,14 @@ _EXPORTS = {
     "contest_entries": "contest.entries", "write_report": "contest.report",
     "sweep_rulesets": "contest.sweeps", "load_grid": "contest.sweeps",
     "WinRate": "analysis.results", "exploitability": "analysis.evaluate", "SimulationResult": "analysis.montecarlo",
+    "BestResponse": "analysis.results", "Regret": "analysis.results",
+    "HogBestResponse": "analysis.evaluate", "HogRegret": "analysis.evaluate",
     # one call per job for every game (a name or a rules object)
     "solve": "api", "win_rate": "api", "best_response": "api", "regret": "api", "simulate": "api",
     "optimal_strategy": "api", "resolve": "api",
     # the Pig family
     "PigGame": "pig.rules", "get_pig_game": "pig.rules", "PIG_GAMES": "pig.rules",
-    "PigSolution": "solver.pig", "PigBestResponse": "analysis.pig.evaluate",
+    "PigSolution": "solver.pig", "PigBestResponse": "analysis.pig.evaluate", "PigRegret": "analysis.pig.evaluate",
     "hold_at": "strategy.pig", "hold_at_or_goal": "strategy.pig", "pig_bot": "strategy.pig",
     # one game interface, one registry of families
     "GameState": "games.interface", "HogState": "hog.state", "PigState": "pig.state",

@@ -43,6 +43,13 @@ def test_the_six_calls_take_every_game(game):
     assert isinstance(sim, SimulationResult) and sim.games_first + sim.games_second == 2_000 and sim.seed == 4
     bot = hogsolve.optimal_strategy(game)
     assert bot.name == "optimal"
+    assert isinstance(solution, hogsolve.Solution) and isinstance(response, hogsolve.BestResponse)
+    assert isinstance(regret, hogsolve.Regret)
+    assert solution.goal == rules.goal and solution.name == "optimal" and response.game == regret.game == rules
+    assert set(response.to_dict()) >= {"opponent", "win_rate", "exploitability"}
+    assert set(regret.to_dict(2)) == {"strategy", "win_rate_vs_optimal", "total_expected_loss", "worst_states"}
+    assert regret.total_expected_loss == pytest.approx(float((regret.loss * regret.reach).sum()), abs=0)
+    assert solution.first_player_win_probability == float(solution.values[(0,) * solution.values.ndim])
 
 
 def test_each_call_gives_the_familys_own_figures():

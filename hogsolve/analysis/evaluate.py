@@ -31,7 +31,7 @@ from ..solver.optimal import solve
 from ..hog.rules import ENDLESS_GAME, Ruleset
 from ..util.plain import plain
 from ..strategy.policy import Policy, as_policy
-from .results import WinRate
+from .results import BestResponse, Regret, WinRate
 
 
 def _table(policy: Policy) -> np.ndarray:
@@ -56,8 +56,8 @@ def _start(values: np.ndarray) -> float:
 
 
 @dataclasses.dataclass(frozen=True)
-class BestResponse:
-    """The best response to ``opponent``: its policy, values and win rate.
+class HogBestResponse(BestResponse):
+    """The best response to ``opponent`` in a Hog ruleset: its policy, values and win rate.
 
     It is itself a strategy: ``best(score, opponent_score)`` and
     ``win_rate(best, other, rules)`` work directly.
@@ -84,22 +84,20 @@ class BestResponse:
         return self.policy.ndim > 2
 
     @property
-    def exploitability(self) -> float:
-        """How far the best response's win rate exceeds one half."""
-        return self.win_rate.average - 0.5
+    def game(self) -> Optional[Ruleset]:
+        """The ruleset (the name every game's best response gives its rules)."""
+        return self.rules
 
     def to_dict(self) -> dict:
-        """The best response's figures as plain JSON values (no tables)."""
-        return plain({"opponent": self.opponent, "win_rate": self.win_rate,
-                      "exploitability": self.exploitability,
-                      "opening_move": self.policy[(0,) * self.policy.ndim]})
+        """The best response's figures as plain JSON values (no tables), with its opening move."""
+        return plain({**super().to_dict(), "opening_move": self.policy[(0,) * self.policy.ndim]})
 
     def __repr__(self) -> str:
         return (f"BestResponse(to {self.opponent}: win rate {self.win_rate.average:.12f}, "
                 f"exploitability {self.exploitability:.12f})")
 
 
-def best_response(strategy, rules: Ruleset, *, model: Optional[Model] = None) -> BestResponse:
+def best_response(strategy, rules: Ruleset, *, model: Optional[Model] = None) -> HogBestResponse:
     """The strategy that maximises the win rate against the fixed ``strategy``."""
     model = model_for(rules, model)
     fixed = as_policy(strategy, rules)
@@ -119,7 +117,7 @@ def best_response(strategy, rules: Ruleset, *, model: Optional[Model] = None) ->
     policy = tie_broken_policy(action_values, rounding_tie_threshold(model))
     rate = WinRate(f"best response to {fixed.name}", fixed.name,
                    float(_start(value_me)), float(1 - _start(value_opp)))
-    return BestResponse(fixed.name, policy, value_me, rate, rules)
+    return HogBestResponse(fixed.name, policy, value_me, rate, rules)
 
 
 def _best_response_pairwise(model: Model, opponent: np.ndarray):
@@ -150,8 +148,8 @@ def exploitability(strategy, rules: Ruleset, *, model: Optional[Model] = None) -
 
 
 @dataclasses.dataclass(frozen=True)
-class Regret:
-    """Where a strategy loses against optimal play (see :func:`regret`).
+class HogRegret(Regret):
+    """Where a strategy loses against optimal play in a Hog ruleset (see :func:`regret`).
 
     Arrays are ``[score, opponent_score]`` with the strategy to move.
     """
@@ -162,16 +160,12 @@ class Regret:
     loss: np.ndarray           # win probability lost by the strategy's choice here
     reach: np.ndarray          # expected visits against the optimal opponent
     win_rate: WinRate          # the strategy against the optimal strategy
+    rules: Optional[Ruleset] = None
 
     @property
-    def expected_loss(self) -> np.ndarray:
-        """``loss * reach`` per state."""
-        return self.loss * self.reach
-
-    @property
-    def total_expected_loss(self) -> float:
-        """The sum of the expected losses: one half minus the win rate."""
-        return float(self.expected_loss.sum())
+    def game(self) -> Optional[Ruleset]:
+        """The ruleset, where the regret was given it."""
+        return self.rules
 
     def worst(self, top: int = 10) -> list:
         """The ``top`` states by expected loss, as dicts."""
@@ -189,17 +183,12 @@ class Regret:
                         "expected_loss": float(self.expected_loss[where])})
         return out
 
-    def to_dict(self, top: int = 10) -> dict:
-        """The regret report as plain JSON values, with the ``top`` worst states."""
-        return plain({"strategy": self.strategy, "win_rate_vs_optimal": self.win_rate,
-                      "total_expected_loss": self.total_expected_loss, "worst_states": self.worst(top)})
-
     def __repr__(self) -> str:
         return (f"Regret({self.strategy}: win rate {self.win_rate.average:.12f} against optimal, "
                 f"total expected loss {self.total_expected_loss:.12f})")
 
 
-def regret(strategy, rules: Ruleset, *, model: Optional[Model] = None, solution=None) -> Regret:
+def regret(strategy, rules: Ruleset, *, model: Optional[Model] = None, solution=None) -> HogRegret:
     """Per-state loss of ``strategy`` against optimal choices, weighted by reach."""
     model = model_for(rules, model)
     if solution is not None and solution.rules != rules:
@@ -214,6 +203,6 @@ def regret(strategy, rules: Ruleset, *, model: Optional[Model] = None, solution=
     reach = occupancy(model, policy, solution.policy.astype(np.intp))
     rate = win_rate(policy, solution.policy, rules, model=model)
     rate = dataclasses.replace(rate, a=judged.name, b="optimal")
-    return Regret(judged.name, policy, solution.policy, loss, reach, rate)
+    return HogRegret(judged.name, policy, solution.policy, loss, reach, rate, rules)
 
 

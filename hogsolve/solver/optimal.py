@@ -31,7 +31,7 @@ from ..util.plain import plain
 from ..hog.rules import Ruleset
 from .passes import roll_rather_than_pass, zero_dice_passes
 from .stages import gather_plan, stage_plan
-from ..util.status import Certified
+from .solution import Solution
 from .memory import check_fits
 
 #: The one tie rule of every table, the player and the web: the fewest dice among the optimal
@@ -41,8 +41,8 @@ TIE_BREAK = "fewest dice among the optimal dice counts"
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class Solution(Certified):
-    """Optimal values and policy of a ruleset; ``ok``, ``message`` and ``iterations`` are its
+class HogSolution(Solution):
+    """Optimal values and policy of a Hog ruleset; ``ok``, ``message`` and ``iterations`` are its
     certificate's.
 
     Arrays are indexed ``[score, opponent_score]`` with the player to move
@@ -71,25 +71,14 @@ class Solution(Certified):
         """``win_probability``: the mover's optimal chance of winning, per state."""
         return self.win_probability
 
-    @property
-    def name(self) -> str:
-        """How the solution is shown as a strategy."""
-        return "optimal"
-
-    @property
-    def goal(self) -> int:
-        """The ruleset's goal."""
-        return self.rules.goal
+    def __call__(self, score: int, opponent_score: int, *context: int) -> int:
+        """The optimal dice count at (score, opponent_score), then the memories under a history rule."""
+        return int(self.policy[(score, opponent_score) + tuple(self.rules.context_index(context))])
 
     @property
     def converged(self) -> bool:
         """False when value iteration hit its cap on some score sum (see the certificate)."""
         return self.certificate.converged
-
-    @property
-    def first_player_win_probability(self) -> float:
-        """P(the first player wins) under optimal play by both."""
-        return float(self.win_probability[(0,) * self.win_probability.ndim])
 
     @property
     def opening_move(self) -> int:
@@ -125,7 +114,7 @@ class Solution(Certified):
 
 
 def solve(rules: Ruleset, exact: bool = False, *, model: Optional[Model] = None,
-          progress=None) -> Solution:
+          progress=None) -> HogSolution:
     """Optimal win probabilities, action values and policy of ``rules``.
 
     With ``exact=True`` the whole table is recomputed in exact rational
@@ -160,7 +149,7 @@ def solve(rules: Ruleset, exact: bool = False, *, model: Optional[Model] = None,
     passes = zero_dice_passes(model)
     if passes is not None:
         policy = roll_rather_than_pass(policy, action_values, threshold, passes)
-    solution = Solution(
+    solution = HogSolution(
         rules=rules,
         win_probability=values,
         action_values=action_values,

@@ -17,8 +17,7 @@ from ...solver.pig.stages import (Rolls, greedy_policy, hold_values, pair_values
 from ...solver.pig.solve import PigSolution, solve_pig
 from ...solver.pig.turns import best_response_by_turns, policy_start_values, reach_by_turns
 from ...strategy.pig import policy_table
-from ...util.plain import plain
-from ..results import WinRate
+from ..results import BestResponse, Regret, WinRate
 
 
 def _policy_values(game: PigGame, mine: np.ndarray, theirs: np.ndarray):
@@ -50,7 +49,7 @@ def _policy_pass(game: PigGame, rolls: Rolls, tables: tuple):
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class PigBestResponse:
+class PigBestResponse(BestResponse):
     """The best response to a fixed roll/hold strategy: its roll table and exact win rate."""
 
     game: PigGame
@@ -72,18 +71,9 @@ class PigBestResponse:
         return (self.first + self.second) / 2
 
     @property
-    def exploitability(self) -> float:
-        """How far the best response's win rate exceeds one half."""
-        return self.average - 0.5
-
-    @property
     def win_rate(self) -> WinRate:
         """The best response's win rate against the opponent, as for Hog."""
         return WinRate(self.name, self.opponent, self.first, self.second)
-
-    def to_dict(self) -> dict:
-        """The best response's figures as plain JSON values, as Hog's (no tables)."""
-        return plain({"opponent": self.opponent, "win_rate": self.win_rate, "exploitability": self.exploitability})
 
     def __call__(self, score: int, opponent_score: int, turn_total: int) -> bool:
         return score + turn_total < self.game.goal and bool(self.roll[score, opponent_score, turn_total])
@@ -145,7 +135,7 @@ def pig_win_rate(a, b, game: PigGame) -> WinRate:
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class PigRegret:
+class PigRegret(Regret):
     """Where a roll/hold strategy loses against optimal play (arrays ``[i, j, k]``, k below
     twice the goal, the strategy to move)."""
 
@@ -155,19 +145,9 @@ class PigRegret:
     reach: np.ndarray     # expected visits against the optimal opponent, both seatings averaged
     win_rate: WinRate     # the strategy against optimal play
 
-    @property
-    def total_expected_loss(self) -> float:
-        """The sum of loss x reach: one half minus the win rate (performance difference)."""
-        return float((self.loss * self.reach).sum())
-
-    def to_dict(self, top: int = 10) -> dict:
-        """The regret report as plain JSON values, with the ``top`` worst states, as Hog's."""
-        return plain({"strategy": self.strategy, "win_rate_vs_optimal": self.win_rate,
-                      "total_expected_loss": self.total_expected_loss, "worst_states": self.worst(top)})
-
     def worst(self, top: int = 10) -> list:
         """The ``top`` states by expected loss."""
-        expected = self.loss * self.reach
+        expected = self.expected_loss
         out = []
         for index in np.argsort(-expected, axis=None, kind="stable")[:top]:
             i, j, k = (int(x) for x in np.unravel_index(index, expected.shape))

@@ -17,7 +17,7 @@ import time
 import numpy as np
 
 from ...util.plain import plain
-from ...util.status import Certified
+from ..solution import Solution
 from ...pig.rules import PigGame
 from .stages import Rolls, greedy_policy, hold_values, pair_values, stage_pairs, turn_values, action_values
 from .turns import solve_by_turns
@@ -55,7 +55,7 @@ class RollTable:
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class PigSolution(RollTable, Certified):
+class PigSolution(RollTable, Solution):
     """Optimal values and roll/hold policy of a roll-or-hold game; ``ok``, ``message`` and
     ``iterations`` are its certificate's.
 
