@@ -116,7 +116,7 @@ def test_where_rationals_cannot_reach_exact_mode_proves_by_the_error_bound(capsy
     rules = get_rules("su18", goal=12).replace(name="su18-pig0", pig_out=0)
     with pytest.raises(ExactUnsupported, match="cannot verify"):
         solve(rules, exact=True)
-    monkeypatch.setattr("hogsolve.cli.solving.load_rules", lambda name, goal=None, **kw: rules)
+    monkeypatch.setattr("hogsolve.cli.solve.load_rules", lambda name, goal=None, **kw: rules)
     assert main(["solve", "--rules", "x", "--exact"]) == 0
     out = capsys.readouterr().out
     # one state's best two actions tie within the bound: said, not hidden (and not a failure)
@@ -126,7 +126,7 @@ def test_where_rationals_cannot_reach_exact_mode_proves_by_the_error_bound(capsy
 def test_cli_exits_1_when_not_converged(capsys, monkeypatch, tmp_path):
     monkeypatch.setattr(iteration, "STAGE_CAP", 3)
     rules = get_rules("fa13", goal=20).replace(name="fa13-pig0", pig_out=0)
-    monkeypatch.setattr("hogsolve.cli.solving.load_rules", lambda name, goal=None, **kw: rules)
+    monkeypatch.setattr("hogsolve.cli.solve.load_rules", lambda name, goal=None, **kw: rules)
     assert main(["solve", "--rules", "x", "--out", str(tmp_path)]) == 1
     captured = capsys.readouterr()
     assert "NOT proven" in captured.out and "did not converge" in captured.out

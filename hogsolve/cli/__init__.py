@@ -17,13 +17,13 @@ from .common import Failure, Parser, UsageError
 
 #: verb -> (module that defines ``setup_<verb>(parser) -> run``, one-line help)
 VERBS: Dict[str, Tuple[str, str]] = {
-    "rules": ("hogsolve.cli.solving", "list the built-in rulesets"),
-    "solve": ("hogsolve.cli.solving", "solve rulesets exactly and write policy tables"),
+    "rules": ("hogsolve.cli.rules", "list the built-in rulesets"),
+    "solve": ("hogsolve.cli.solve", "solve rulesets exactly and write policy tables"),
     "play": ("hogsolve.cli.play", "play the optimal bot in the terminal"),
-    "compare": ("hogsolve.cli.analysis", "exact win rates of strategy A against strategy B"),
-    "best-response": ("hogsolve.cli.analysis", "the strategy that beats SPEC by the most, exactly"),
-    "regret": ("hogsolve.cli.analysis", "where a strategy loses against optimal play"),
-    "tournament": ("hogsolve.cli.analysis", "round robin of strategies with exact win rates"),
+    "compare": ("hogsolve.cli.compare", "exact win rates of strategy A against strategy B"),
+    "best-response": ("hogsolve.cli.best_response", "the strategy that beats SPEC by the most, exactly"),
+    "regret": ("hogsolve.cli.regret", "where a strategy loses against optimal play"),
+    "tournament": ("hogsolve.cli.tournament", "round robin of strategies with exact win rates"),
     "sweep": ("hogsolve.cli.sweep", "solve and summarise every ruleset of a grid of rule components"),
     "gui": ("hogsolve.cli.gui", "play the optimal bot and explore its policy in the browser"),
     "lab": ("hogsolve.cli.lab", "one strategy file against the optimum in the browser, live as you save it"),

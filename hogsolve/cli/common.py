@@ -388,3 +388,34 @@ def degenerate_goal_note(first: float, second: float, goal: int) -> None:
         winner = "first" if first == 1.0 else "second"
         print(f"note: at goal {goal} whoever moves {winner} always wins, whatever the strategies: "
               "the win rates compare seats, not strategies", file=sys.stderr)
+
+
+def converged_or_fail(call, what: str):
+    """Run an exact evaluation; an iteration that hit its cap is one line, exit 1."""
+    from ..solver.iteration import ConvergenceError
+    try:
+        return call()
+    except ConvergenceError as exc:
+        raise Failure(str(exc)) from None
+
+
+def roll_or_hold_game(name: str, goal, max_memory_gb=None):
+    """The named roll-or-hold game at ``goal``, or UsageError (also when solving it would not
+    fit in memory: the machine's, or ``--max-memory``)."""
+    from ..families import ROLL_OR_HOLD
+    from ..solver.memory import check_pig_fits
+    try:
+        game = ROLL_OR_HOLD.game(name, goal)
+        check_pig_fits(game, limit_gb=max_memory_gb)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    return game
+
+
+def roll_or_hold_strategy(spec: str, game, solution=None):
+    """A roll-or-hold strategy from its spec (see strategy.pig.PIG_STRATEGY_FORMS)."""
+    from ..strategy.pig import load_pig_strategy
+    try:
+        return load_pig_strategy(spec, game, solution)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None

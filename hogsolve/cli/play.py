@@ -1,12 +1,10 @@
-"""``hogsolve play``: the optimal bot in the terminal."""
+"""``hogsolve play``: the optimal bot in the terminal, in any game."""
 from __future__ import annotations
 
 import sys
 
-
-from . import pig
-from .common import (add_rules_option, add_unproven_option, by_family, emit_json, optimal_bot, rules_of, seed_value,
-                    stderr_console)
+from .common import (add_rules_option, add_unproven_option, by_family, emit_json, optimal_bot, roll_or_hold_game,
+                     rules_of, seed_value, stderr_console)
 
 
 def setup_play(p):
@@ -18,8 +16,7 @@ def setup_play(p):
     p.add_argument("--json", action="store_true",
                    help="print the game record as JSON at the end (the play itself goes to stderr)")
 
-    return by_family({"hog": play_hog, "roll-or-hold": pig.play_game_cli})
-
+    return by_family({"hog": play_hog, "roll-or-hold": play_roll_or_hold})
 
 def play_hog(args) -> int:
     """``hogsolve play`` for Hog rulesets."""
@@ -35,4 +32,15 @@ def play_hog(args) -> int:
                                 bot=bot))
     else:
         play_terminal(rules, you_first=args.first == "you", seed=args.seed, bot=bot)
+    return 0
+
+def play_roll_or_hold(args) -> int:
+    """``hogsolve play --rules pig``."""
+    from ..sessions.pig_terminal import play_game
+    game = roll_or_hold_game(args.rules, args.goal, args.max_memory)
+    you_first, seed = args.first == "you", args.seed
+    if args.json:
+        emit_json(play_game(game, you_first, seed, *stderr_console()))
+    else:
+        play_game(game, you_first, seed)
     return 0

@@ -33,8 +33,8 @@ def plot_pig(args) -> int:
     """The roll/hold boundary: the hold threshold at every pair of scores."""
     from ..analysis.plot import plot_solution
     from ..strategy.pig import pig_bot
-    from .pig import pig_game
-    game = pig_game(args.rules, args.goal, args.max_memory)
+    from .common import roll_or_hold_game
+    game = roll_or_hold_game(args.rules, args.goal, args.max_memory)
     if not _matplotlib(args):
         return 1
     solution = pig_bot(game)
