@@ -44,7 +44,7 @@ def win_rate(a, b, rules: Ruleset, *, model: Optional[Model] = None) -> WinRate:
     pa, pb = as_policy(a, rules), as_policy(b, rules)
     ta, tb = _table(pa), _table(pb)
     if slots_supported(model) and ta.ndim == tb.ndim == 2:
-        start = slot_values(model, np.stack([ta, tb]), [1, 0])[0, 0]
+        start = slot_values(model, np.stack([ta, tb]), np.array([1, 0]))[0, 0]
         return WinRate(pa.name, pb.name, float(start[0]), float(1 - start[1]))
     va, vb = play_values(model, ta, tb)
     return WinRate(pa.name, pb.name, float(_start(va)), float(1 - _start(vb)))

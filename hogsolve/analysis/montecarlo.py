@@ -13,7 +13,7 @@ import dataclasses
 import math
 import time
 from math import lcm
-from typing import Callable, Iterable, Optional
+from typing import Any, Callable, Iterable, Optional
 
 import numpy as np
 
@@ -244,7 +244,7 @@ def _play_chunk(model: Model, sampler: PointSampler, pa: np.ndarray, pb: np.ndar
         else:
             cell += state[:n]
         points = sampler.sample(np.take(rows, cell, out=row_buf[:n]), rng, out=points_buf[:n], scratch=scratch)
-        extra = 0
+        extra: Any = 0
         if rule is not None:
             actions = policies[cell]
             extra = np.asarray(rule.points(actions, mine[:n]))

@@ -54,7 +54,7 @@ def play_values(model: Model, policy_a: np.ndarray, policy_b: np.ndarray,
         d = model.diagonals[k]
         qa = moves_a.chosen_values(k, policy_a[d.s, d.o])
         qb = moves_b.chosen_values(k, policy_b[d.s, d.o])
-        if forever_a is not None:
+        if forever_a is not None and forever_b is not None:  # endless for one order, endless for both
             qa, qb = np.where(forever_a[d.s, d.o], half, qa), np.where(forever_b[d.s, d.o], half, qb)
         change = 0.0 if model.progressive else max(float(np.abs(qa - value_a[d.s, d.o]).max()),
                                                    float(np.abs(qb - value_b[d.s, d.o]).max()))
@@ -273,6 +273,7 @@ def occupancy(model: Model, policy_me: np.ndarray, policy_opp: np.ndarray) -> np
 def _history_occupancy(model: Model, policy_me: np.ndarray, policy_opp: np.ndarray) -> np.ndarray:
     """:func:`occupancy` under a history rule (every turn scores: one pass by score sum)."""
     rule, max_dice = model.rules.history, int(model.rules.max_dice)
+    assert rule is not None  # occupancy with memories: under a history rule only
     H = model.context_shape[0]
     cells = H * H
     size = (model.num_states + 2) * cells

@@ -12,7 +12,7 @@ import os
 import sys
 from fractions import Fraction
 from pathlib import Path
-from typing import Callable, Dict, Optional
+from typing import Callable, Dict, Optional, cast
 
 
 class UsageError(HogsolveError):
@@ -146,7 +146,7 @@ def gigabytes(text: str) -> float:
     return value
 
 
-def load_rules(name: str, goal: Optional[int] = None, *, max_memory_gb: Optional[float] = None,
+def load_rules(name: Optional[str], goal: Optional[int] = None, *, max_memory_gb: Optional[float] = None,
                exact: bool = False, rules_file: Optional[Path] = None, endless: str = "none"):
     """The named ruleset (or the one in ``rules_file``) at ``goal`` with an endless game worth
     ``endless``, refused when solving it would not fit in memory."""
@@ -158,7 +158,7 @@ def load_rules(name: str, goal: Optional[int] = None, *, max_memory_gb: Optional
             rules = load_rules_file(rules_file)
             rules = rules if goal is None else rules.replace(goal=goal)
         else:
-            rules = get_rules(name, goal)
+            rules = get_rules(cast(str, name), goal)  # None only beside a rule file
         rules = rules if endless == rules.endless else rules.replace(endless=endless)
         check_fits(rules, exact=exact, limit_gb=max_memory_gb)
     except (UnknownRulesetError, RuleFileError, ValueError, TypeError, MemoryLimitError) as exc:

@@ -1,9 +1,10 @@
 """``hogsolve solve``: solve Hog rulesets and roll-or-hold games, certify them, and write tables."""
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Optional
+import functools
 import sys
+from pathlib import Path
+from typing import List, Optional
 
 from ..util.stable import bound_text
 from ..version import __version__
@@ -64,6 +65,7 @@ def chosen_rulesets(args) -> list:
     from ..hog.rules import NO_VALUE, rulesets
     if sum(bool(x) for x in (args.all, args.rules, args.rules_file)) > 1:
         raise UsageError("hogsolve solve: name one of --rules NAME ..., --rules-file FILE or --all")
+    names: List[Optional[str]]
     if args.all:
         skipped = NO_VALUE if args.endless == "none" else {}  # a draw gives them a value
         names = [n for n in rulesets() if n not in skipped]
@@ -73,7 +75,7 @@ def chosen_rulesets(args) -> list:
     elif args.rules:
         names = args.rules
     elif args.rules_file:
-        names = [None]
+        names = [None]  # the rule file's own
     else:
         raise UsageError("hogsolve solve: name --rules NAME ..., --rules-file FILE or --all")
     return [load_rules(n, args.goal, max_memory_gb=args.max_memory, exact=args.exact,
@@ -223,7 +225,7 @@ def solve_roll_or_hold_games(games, exact: bool, out, as_json: bool, folder=lamb
             target = out / folder(game)
             target.mkdir(parents=True, exist_ok=True)
             for file_name, data in pig_solution_files(solution, __version__).items():
-                write_or_fail(lambda path=target / file_name, data=data: atomic_write(path, data), target)
+                write_or_fail(functools.partial(atomic_write, target / file_name, data), target)
             record["written_to"] = str(target)
             lines += f"\n  wrote {target}"
         failed |= not usable

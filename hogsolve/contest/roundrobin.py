@@ -159,7 +159,7 @@ def exact_rate(model: Model, a: np.ndarray, b: np.ndarray) -> Optional[Fraction]
 
 
 def _blocks(n: int, done: set, block: int) -> List[Tuple[int, List[int]]]:
-    out = []
+    out: List[Tuple[int, List[int]]] = []
     for i in range(n):
         todo = [j for j in range(i + 1, n) if (i, j) not in done]
         out.extend((i, todo[at: at + block]) for at in range(0, len(todo), block))

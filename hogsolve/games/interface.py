@@ -62,6 +62,8 @@ class WinnerTakesAll:
     """``is_terminal()`` and ``returns()`` of a two-player race whose ``self.match.winner`` is
     0, 1, or None while it goes on (Hog, the Pig family)."""
 
+    match: Any  # the game's engine (a Hog Match or a PigMatch), set by the state
+
     def is_terminal(self) -> bool:
         """True once somebody won."""
         return self.match.winner is not None

@@ -16,7 +16,7 @@ import threading
 import time
 from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Dict, Optional
+from typing import Any, Callable, Dict, Optional
 
 from ..families import FAMILIES, family_of
 from ..hog.rules import NO_VALUE, Ruleset, UnknownRulesetError, get_rules, rulesets
@@ -145,6 +145,15 @@ class WebGame:
         self.seed_chosen = False  # the client gave the seed: it knows the dice already
         self.lock = threading.Lock()
 
+    def _move(self, body: dict) -> None:
+        raise NotImplementedError
+
+    def _state(self) -> dict:
+        raise NotImplementedError
+
+    def _hint(self) -> dict:
+        raise NotImplementedError
+
     def move(self, body: dict) -> None:
         """Apply the person's move given in a request body (then the bot's answer)."""
         with self.lock:
@@ -204,7 +213,7 @@ class HogWebGame(WebGame):
                 "turns": session.log, "win_probability": [finite(p) for p in session.history]}
 
     def _hint(self) -> dict:
-        hint = self.session.hint()
+        hint: Any = self.session.hint()
         if hint is None:
             return {"best": None, "values": [], "to_move": self.session.to_move, "winner": self.session.winner}
         return {**hint, "values": [finite(v) for v in hint["values"]]}  # a forbidden move: null, never a 500
@@ -323,5 +332,6 @@ class GameStore:
 
 #: Each family's optimal bot for the page (a Hog ruleset without a proven value, sp22, plays with
 #: its caveat) and its kind of game (:mod:`hogsolve.families`).
-BOTS = {"hog": lambda rules: optimal_strategy(rules, allow_unproven=True), "roll-or-hold": pig_bot}
+BOTS: Dict[str, Callable[[Any], Any]] = {"hog": lambda rules: optimal_strategy(rules, allow_unproven=True),
+                                         "roll-or-hold": pig_bot}
 WEB_GAMES = {"hog": HogWebGame, "roll-or-hold": PigWebGame}

@@ -21,7 +21,7 @@ from __future__ import annotations
 import hmac
 import json
 from dataclasses import dataclass, field
-from typing import Iterable, Optional, Tuple
+from typing import Iterable, Optional, Sequence, Tuple
 from urllib.parse import parse_qs, urlencode
 
 MAX_BODY = 64 * 1024
@@ -140,7 +140,7 @@ class Guard:
         return None
 
 
-async def reply(send, status: int, payload: dict, extra: list = ()) -> None:
+async def reply(send, status: int, payload: dict, extra: Sequence = ()) -> None:
     """A JSON response with the security headers, straight on the ASGI channel."""
     body = json.dumps(payload).encode()
     await send({"type": "http.response.start", "status": status,

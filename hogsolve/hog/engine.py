@@ -269,4 +269,4 @@ def play(strategy0, strategy1, rules: Ruleset, *, dice: Optional[Dice] = None,
         strategy = strategies[match.mover]
         context = match.context() if getattr(strategy, "uses_history", False) else ()
         match.move(checked_choice(strategy, *match.state(), rules.max_dice, context, rules.min_dice), roll)
-    return GameResult(tuple(match.scores), match.winner, match.turns)
+    return GameResult((match.scores[0], match.scores[1]), match.winner, match.turns)

@@ -48,6 +48,7 @@ def _after(rules: Ruleset, win_probability: np.ndarray, turn, memories: Sequence
         return 0.0
     context: tuple = ()
     if memories:
+        assert rules.history is not None  # memories come from a history rule
         mine = int(rules.history.index(int(rules.history.remembered(turn.num_dice, turn.points)),
                                        int(rules.max_dice)))
         context = (mine, int(memories[1]))

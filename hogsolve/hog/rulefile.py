@@ -31,7 +31,7 @@ from __future__ import annotations
 from ..errors import HogsolveError
 import tomllib
 from pathlib import Path
-from typing import Callable, Dict, Optional
+from typing import Any, Callable, Dict, Optional
 
 from . import rules as r
 from .rules import Ruleset, get_rules
@@ -57,9 +57,9 @@ COMPONENTS: Dict[str, Dict[str, Callable]] = {
     "turn_score": {f.__name__: f for f in (r.same_score, r.hogtimus_prime)},
 }
 #: Optional components: absent means none (the constant ``pig_out`` is used).
-OPTIONAL = {"pig_out_rule": {f.__name__: f for f in (r.ones_capped,)},
-            "history": {f.__name__: f for f in (r.FERAL_HOGS_DICE, r.FERAL_HOGS_POINTS)},
-            "points_bonus": {f.__name__: f for f in (r.prime_sum_leader_gains,)}}
+OPTIONAL: Dict[str, Dict[str, Any]] = {"pig_out_rule": {f.__name__: f for f in (r.ones_capped,)},
+                                     "history": {f.__name__: f for f in (r.FERAL_HOGS_DICE, r.FERAL_HOGS_POINTS)},
+                                     "points_bonus": {f.__name__: f for f in (r.prime_sum_leader_gains,)}}
 TEXT_FIELDS = ("name", "description")
 TEXT_LIMITS = {"name": 200, "description": 400}
 INT_FIELDS = ("goal", "max_dice", "pig_out", "min_dice")
@@ -115,7 +115,8 @@ def from_dict(data: dict, source: str = "<rules>") -> Ruleset:
                 bad(key, f"expected true or false, got {data[key]!r}")
             else:
                 fields[key] = data[key]
-    for key, choices in {**COMPONENTS, **OPTIONAL}.items():
+    components: Dict[str, Dict[str, Any]] = {**COMPONENTS, **OPTIONAL}
+    for key, choices in components.items():
         if key in data:
             if not isinstance(data[key], str) or data[key] not in choices:
                 bad(key, f"unknown component {data[key]!r}; choose from {', '.join(choices)}")
@@ -156,7 +157,8 @@ def load_rules_file(path) -> Ruleset:
 def component_name(rules: Ruleset, key: str) -> str:
     """The registered name of one of ``rules``' components (ValueError for an unnamed one)."""
     function = getattr(rules, key)
-    for name, candidate in {**COMPONENTS, **OPTIONAL}[key].items():
+    components: Dict[str, Dict[str, Any]] = {**COMPONENTS, **OPTIONAL}
+    for name, candidate in components[key].items():
         if candidate is function:
             return name
     raise ValueError(f"{rules.name}: its {key} rule is not a named component, so it has no rule file")

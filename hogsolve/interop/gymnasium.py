@@ -144,7 +144,7 @@ class HogsolveEnv(gymnasium.Env):
 #: Steps before an episode is truncated (a game of two sensible players takes a few dozen).
 MAX_EPISODE_STEPS = 10_000
 
-gymnasium.register(id="hogsolve/Hog-v0", entry_point=HogsolveEnv, kwargs={"rules": "su18"},
+gymnasium.register(id="hogsolve/Hog-v0", entry_point="hogsolve.interop.gymnasium:HogsolveEnv", kwargs={"rules": "su18"},
                    max_episode_steps=MAX_EPISODE_STEPS)
-gymnasium.register(id="hogsolve/Pig-v0", entry_point=HogsolveEnv, kwargs={"game": "pig"},
+gymnasium.register(id="hogsolve/Pig-v0", entry_point="hogsolve.interop.gymnasium:HogsolveEnv", kwargs={"game": "pig"},
                    max_episode_steps=MAX_EPISODE_STEPS)

@@ -139,6 +139,14 @@ class _Games:
     def opponent_actions(self, rows: np.ndarray) -> np.ndarray:
         raise NotImplementedError
 
+    def observe(self, me: np.ndarray) -> np.ndarray:
+        """What each game's agent (seat ``me``) sees."""
+        raise NotImplementedError
+
+    def masks(self) -> np.ndarray:
+        """Each game's legal actions (int8, 1 where legal)."""
+        raise NotImplementedError
+
 
 class _RollOrHoldGames(_Games):
     """N roll-or-hold games as arrays: banked scores and the turn total besides."""
@@ -255,7 +263,8 @@ class _HogGames(_Games):
             new = self.after[landing]
         if model.piggy is not None:
             piggy = (actions > 0) & (points == 0)
-            new[piggy] = model.piggy_landing(*np.divmod(state[piggy], g), actions[piggy])
+            mine, theirs = np.divmod(state[piggy], g)
+            new[piggy] = model.piggy_landing(mine, theirs, actions[piggy])
         mover = self.mover[rows]
         ended = new >= model.win
         self.winner[rows[ended]] = np.where(new[ended] == model.win, mover[ended], 1 - mover[ended])

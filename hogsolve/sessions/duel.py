@@ -7,7 +7,7 @@ optimal move on its turn when the caller passes a hint function.
 from __future__ import annotations
 
 import random
-from typing import Dict, List, Optional
+from typing import Any, Dict, List, Optional
 
 from ..hog.engine import Match, random_dice
 from ..hog.rules import Ruleset
@@ -18,6 +18,8 @@ from .hog import SessionError
 
 class Duel:
     """What both duels share: whose move it is over ``self.match``, the winner, the turn check."""
+
+    match: Any  # the duel's engine (a Hog Match or a PigMatch)
 
     @property
     def to_move(self) -> Optional[int]:

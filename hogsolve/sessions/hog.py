@@ -7,7 +7,7 @@ person's win probability after every turn; front ends only ask and show.
 from __future__ import annotations
 
 from ..errors import HogsolveError
-from typing import Dict, List, Optional
+from typing import Any, Dict, List, Optional
 
 from ..hog.engine import Match, Turn, random_dice
 from ..hog.rules import Ruleset
@@ -21,6 +21,8 @@ class SessionError(HogsolveError, ValueError):
 
 class YouAndBot:
     """Who is who in a person-against-bot game over ``self.match`` (player 0 "you", 1 "bot")."""
+
+    match: Any  # the session's engine (a Hog Match or a PigMatch)
 
     @property
     def scores(self) -> Dict[str, int]:

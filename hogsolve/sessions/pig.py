@@ -27,7 +27,8 @@ def move_values(game: PigGame, value, state, rolls: Optional[Rolls] = None) -> D
 
 def best_move(values: Dict[str, Optional[float]]) -> str:
     """``"hold"`` when holding is allowed and worth more than rolling, else ``"roll"``."""
-    return "hold" if values["hold"] is not None and values["hold"] > values["roll"] else "roll"
+    hold, roll = values["hold"], values["roll"]
+    return "hold" if hold is not None and roll is not None and hold > roll else "roll"
 
 
 class PigSession(YouAndBot):

@@ -69,6 +69,7 @@ class Hand:
         if self.category == ALL_OF_A_KIND:
             return (2, 6 - variant.kind_order.index(self.points), 0)
         if self.category == NORMAL_POINT:
+            assert self.points is not None and self.tie_die is not None  # a normal point has both
             return (1, self.points, self.tie_die)
         return (0, 0, 0)
 
@@ -77,7 +78,7 @@ class Hand:
         if self.category == ALL_OF_A_KIND:
             return f"{' '.join(map(str, self.dice))}: all of a kind of {self.points}"
         if self.category == NORMAL_POINT:
-            name = {3: " (BG)", 12: " (十八)"}.get(self.points, "")
+            name = {3: " (BG)", 12: " (十八)"}.get(self.points or 0, "")
             return (f"{' '.join(map(str, self.dice))}: normal point {self.points}{name}, "
                     f"tie-break die {self.tie_die}")
         return f"{' '.join(map(str, self.dice))}: no point"

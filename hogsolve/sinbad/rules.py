@@ -121,7 +121,7 @@ class Round:
         items = {hand[p - 1] for p in positions}
         if len(items) != 1:
             raise RuleError(f"cards {''.join(map(str, positions))} are not all one item "
-                            f"({', '.join(sorted(items, key=self.order.get))})")
+                            f"({', '.join(sorted(items, key=self.order.__getitem__))})")
         return items.pop(), len(positions)
 
     def _live(self, player: str) -> None:
@@ -255,6 +255,7 @@ class Game:
 
     def finish_round(self) -> Dict[str, int]:
         """Add the round's scores; decide the game if someone reached the target."""
+        assert self.round is not None, "no round to finish"
         scores = self.round.scores()
         for p, s in scores.items():
             self.totals[p] += s

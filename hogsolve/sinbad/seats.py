@@ -7,14 +7,24 @@ it, nothing else, and is shown only its own hand.  A round in which
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, Iterable, Optional
+from typing import Callable, Iterable, Mapping, Optional, Protocol, Sequence
 
 from .room import Message, Room
 
 
+class Trader(Protocol):
+    """What a seated bot does: hear a line, and act on its hand (a line to say, or None)."""
+
+    def observe(self, message: Message) -> None:
+        """Hear one line of the room."""
+
+    def act(self, hand: Sequence[str]) -> Optional[str]:
+        """The line to say now, if any."""
+
+
 class Seats:
     """Bots seated in a room: delivers each its messages and asks it to act."""
-    def __init__(self, room: Room, bots: Dict[str, object], *, patience: int = 20,
+    def __init__(self, room: Room, bots: Mapping[str, Trader], *, patience: int = 20,
                  max_turns: int = 5000, observer: Optional[Callable[[Message], None]] = None):
         self.room, self.bots, self.observer = room, bots, observer
         self.limit = patience * len(room.game.players)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import weakref
-from typing import Optional
+from typing import Any, Optional
 
 import numpy as np
 
@@ -32,9 +32,9 @@ class Arithmetic:
     ``one`` and ``total`` are 1.
     """
 
-    dtype: object
-    one: object
-    total: object
+    dtype: Any    # float or object (Python ints)
+    one: Any      # 1, or the exact scale: an int
+    total: Any
     weights: np.ndarray  # (T, A, P)
 
     def finish(self, sums):

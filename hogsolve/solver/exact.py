@@ -37,6 +37,8 @@ class ExactStatus(Status):
     """The status of an exact computation: always ``ok`` (every value it states is exact);
     ``iterations`` counts the score sums of its ``policy`` table."""
 
+    policy: np.ndarray  # the result's own field
+
     @property
     def message(self) -> str:
         """Always '': exact values and decisions."""

@@ -183,7 +183,7 @@ def lean_optimal_values(model: Model, plan: StagePlan,
             values[states], block[...], taken = solve_mirrored(block, stay[kind], guess, columns[m], together[kind])
             rounds += taken
         else:
-            np.subtract(1.0, np.minimum.reduce(block, 0, None, lowest[:m]), out=values[states])
+            np.subtract(1.0, np.minimum.reduce(block, axis=0, out=lowest[:m]), out=values[states])
         if again is not None:
             np.subtract(1.0, values[states], out=own_loss[states])
         known.take(source, out=outcomes[k, o: o + m])
@@ -200,7 +200,7 @@ def _passing_sum(block: np.ndarray, known: np.ndarray, zero_dice, draw: bool, ou
     above, above_source, passes, mirrors, back = zero_dice
     block[0, above] = known.take(above_source)  # a landing on a larger sum: known already
     block[0, passes] = np.inf  # R: the best action but the pass
-    np.subtract(1.0, np.minimum.reduce(block, 0, None, lowest), out=out)
+    np.subtract(1.0, np.minimum.reduce(block, axis=0, out=lowest), out=out)
     if not passes.size:
         return True
     values, mirror_passes, endless = pass_values(out[passes], out[mirrors], True, back, draw)

@@ -56,12 +56,14 @@ def solve_mirrored(r: np.ndarray, z: np.ndarray, guess: np.ndarray, columns: Opt
     columns = np.arange(r.shape[1]) if columns is None else columns
     together = staying_together(z) if together is None else together
     sums = np.empty_like(r)
-    mirror, chosen, values = guess, None, None
+    mirror, chosen = guess, None
+    values: Optional[np.ndarray] = None
     for rounds in range(1, ROUNDS + 1):
         np.multiply(stays, mirror, out=sums)
         sums += r
         best = sums.argmin(0)
         if chosen is not None and best.tobytes() == chosen.tobytes():
+            assert values is not None  # set with chosen
             return values, sums, rounds
         chosen = best
         values = _pair_values(r, z, best, columns, together)

@@ -197,6 +197,7 @@ class Model:
 
     def _history_transitions(self, s: int, o: int, num_dice: int, context: Tuple[int, ...]):
         rule, max_dice = self.rules.history, int(self.rules.max_dice)
+        assert rule is not None  # called under a history rule only
         mine, theirs = context
         if num_dice == 0:
             scored = [(int(self.free_bacon_points[s, o]), Fraction(1))]

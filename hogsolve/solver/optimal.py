@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from typing import Optional
+from typing import Any, Optional
 
 import numpy as np
 
@@ -59,7 +59,7 @@ class HogSolution(Solution):
     policy: np.ndarray
     certificate: Certificate
     solve_seconds: float
-    exact: Optional[object] = None
+    exact: Optional[Any] = None  # an ExactResult when solved with exact=True
 
     @property
     def game(self) -> Ruleset:

@@ -9,7 +9,7 @@ The spec language of the command line lives in :mod:`hogsolve.strategy.specs`.
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Optional
 
 import numpy as np
 
@@ -23,6 +23,7 @@ class Strategy:
     def __init__(self, function: Callable[[int, int], int], name: str):
         self.function = function
         self.name = name
+        self.table: Optional[np.ndarray] = None  # a table strategy's table (as_policy reads it, not its calls)
 
     def __call__(self, score: int, opponent_score: int):
         return self.function(score, opponent_score)

@@ -91,13 +91,6 @@ class OptimalStrategy:
             return self._state_values
         return self._solved_values()[0]
 
-    def values_at(self, index: tuple):
-        """P(the mover wins) for each dice count at one state (a table index), without
-        solving anything when only the state values are at hand."""
-        if self._values is None and self._state_values is not None:
-            return action_values_at(self.rules, self._state_values, index[0], index[1], index[2:])
-        return self.action_values[index]
-
     @win_probability.setter
     def win_probability(self, table) -> None:
         """Replace the win probabilities (tests use it to plant bad values)."""
@@ -105,6 +98,13 @@ class OptimalStrategy:
             self._state_values = table
         else:
             self._values = (table, self.action_values)
+
+    def values_at(self, index: tuple):
+        """P(the mover wins) for each dice count at one state (a table index), without
+        solving anything when only the state values are at hand."""
+        if self._values is None and self._state_values is not None:
+            return action_values_at(self.rules, self._state_values, index[0], index[1], index[2:])
+        return self.action_values[index]
 
     @property
     def action_values(self):
@@ -135,7 +135,7 @@ def _matches(meta: dict, rules: Ruleset) -> bool:
             and meta.get("max_dice") == rules.max_dice)
 
 
-def _load(directory: Path, rules: Ruleset) -> Optional[OptimalStrategy]:
+def _load(directory: Path, rules: Ruleset) -> OptimalStrategy:
     meta = read_meta(directory)
     full = ("policy.npy", "win_probability.npy", "action_values.npy")
     names = next(files for files in (full, HISTORY_FILES, POLICY_ONLY_FILES)
@@ -147,7 +147,9 @@ def _load(directory: Path, rules: Ruleset) -> Optional[OptimalStrategy]:
         raise TableError(f"{directory} holds {name} at goal {meta.get('goal')}, "
                          f"not {rules.name} at goal {rules.goal}")
     check_solution_arrays(arrays, rules.goal, rules.max_dice, Path(directory), rules.context_shape)
-    certificate = meta.get("certificate") if isinstance(meta.get("certificate"), dict) else {}
+    certificate = meta.get("certificate")
+    if not isinstance(certificate, dict):
+        certificate = {}
     reason = "" if certificate.get("proven") is True else str(certificate.get("reason") or "no proof recorded")
     return OptimalStrategy(rules, directory, arrays, reason)
 

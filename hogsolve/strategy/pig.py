@@ -71,15 +71,20 @@ def pig_bot(game: Union[str, PigGame]) -> RollTable:
     return solve_pig(game)
 
 
+def _named(strategy: Callable[[int, int, int], bool], name: str, table: Callable) -> Callable[[int, int, int], bool]:
+    """``strategy`` with its ``name`` and its ``table(i, j, k, goal)`` (the whole table at once)."""
+    setattr(strategy, "name", name)  # noqa: B010 (attributes of a function)
+    setattr(strategy, "table", table)  # noqa: B010
+    return strategy
+
+
 def hold_at(threshold: int) -> Callable[[int, int, int], bool]:
     """Roll until the turn total reaches ``threshold``, then hold.  A turn total that reaches the
     goal is banked and wins at once, whatever the threshold (the game's rule,
     :attr:`hogsolve.pig.rules.GOAL_RULE`): ``hold_at:20`` at goal 100 holds at 20 or at the goal."""
     def strategy(score: int, opponent_score: int, turn_total: int) -> bool:
         return turn_total < threshold
-    strategy.name = f"hold_at:{threshold}"
-    strategy.table = lambda i, j, k, goal: k < threshold
-    return strategy
+    return _named(strategy, f"hold_at:{threshold}", lambda i, j, k, goal: k < threshold)
 
 
 def hold_at_or_goal(threshold: int, goal: int) -> Callable[[int, int, int], bool]:
@@ -87,9 +92,7 @@ def hold_at_or_goal(threshold: int, goal: int) -> Callable[[int, int, int], bool
     goal wins at once in every game here)."""
     def strategy(score: int, opponent_score: int, turn_total: int) -> bool:
         return turn_total < threshold and score + turn_total < goal
-    strategy.name = f"hold_at_or_goal:{threshold}"
-    strategy.table = lambda i, j, k, _goal: (k < threshold) & (i + k < goal)
-    return strategy
+    return _named(strategy, f"hold_at_or_goal:{threshold}", lambda i, j, k, _goal: (k < threshold) & (i + k < goal))
 
 
 def policy_table(strategy, game: PigGame) -> np.ndarray:

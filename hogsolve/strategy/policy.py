@@ -25,8 +25,8 @@ import numpy as np
 from ..hog.rules import Ruleset, StrategyError, checked_choice, strategy_name  # noqa: F401 (StrategyError re-exported)
 
 
-def rules_key(rules: Ruleset) -> Dict[str, Any]:
-    """What a table depends on: the ruleset's components, goal and max dice."""
+def rules_key(rules: Any) -> Dict[str, Any]:
+    """What a table depends on: the game's summary (a ruleset's components, goal and max dice)."""
     return rules.summary()
 
 

@@ -180,7 +180,7 @@ def _work_folder() -> tempfile.TemporaryDirectory:
 
 
 def _read_output(paths: List[Path]) -> CapturedOutput:
-    lines, kept = 0, []
+    lines, kept = 0, []  # type: Tuple[int, List[str]]
     for path in paths:
         with open(path, "rb") as f:
             for raw in f:

@@ -30,6 +30,7 @@ import stat
 import struct
 import sys
 import sysconfig
+from typing import Any
 
 IMPORTING, CALLING, DONE, ASKING = 1, 2, 3, 4
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -79,7 +80,7 @@ class FilesRead:
         elif event in ("os.listdir", "os.scandir") and len(self.listed) < 5 and not from_import_system():
             self.listed.append(os.fsdecode(args[0]) if args and args[0] is not None else ".")
 
-    def data_files(self, folder: str, system) -> dict:
+    def data_files(self, folder: str, system) -> tuple:
         """``(digests by path relative to folder, why not cacheable or '')``."""
         out, why = {}, ""
         if self.listed:
@@ -155,6 +156,8 @@ def main(request_path: str) -> None:
     mark(IMPORTING)
     try:
         spec = importlib.util.spec_from_file_location(name, path)
+        if spec is None or spec.loader is None:
+            raise ImportError(f"no loader for {path}")
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
         spec.loader.exec_module(module)
@@ -172,7 +175,7 @@ def main(request_path: str) -> None:
     except BaseException as exc:  # noqa: B902 - user code may raise anything
         fail("import", f"{type(exc).__name__} while being imported" + (f": {exc}" if str(exc) else ""))
 
-    strategy = getattr(module, function, None)
+    strategy: Any = getattr(module, function, None)
     if not callable(strategy) and not callable(getattr(strategy, "predict", None)):
         fail("missing", f"has no function {function!r}")
     calls = _agent_calls()
@@ -194,7 +197,7 @@ def main(request_path: str) -> None:
                 except BaseException as exc:  # noqa: B902
                     raised(exc, s, o)
                 if (isinstance(choice, bool) or type(choice).__name__ == "bool_"
-                        or not isinstance(choice, numbers.Integral) or not 0 <= choice <= most):
+                        or not isinstance(choice, numbers.Integral) or not 0 <= int(choice) <= most):
                     fail("value", f"returned {short_repr(choice)}", s, o, f"; expected an int from 0 to {most}")
                 answers.append(int(choice))
             if answers[0] != answers[1]:

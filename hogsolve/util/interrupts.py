@@ -107,7 +107,7 @@ def quiet_worker_starts() -> None:
             return original(*args, **kwargs)
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, before)
-    fork_exec.blocks_ctrl_c = True
+    setattr(fork_exec, "blocks_ctrl_c", True)  # noqa: B010 (a function attribute mypy does not know)
     launcher.fork_exec = fork_exec
 
 

@@ -11,7 +11,7 @@ from ..errors import HogsolveError
 import csv
 import io
 from pathlib import Path
-from typing import Dict, Iterable, List, Sequence
+from typing import Dict, Iterable, List, Optional, Sequence, TextIO
 
 from .files import atomic_write
 
@@ -26,7 +26,7 @@ class ResumableCsv:
     def __init__(self, path: Path, columns: Sequence[str], key: Sequence[str]):
         self.path, self.columns, self.key = Path(path), list(columns), list(key)
         self.ignored = 0
-        self._handle = None
+        self._handle: Optional[TextIO] = None
 
     def rows(self) -> Dict[tuple, dict]:
         """The rows already in the file, by key (later rows win); unreadable lines are
@@ -65,8 +65,9 @@ class ResumableCsv:
                 self._handle.write(",".join(self.columns) + "\n")
             elif torn:
                 self._handle.write("\n")  # end the line a crash cut short (it is skipped when read)
-        self._handle.write(self._line(row))
-        self._handle.flush()
+        handle = self._handle
+        handle.write(self._line(row))
+        handle.flush()
 
     def rewrite(self, rows: Iterable[dict]) -> None:
         """Replace the file with ``rows`` in the order given, atomically."""

@@ -36,6 +36,8 @@ class Status:
 class Proof(Status):
     """A certificate: ``message`` is its ``reason`` field, ``proven`` the same as ``ok``."""
 
+    reason: str  # the certificate's own field
+
     @property
     def message(self) -> str:
         """Why it does not prove the result ('' when it does)."""
@@ -49,6 +51,8 @@ class Proof(Status):
 
 class Certified(Status):
     """A solution whose status is its ``certificate``'s."""
+
+    certificate: Proof  # the solution's own field
 
     @property
     def message(self) -> str:

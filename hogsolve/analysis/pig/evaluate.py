@@ -8,7 +8,7 @@ the solver does.
 from __future__ import annotations
 
 import dataclasses
-from typing import Optional
+from typing import Any, List, Optional
 import numpy as np
 
 from ...pig.rules import PigGame
@@ -206,7 +206,7 @@ def _reach_pass(rolls: Rolls, tables: list, incoming: list, reach: np.ndarray, g
         busts = [turn_values(rolls, zeros, np.full(len(i_), width), np.zeros(len(i_)), t[i_, j_], bust=bust)[1][:, 0]
                  for t in tables]  # chance that a turn from k = 0 ends in a bust
         inflow = [incoming[r][i_, j_] for r in (0, 1)]
-        starts = [None, None]
+        starts: List[Any] = [None, None]
         for r in (0, 1):  # M_r = In_r + beta_other(partner) (In_other(partner) + beta_r M_r)
             o = 1 - r
             starts[r] = (inflow[r] + busts[o][partner] * inflow[o][partner]) / (1.0 - busts[o][partner] * busts[r])

@@ -11,7 +11,7 @@ from ...strategy.pig import policy_table
 from ..montecarlo import SimulationResult
 
 
-def simulate_pig(a, b, game: PigGame, games: int = 100_000, seed: int = 0) -> tuple:
+def simulate_pig(a, b, game: PigGame, games: int = 100_000, seed: Optional[int] = 0) -> tuple:
     """Monte Carlo of ``games`` games, vectorised: ``(wins of a moving first, games a moved
     first, wins of a moving second, games a moved second)``.  Game ``n`` has ``a`` first when
     ``n`` is even; every random draw comes from one generator seeded with ``seed``."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from typing import Dict, Tuple
 from fractions import Fraction
 
 from ...util.plain import plain
@@ -66,7 +67,7 @@ def verify_pig(solution) -> PigExactResult:
     outcomes = game.outcomes()
     bust = outcomes.get(("bust", 0), Fraction(0))
     adds = [(x, p) for (kind, x), p in outcomes.items() if kind == "add"]
-    start_values = {}  # (i, j) -> exact value at (i, j, 0)
+    start_values: Dict[Tuple[int, int], Fraction] = {}  # (i, j) -> exact value at (i, j, 0)
     one = Fraction(1)
     bad = ties = 0
     worst = 0.0
@@ -74,7 +75,8 @@ def verify_pig(solution) -> PigExactResult:
         pairs = [(i, s - i) for i in range(max(0, s - g + 1), min(s, g - 1) + 1)]
         linear = {}
         for i, j in pairs:
-            a, b = {}, {}  # value at k = a[k] + b[k] * u, u the value after a bust
+            a: Dict[int, Fraction] = {}  # value at k = a[k] + b[k] * u, u the value after a bust
+            b: Dict[int, Fraction] = {}
             for k in range(g - i - 1, -1, -1):
                 ra = sum(p * (a[k + x] if i + k + x < g else one) for x, p in adds)
                 rb = sum(p * b[k + x] for x, p in adds if i + k + x < g) + bust

@@ -31,6 +31,10 @@ class RollTable:
     ``roll[i, j, k]`` (a :class:`PigSolution`, or the shipped tables of
     :func:`hogsolve.strategy.pig.pig_bot`)."""
 
+    game: PigGame       # the subclasses' own fields
+    value: np.ndarray
+    roll: np.ndarray
+
     @property
     def first_player_win_probability(self) -> float:
         """P(the first player wins) under optimal play by both."""
