@@ -106,3 +106,30 @@ def test_the_old_roll_or_hold_calls_still_work_and_say_what_replaces_them():
         warnings.simplefilter("error")
         hogsolve.solve(game)  # the new call does not warn
     assert np.array_equal(hogsolve.solve(game).policy, hogsolve.solve(game).roll)
+
+
+def test_the_public_api_is_fully_annotated():
+    """Every function hogsolve and hogsolve.interop export, and every public method of every
+    class they export, annotates each argument and its return (a dataclass field that holds a
+    rule function is data, not a method)."""
+    import inspect
+    import hogsolve.interop as interop
+    missing = []
+    exported = [(name, getattr(hogsolve, name)) for name in hogsolve.__all__ if name != "__version__"]
+    exported += [(f"interop.{name}", getattr(interop, name)) for name in interop.__all__]
+    for label, obj in exported:
+        functions = [(label, obj)] if inspect.isfunction(obj) else []
+        if inspect.isclass(obj) and not getattr(obj, "_is_protocol", False):
+            fields = getattr(obj, "__dataclass_fields__", {})
+            functions += [(f"{label}.{name}", f) for name, f in vars(obj).items() if inspect.isfunction(f)
+                          and name not in fields and (not name.startswith("_") or name == "__call__")]
+        for where, function in functions:
+            signature = inspect.signature(function)
+            for name, parameter in signature.parameters.items():
+                if name not in ("self", "cls") and parameter.kind not in (parameter.VAR_POSITIONAL,
+                                                                          parameter.VAR_KEYWORD) \
+                        and parameter.annotation is inspect.Parameter.empty:
+                    missing.append(f"{where}({name})")
+            if signature.return_annotation is inspect.Signature.empty:
+                missing.append(f"{where} -> ?")
+    assert missing == []

@@ -17,7 +17,7 @@ probabilities then come from one pass in decreasing score-sum order.
 from __future__ import annotations
 
 import dataclasses
-from typing import Optional
+from typing import Any, Optional
 
 import numpy as np
 
@@ -142,7 +142,7 @@ def _best_response_pairwise(model: Model, opponent: np.ndarray):
     return value_me, value_opp, action_values
 
 
-def exploitability(strategy, rules: Ruleset, *, model: Optional[Model] = None) -> float:
+def exploitability(strategy: Any, rules: Ruleset, *, model: Optional[Model] = None) -> float:
     """How much the best response's win rate exceeds one half."""
     return best_response(strategy, rules, model=model).exploitability
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import html
 import math
-from typing import List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple, Union
+from pathlib import Path
 
 from ..util.files import atomic_write
 
@@ -157,6 +158,7 @@ def report_html(record: dict, *, goal: int, against_optimal: Sequence[Optional[f
 """
 
 
-def write_report(path, record: dict, *, goal: int, against_optimal: Sequence[Optional[float]]) -> None:
+def write_report(path: Union[str, Path], record: dict, *, goal: int,
+                 against_optimal: Sequence[Optional[float]]) -> None:
     """Write :func:`report_html` to ``path`` (to a temporary name, then renamed)."""
-    atomic_write(path, report_html(record, goal=goal, against_optimal=against_optimal).encode("utf-8"))
+    atomic_write(Path(path), report_html(record, goal=goal, against_optimal=against_optimal).encode("utf-8"))

@@ -25,7 +25,7 @@ import itertools
 import math
 import tomllib
 from pathlib import Path
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -50,7 +50,7 @@ class GridError(HogsolveError, ValueError):
     """A grid file that cannot be used; the message names the file and the reason."""
 
 
-def load_grid(path) -> Tuple[List[str], List[Tuple[dict, Ruleset]]]:
+def load_grid(path: Union[str, Path]) -> Tuple[List[str], List[Tuple[dict, Ruleset]]]:
     """``(grid keys, [(the combination's values, its Ruleset), ...])`` from a grid file."""
     path = Path(path)
     try:

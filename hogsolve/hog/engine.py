@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import Callable, Dict, List, Mapping, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
 
 from ..util.words import plural
 from .rules import (EndOfTurn, Ruleset, checked_choice, end_of_turn_steps, moves_again, roll_points,
@@ -244,7 +244,7 @@ class Match:
         return turn
 
 
-def play(strategy0, strategy1, rules: Ruleset, *, dice: Optional[Dice] = None,
+def play(strategy0: Any, strategy1: Any, rules: Ruleset, *, dice: Optional[Dice] = None,
          score0: int = 0, score1: int = 0, goal: Optional[int] = None,
          seed: Optional[int] = None, first: int = 0, max_turns: int = 100_000,
          feral_hogs: bool = True) -> GameResult:

@@ -79,7 +79,7 @@ class GameSpec:
         return observations.decision_rows(self.rules)
 
 
-def tabulate_agent(agent, spec: GameSpec) -> np.ndarray:
+def tabulate_agent(agent: Any, spec: GameSpec) -> np.ndarray:
     """The agent's action at every decision state, in one batch when it takes one, as the
     game's table (:func:`hogsolve.strategy.observations.table_of`).
 
@@ -113,7 +113,7 @@ class AgentEvaluation:
                 "worst_states": self.worst_states}
 
 
-def evaluate_agent(agent, rules=None, *, game: Optional[str] = None, goal: Optional[int] = None,
+def evaluate_agent(agent: Any, rules: Any = None, *, game: Optional[str] = None, goal: Optional[int] = None,
                    baseline: Optional[str] = None, worst: int = 10) -> AgentEvaluation:
     """The exact win rate of ``agent`` against the optimal bot and against ``baseline`` (a
     strategy spec; by default the game's own, ``rules.baseline``: ``always_roll:4`` for Hog,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from fractions import Fraction
 from itertools import product
-from typing import Any, Dict, List, Mapping, Tuple
+from typing import Any, Dict, List, Mapping, Sequence, Tuple
 
 import numpy as np
 
@@ -52,7 +52,7 @@ class PigGame:
         """Exact probabilities of one roll's outcomes."""
         return ROLLS[self.roll](self.sides)
 
-    def outcome_of(self, faces) -> Outcome:
+    def outcome_of(self, faces: Sequence[int]) -> Outcome:
         """The outcome of rolled faces (one face, or two for the two-dice games; a coin shows 1 or 2)."""
         return FACES[self.roll](tuple(faces))
 

@@ -150,7 +150,7 @@ class ChatRoom:
         :data:`HISTORY`, oldest first; ``private`` marks those to them alone)."""
         return [{**message, "private": to is not None} for to, message in self.history if to is None or to == name]
 
-    def check_name(self, name) -> str:
+    def check_name(self, name: str) -> str:
         """A free, valid seat name (RoomError otherwise)."""
         if not is_player_name(name):
             raise RoomError("a name is one word of letters (any script), digits, _ . or - (at most 32)")

@@ -21,6 +21,7 @@ import dataclasses
 import time
 from fractions import Fraction
 from math import lcm
+from typing import Any
 
 import numpy as np
 
@@ -226,7 +227,7 @@ class TieCheck(ExactStatus):
                 f"{self.seconds:.2f} s)")  # the float error itself follows the machine: in to_dict()
 
 
-def verify_ties(model: Model, solution) -> TieCheck:
+def verify_ties(model: Model, solution: Any) -> TieCheck:
     """Every state's exact optimal value, and exact decisions where the certificate has ties,
     at about a tenth of :func:`verify`'s work.
 

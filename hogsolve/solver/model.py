@@ -28,7 +28,7 @@ import functools
 from collections import Counter
 from fractions import Fraction
 from functools import cached_property
-from typing import List, Optional, Tuple
+from typing import Any, List, Optional, Tuple
 
 import numpy as np
 
@@ -135,17 +135,18 @@ class Model:
         """Sentinel next state: the mover has lost."""
         return self.num_states + 1
 
-    def land(self, s, o, points):
+    def land(self, s: Any, o: Any, points: Any) -> Any:
         """Where a turn scoring ``points`` (bonus rules and swap applied) from (s, o) leads:
         the flat next state from the next mover's side, or ``win`` / ``loss`` (arrays too)."""
         if self.points_landing is not None:
             return self.points_landing[s, o, np.minimum(points, self.points_landing.shape[2] - 1)]
         return self.after[np.minimum(np.asarray(s) + points, self.after.shape[0] - 1), o]
 
-    def piggy_landing(self, s, o, n):
+    def piggy_landing(self, s: Any, o: Any, n: Any) -> Any:
         """Where Piggy Back takes a roll of ``n`` dice scoring 0 at (s, o): the flat next
         state (from the next mover's side), or ``win`` / ``loss``."""
         s, o, n = np.asarray(s), np.asarray(o), np.asarray(n)
+        assert self.piggy is not None, "Piggy Back is not a rule of this ruleset"
         inside = o + n < self.goal
         nxt = self.after[s, np.minimum(o + n, self.goal - 1)]
         code = self.piggy[n, s, o]

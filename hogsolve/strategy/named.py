@@ -9,7 +9,7 @@ The spec language of the command line lives in :mod:`hogsolve.strategy.specs`.
 """
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 import numpy as np
 
@@ -25,14 +25,14 @@ class Strategy:
         self.name = name
         self.table: Optional[np.ndarray] = None  # a table strategy's table (as_policy reads it, not its calls)
 
-    def __call__(self, score: int, opponent_score: int):
+    def __call__(self, score: int, opponent_score: int) -> int:
         return self.function(score, opponent_score)
 
     def __repr__(self) -> str:
         return f"Strategy({self.name})"
 
 
-def tabulate(strategy, rules: Ruleset) -> np.ndarray:
+def tabulate(strategy: Any, rules: Ruleset) -> np.ndarray:
     """``policy[score, opponent_score]`` of a strategy over every state, validated."""
     return as_policy(strategy, rules).table
 

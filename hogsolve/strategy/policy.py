@@ -116,7 +116,7 @@ def tabulate_callable(strategy, rules: Ruleset) -> np.ndarray:
     return table
 
 
-def as_policy(strategy, rules: Ruleset, name: Optional[str] = None) -> Policy:
+def as_policy(strategy: Any, rules: Ruleset, name: Optional[str] = None) -> Policy:
     """The one way into hogsolve: ``strategy`` as a validated :class:`Policy` for ``rules``.
 
     Accepts a Policy (checked to belong to ``rules``), a table array, an
