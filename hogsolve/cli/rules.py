@@ -25,7 +25,10 @@ def setup_rules(p):
                 return 0
             record = {**rules.summary(), "semesters": list(semesters(rules.name)),
                       "inferred": INFERRED.get(rules.name, ""), "no_value": NO_VALUE.get(rules.name, "")}
-            return respond(args, record, lambda: [print(f"{k:12} {v}") for k, v in record.items()])
+            def show_one() -> None:
+                for key, value in record.items():
+                    print(f"{key:12} {value}")
+            return respond(args, record, show_one)
         known = rulesets()
         records = [{**r.summary(), "semesters": list(semesters(name)), "inferred": INFERRED.get(name, ""),
                     "no_value": NO_VALUE.get(name, "")} for name, r in known.items()]

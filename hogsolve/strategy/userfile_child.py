@@ -238,6 +238,7 @@ def _agent_calls():
     """hogsolve's agent_calls.py, loaded by path from beside this file (standard library only at
     its top)."""
     spec = importlib.util.spec_from_file_location("_hogsolve_agent_calls", os.path.join(HERE, "agent_calls.py"))
+    assert spec is not None and spec.loader is not None  # a .py file beside this one
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
