@@ -116,3 +116,16 @@ def test_get_rules_errors_and_goal():
         su18.replace(max_dice=0)
     with pytest.raises(TypeError):
         su18.replace(goal=2.5)
+
+
+def test_every_rule_component_shows_its_semesters_examples():
+    """Each component a rule file may name carries a doctest (the semester's official examples
+    where the course published any), which the default tier runs."""
+    from hogsolve.hog.rulefile import COMPONENTS, OPTIONAL
+    missing = []
+    for kind, table in {**COMPONENTS, **OPTIONAL}.items():
+        for name, component in table.items():
+            doc = component.__doc__ if hasattr(component, "__code__") else type(component).points.__doc__
+            if ">>> " not in (doc or ""):
+                missing.append(f"{kind}: {name}")
+    assert missing == []

@@ -47,32 +47,68 @@ def _larger(a, b):
 # ------------------------------------------------------------ Free Bacon ----
 
 def bacon_product_digit(opponent_score):
-    """su18: 1 + last digit of (tens digit x ones digit) of the opponent's score."""
+    """su18: 1 + last digit of (tens digit x ones digit) of the opponent's score.
+
+    Example (su18's official ``free_bacon`` examples):
+
+    >>> bacon_product_digit(35), bacon_product_digit(71), bacon_product_digit(7)
+    (6, 8, 1)
+    """
     return 1 + tens(opponent_score) * ones(opponent_score) % 10
 
 
 def bacon_twice_tens_minus_ones(opponent_score):
-    """fa18: max(2 * tens - ones, 1) of the opponent's score."""
+    """fa18: max(2 * tens - ones, 1) of the opponent's score.
+
+    Example (fa18's official ``free_bacon`` examples):
+
+    >>> bacon_twice_tens_minus_ones(35), bacon_twice_tens_minus_ones(71), bacon_twice_tens_minus_ones(7)
+    (1, 13, 1)
+    """
     return _larger(2 * tens(opponent_score) - ones(opponent_score), 1)
 
 
 def bacon_larger_digit(opponent_score):
-    """fa13: 1 + the larger of the opponent's two digits."""
+    """fa13: 1 + the larger of the opponent's two digits.
+
+    Example (fa17's official ``free_bacon`` examples):
+
+    >>> bacon_larger_digit(35), bacon_larger_digit(71), bacon_larger_digit(7)
+    (6, 8, 8)
+    """
     return 1 + _larger(tens(opponent_score), ones(opponent_score))
 
 
 def bacon_digit_difference(opponent_score):
-    """fa14: 1 + |tens - ones| of the opponent's score."""
+    """fa14: 1 + |tens - ones| of the opponent's score.
+
+    Example (fa14 has no official example; by the rule's text, 1 + |3 - 5| and 1 + |7 - 1|):
+
+    >>> bacon_digit_difference(35), bacon_digit_difference(71)
+    (3, 7)
+    """
     return 1 + abs(tens(opponent_score) - ones(opponent_score))
 
 
 def bacon_two_plus_digit_difference(opponent_score):
-    """sp18: 2 + |tens - ones| of the opponent's score."""
+    """sp18: 2 + |tens - ones| of the opponent's score.
+
+    Example (sp18's official ``free_bacon`` examples):
+
+    >>> bacon_two_plus_digit_difference(35), bacon_two_plus_digit_difference(71), bacon_two_plus_digit_difference(7)
+    (4, 8, 9)
+    """
     return 2 + abs(tens(opponent_score) - ones(opponent_score))
 
 
 def bacon_ten_minus_smaller_digit(opponent_score):
-    """su19/fa19: 10 - min(tens, ones) of the opponent's score."""
+    """su19/fa19: 10 - min(tens, ones) of the opponent's score.
+
+    Example (su19's and fa19's official ``free_bacon`` examples):
+
+    >>> bacon_ten_minus_smaller_digit(35), bacon_ten_minus_smaller_digit(71), bacon_ten_minus_smaller_digit(9)
+    (7, 9, 10)
+    """
     return 10 - _smaller(tens(opponent_score), ones(opponent_score))
 
 
@@ -83,25 +119,49 @@ PI_DIGITS = np.array([int(d) for d in (
 
 def bacon_one_seventh_digit(opponent_score):
     """fa21 Picky Piggy: the n-th digit after the point of 1/7 = 0.142857..., n = the
-    opponent's score; 7 when n is 0."""
+    opponent's score; 7 when n is 0.
+
+    Example (fa21's official ``picky_piggy`` examples):
+
+    >>> [int(bacon_one_seventh_digit(n)) for n in (0, 1, 2)]
+    [7, 1, 4]
+    """
     n = np.asarray(opponent_score)
     return as_result(np.where(n == 0, 7, ONE_SEVENTH_DIGITS[(np.maximum(n, 1) - 1) % 6]))
 
 
 def bacon_pi_digit(opponent_score):
-    """fa20: 3 + the n-th digit of pi (n = the opponent's score; digit 0 is the leading 3)."""
+    """fa20: 3 + the n-th digit of pi (n = the opponent's score; digit 0 is the leading 3).
+
+    Example (fa20's official ``free_bacon`` examples):
+
+    >>> [int(bacon_pi_digit(n)) for n in (0, 1, 2)]
+    [6, 4, 7]
+    """
     return as_result(3 + PI_DIGITS[np.minimum(np.asarray(opponent_score), len(PI_DIGITS) - 1)])
 
 
 def bacon_smallest_square_digit(opponent_score):
-    """sp21 Piggy Points: 3 + the smallest digit of the opponent's score squared."""
+    """sp21 Piggy Points: 3 + the smallest digit of the opponent's score squared.
+
+    Example (sp21's official ``piggy_points`` examples):
+
+    >>> [int(bacon_smallest_square_digit(n)) for n in (4, 10, 94)]
+    [4, 3, 6]
+    """
     n = np.asarray(opponent_score)
     smallest = np.array([min(int(d) for d in str(x * x)) for x in range(int(n.max()) + 1)])
     return as_result(3 + smallest[n])
 
 
 def bacon_pig_tail(opponent_score):
-    """fa22/sp23 Pig Tail: 2 |tens - ones| + 1 of the opponent's score."""
+    """fa22/sp23 Pig Tail: 2 |tens - ones| + 1 of the opponent's score.
+
+    Example (fa22's official ``tail_points`` examples):
+
+    >>> bacon_pig_tail(25), bacon_pig_tail(52), bacon_pig_tail(0)
+    (7, 7, 1)
+    """
     return 2 * abs(tens(opponent_score) - ones(opponent_score)) + 1
 
 
@@ -138,12 +198,24 @@ _cube_alternating = table_rule(lambda n: 1 + abs(_alternating_digit_sum(n ** 3))
 
 def bacon_cube_alternating_digits(opponent_score):
     """sp20: 1 + |alternating sum of the digits of the opponent's score cubed|
-    (20 ** 3 = 8000 -> |8 - 0 + 0 - 0| + 1 = 9)."""
+    (20 ** 3 = 8000 -> |8 - 0 + 0 - 0| + 1 = 9).
+
+    Example (sp20's official ``free_bacon`` examples):
+
+    >>> [int(bacon_cube_alternating_digits(n)) for n in (4, 1, 20)]
+    [3, 2, 9]
+    """
     return _cube_alternating(opponent_score)
 
 
 def bacon_ten_minus_ones_plus_tens(opponent_score):
-    """su20: 10 - ones + tens of the opponent's score."""
+    """su20: 10 - ones + tens of the opponent's score.
+
+    Example (su20's official ``free_bacon`` examples):
+
+    >>> bacon_ten_minus_ones_plus_tens(4), bacon_ten_minus_ones_plus_tens(1), bacon_ten_minus_ones_plus_tens(20)
+    (6, 9, 12)
+    """
     return 10 - ones(opponent_score) + tens(opponent_score)
 
 
@@ -155,7 +227,13 @@ def both_scores(rule):
 
 @both_scores
 def bacon_boar_brawl(score, opponent_score):
-    """fa23 onward, Boar Brawl: max(3 |tens of the opponent - ones of the mover|, 1)."""
+    """fa23 onward, Boar Brawl: max(3 |tens of the opponent - ones of the mover|, 1).
+
+    Example (fa23's official ``boar_brawl`` examples):
+
+    >>> bacon_boar_brawl(21, 46), bacon_boar_brawl(52, 79), bacon_boar_brawl(0, 0)
+    (9, 15, 1)
+    """
     return _larger(3 * abs(tens(opponent_score) - ones(score)), 1)
 
 
@@ -181,11 +259,23 @@ def _hefty_table(size: int) -> np.ndarray:
 def bacon_hefty_hogs(score, opponent_score):
     """sp22 Hefty Hogs: start from the mover's score and, for each digit of the opponent's
     score from the ones digit leftwards, apply that digit's function; the result mod 30
-    (it can be 0).  An opponent's score of 0 is one digit 0."""
+    (it can be 0).  An opponent's score of 0 is one digit 0.
+
+    Example (sp22's official ``hefty_hogs`` examples):
+
+    >>> [int(bacon_hefty_hogs(5, o)) for o in (123, 456)]
+    [9, 29]
+    """
     s, o = np.asarray(score), np.asarray(opponent_score)
     return as_result(_hefty_table(table_size(s, o))[s, o])
 
 
 def bacon_not_a_move(opponent_score):
-    """For rulesets where zero dice is not a move (``min_dice`` 1): never used, scores 0."""
+    """For rulesets where zero dice is not a move (``min_dice`` 1): never used, scores 0.
+
+    Example (neller and Presser's Hog: never called):
+
+    >>> bacon_not_a_move(35)
+    0
+    """
     return 0 * opponent_score
