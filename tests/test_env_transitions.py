@@ -1,0 +1,260 @@
+"""The fast environments against the engine, turn by turn, with every chance outcome.
+
+The vector environment (:mod:`hogsolve.interop.vector`) and the single environment's lanes
+(:mod:`hogsolve.interop.lanes`) play the games on their own arrays and lists; here each of
+their moves is set up in many positions at once, given each possible chance outcome in turn
+(the draw replaced by the outcome wanted), and checked against what the engine says that
+outcome does: :func:`hogsolve.hog.engine.score_turn` for Hog (Piggy Back, Feral Hogs, the
+bonus rules, swaps, extra turns, the goal) and :class:`hogsolve.pig.engine.PigMatch` for the
+roll-or-hold games.  Exact and deterministic: no sampling, so the default tier runs it.
+"""
+import random
+
+import numpy as np
+import pytest
+
+from hogsolve import get_pig_game, get_rules
+from hogsolve.hog.engine import score_turn
+from hogsolve.interop.core import GameSpec
+from hogsolve.interop.lanes import HogLane, PigLane
+from hogsolve.interop.vector import _HogGames, _RollOrHoldGames
+from hogsolve.pig.engine import PigMatch
+from hogsolve.pig.state import PigState
+
+
+def hog_cases(rules, model, rng, positions):
+    """(mover, score, opponent_score, my memory, their memory, dice, points) for random
+    positions, every legal dice count and every points value that count can score there."""
+    g = int(rules.goal)
+    size = model.context_shape[0] if rules.history is not None else 1
+    cases = []
+    corners = [(g - 1, g - 1), (g - 1, 0), (0, g - 1), (0, 0)]  # the largest landings, the start
+    for number in range(positions):
+        s, o = corners[number] if number < len(corners) else (int(rng.integers(g)), int(rng.integers(g)))
+        mover = int(rng.integers(2))
+        mine, theirs = int(rng.integers(size)), int(rng.integers(size))
+        for dice in range(int(rules.min_dice), int(rules.max_dice) + 1):
+            if dice == 0:
+                support = [int(model.free_bacon_points[s, o])]
+            else:
+                support = np.flatnonzero(model.counts[model.dice_kind[s, o], dice]).tolist()
+            cases += [(mover, s, o, mine, theirs, dice, p) for p in support]
+    return cases
+
+
+def expected_hog(rules, case):
+    """What the engine does with the case: ``(winner, mover next, scores of player 0 and 1,
+    memory of the next mover, memory of the other)``; winner None while the game goes on."""
+    mover, s, o, mine, theirs, dice, points = case
+    turn = score_turn(rules, mover, s, o, dice, points, previous=mine)
+    new, opp = turn.new_score, turn.new_opponent_score
+    scores = (new, opp) if mover == 0 else (opp, new)
+    if new >= rules.goal or opp >= rules.goal:
+        return (mover if new >= rules.goal else 1 - mover), None, scores, None, None
+    remembered = mine
+    if rules.history is not None:
+        remembered = int(rules.history.index(rules.history.remembered(dice, points), int(rules.max_dice)))
+    if turn.extra_turn:
+        return None, mover, scores, remembered, theirs
+    return None, 1 - mover, scores, theirs, remembered
+
+
+class Chosen:
+    """The one draw a test wants, whatever is asked (a stand-in for the generator)."""
+
+    def __init__(self, values):
+        self.values = values
+
+    def integers(self, low, high, size=None, dtype=None):
+        return np.array(self.values, dtype=np.int64)
+
+
+@pytest.mark.parametrize("name, goal", [("su18", 40), ("fa18", 40), ("fa20", 40), ("sp21", 40), ("fa15", 40),
+                                        ("sp15", 40), ("sp17", 40), ("fa19", 30), ("su20", 30), ("fa23", 40),
+                                        ("hog", 30)])
+def test_every_hog_turn_of_the_vector_env_lands_where_the_engine_says(name, goal):
+    """Mistakes: a bonus, swap, Piggy Back, Feral Hogs' points or memory, an extra turn or the
+    winner taken wrong in the vector env's turn; the sampler's points are its own test's."""
+    rules = get_rules(name, goal=goal)
+    games = _HogGames(GameSpec.of(name, goal), "always_roll:4")
+    cases = hog_cases(rules, games.model, np.random.default_rng(len(name) + goal), 60)
+    n = len(cases)
+    mover, s, o, mine, theirs, dice, points = (np.array(column) for column in zip(*cases))
+    games.start(n)
+    games.state[:], games.mover[:] = s * goal + o, mover
+    if rules.history is not None:
+        games.mine[:], games.theirs[:] = mine, theirs
+    games.sampler.sample = lambda rows, rng: points.copy()  # the outcome each case wants
+    games.play(np.arange(n), dice, rng=None)
+    for k, case in enumerate(cases):
+        winner, next_mover, scores, next_mine, next_theirs = expected_hog(rules, case)
+        assert (None if games.winner[k] < 0 else int(games.winner[k])) == winner, case
+        if winner is not None:
+            continue
+        here, there = divmod(int(games.state[k]), goal)
+        seen = (here, there) if games.mover[k] == 0 else (there, here)
+        assert (int(games.mover[k]), seen) == (next_mover, scores), case
+        if rules.history is not None:
+            assert (int(games.mine[k]), int(games.theirs[k])) == (next_mine, next_theirs), case
+
+
+@pytest.mark.parametrize("name, goal", [("su18", 40), ("fa20", 40), ("fa15", 40), ("sp15", 40), ("fa23", 40),
+                                        ("hog", 30)])
+def test_every_hog_turn_of_the_single_env_lands_where_the_engine_says(name, goal):
+    """The same for the Hog lane of Hog-v0 (the rulesets without memories)."""
+    rules = get_rules(name, goal=goal)
+    lane = HogLane(GameSpec.of(name, goal), "always_roll:4")
+    for case in hog_cases(rules, lane.model or _model(rules), np.random.default_rng(goal + 7), 40):
+        mover, s, o, _, _, dice, points = case
+        lane.place(*((s, o) if mover == 0 else (o, s)), mover)
+        lane.land(dice, points)
+        winner, next_mover, scores, _, _ = expected_hog(rules, case)
+        assert lane.winner == winner, case
+        if winner is None:
+            assert (lane.mover, tuple(lane.scores())) == (next_mover, scores), case
+        else:
+            assert tuple(lane.scores()) == scores, case  # the engine's final scores
+
+
+def _model(rules):
+    from hogsolve.solver.model import compile_model
+    return compile_model(rules)
+
+
+def pig_outcomes(game):
+    """Each roll outcome with the least integer draw that gives it, from the exact
+    probabilities (their common denominator's units, in the order the state lists them)."""
+    outcomes = PigState(game).outcomes  # ((kind, amount), exact probability), the order draws take
+    denominator = 1
+    for _, p in outcomes:
+        denominator = denominator * p.denominator // np.gcd(denominator, p.denominator)
+    first, out = 0, []
+    for outcome, p in outcomes:
+        out.append((outcome, first))
+        first += int(p * denominator)
+    assert first == denominator
+    return out
+
+
+def pig_positions(game, rng, count):
+    g = game.goal
+    return [(int(rng.integers(g)), int(rng.integers(g)), int(rng.integers(g)), int(rng.integers(2)))
+            for _ in range(count)]
+
+
+def expected_pig(game, i, j, k, mover, outcome):
+    """The engine's match after the mover at (i, j, k) rolls ``outcome`` (or holds: None)."""
+    match = PigMatch(game, first=mover, keep_log=False)
+    match.scores[mover], match.scores[1 - mover], match.turn_total = i, j, k
+    if outcome is None:
+        match.hold()
+    else:
+        match.apply_outcome(*PigState(game).outcomes[outcome][0])
+    return match
+
+
+@pytest.mark.parametrize("name, goal", [("pig", 30), ("two-dice-pig", 30), ("big-pig", 40), ("piglet", 10)])
+def test_every_roll_and_hold_of_the_vector_env_is_the_engines(name, goal):
+    """Mistakes: an outcome drawn for the wrong integer, a bust or a wipe kept, the goal rule
+    or the mover after a hold taken wrong in the vector env."""
+    game = get_pig_game(name, goal=goal)
+    games = _RollOrHoldGames(GameSpec.of(name, goal), "hold_at:10")
+    draws = pig_outcomes(game)
+    positions = [p for p in pig_positions(game, np.random.default_rng(goal), 40) if p[0] + p[2] < goal]
+    cases = [(pos, q, draw) for pos in positions for q, (_, draw) in enumerate(draws)]
+    cases += [(pos, None, None) for pos in positions if pos[2] > 0]  # holds
+    n = len(cases)
+    games.start(n)
+    for row, ((i, j, k, mover), _, _) in enumerate(cases):
+        games.scores[row, mover], games.scores[row, 1 - mover], games.total[row], games.mover[row] = i, j, k, mover
+    actions = np.array([1 if q is None else 0 for _, q, _ in cases])
+    rolled = [draw for _, q, draw in cases if q is not None]
+    games.play(np.arange(n), actions, Chosen(rolled))
+    for row, ((i, j, k, mover), q, _) in enumerate(cases):
+        match = expected_pig(game, i, j, k, mover, q)
+        assert list(games.scores[row]) == match.scores, (name, i, j, k, mover, q)
+        assert (None if games.winner[row] < 0 else int(games.winner[row])) == match.winner
+        if match.winner is None:
+            assert (int(games.mover[row]), int(games.total[row])) == (match.mover, match.turn_total)
+
+
+class Bits:
+    """A stand-in for ``random.Random`` whose ``getrandbits`` gives the values asked for."""
+
+    def __init__(self, values):
+        self.values = list(values)
+
+    def getrandbits(self, bits):
+        return self.values.pop(0)
+
+
+@pytest.mark.parametrize("name, goal", [("pig", 30), ("two-dice-pig", 30), ("piglet", 10)])
+def test_every_roll_of_the_pig_lane_is_the_engines(name, goal):
+    """Mistakes: the lane's table of draws built off by one, a draw at or above the
+    denominator not drawn again, the agent's hold or the opponent's choice taken wrong."""
+    game = get_pig_game(name, goal=goal)
+    lane = PigLane(GameSpec.of(name, goal), "hold_at:10")
+    draws = pig_outcomes(game)
+    denominator = int(lane.denominator)
+    for i, j, k, _ in pig_positions(game, np.random.default_rng(goal + 1), 25):
+        if i + k >= goal:
+            continue
+        for q, (outcome, draw) in enumerate(draws):
+            lane.new(0, random.Random(0))
+            match = lane.match
+            match.scores[:], match.turn_total, match.mover = [i, j], k, 0
+            # one draw past the denominator first (drawn again), then the outcome's own
+            rejected = [denominator] if (1 << lane.bits) > denominator else []
+            lane.play(0, Bits(rejected + [draw]))
+            expected = expected_pig(game, i, j, k, 0, q)
+            assert (match.scores, match.mover, match.turn_total) == \
+                (expected.scores, expected.mover, expected.turn_total), (outcome, i, j, k)
+        if k > 0:
+            lane.new(0, random.Random(0))
+            match = lane.match
+            match.scores[:], match.turn_total, match.mover = [i, j], k, 0
+            assert lane.play(1, Bits([])) is True
+            assert match.scores == expected_pig(game, i, j, k, 0, None).scores
+
+
+def test_the_pig_lanes_move_is_its_play_then_the_opponents_advance():
+    """Mistake: the fast move of the lane (one loop) drifting from play-then-advance: the same
+    dice give the same match, move after move."""
+    game = get_pig_game("pig", goal=40)
+    spec = GameSpec.of("pig", 40)
+    fast, slow = PigLane(spec, "hold_at:12"), PigLane(spec, "hold_at:12")
+    rng_fast, rng_slow = random.Random(5), random.Random(5)
+    fast.new(0, rng_fast)
+    slow.new(0, rng_slow)
+    choices = random.Random(9)
+    for _ in range(400):
+        if fast.winner is not None:
+            assert slow.winner == fast.winner
+            fast.new(0, rng_fast)
+            slow.new(0, rng_slow)
+            continue
+        action = int(choices.random() < 0.3)
+        assert fast.move(action, 0, rng_fast) == (slow.play(action, rng_slow), slow.advance(0, rng_slow))[0]
+        assert (fast.match.scores, fast.match.turn_total, fast.match.mover) == \
+            (slow.match.scores, slow.match.turn_total, slow.match.mover)
+    assert game.goal == 40
+
+
+@pytest.mark.parametrize("kwargs, agent, one", [
+    ({"game": "pig", "goal": 12}, lambda o: (o[:, 2] >= 5).astype(int), lambda o: int(o[2] >= 5)),
+    ({"rules": "su18", "goal": 15}, lambda o: np.where(o[:, 0] < 8, 6, 2), lambda o: 6 if o[0] < 8 else 2),
+])
+@pytest.mark.parametrize("seat", ["first", "second"])
+def test_the_vector_envs_episodes_pay_each_seat_its_exact_win_rate_at_a_small_goal(kwargs, agent, one, seat):
+    """The fast tier's check of the vector env's episodes (the slow tier has larger games):
+    rewards to the right seat, the deal, the forced step and the autoreset (a swapped seat or
+    reward moves the rate by far more than the interval)."""
+    from hogsolve.interop.core import evaluate_agent
+    from hogsolve.interop.vector import HogsolveVectorEnv
+    from hogsolve.util.stats import wilson_interval
+    from test_interop import _first_episodes
+    env = HogsolveVectorEnv(2048, seat=seat, opponent="optimal", **kwargs)
+    exact = evaluate_agent(one, kwargs.get("rules") or kwargs.get("game"), goal=kwargs["goal"]).against_optimal
+    rate, n = _first_episodes(env, agent, 3, seed=11)
+    low, high = wilson_interval(rate, n, z=4.0)
+    assert low <= (exact.first if seat == "first" else exact.second) <= high, (rate, exact)
