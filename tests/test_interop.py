@@ -547,3 +547,19 @@ def test_the_old_name_of_tabulate_agent_warns_and_still_works():
     assert old is tabulate_agent
     with pytest.raises(AttributeError):
         interop.no_such_name
+
+
+def test_gymnasium_takes_whole_numbers_only():
+    """Mistakes: a float, a bool, an array of actions or a 0-d float array taken as an action,
+    or the message naming the wrong range."""
+    from hogsolve.interop.gymnasium import HogsolveEnv
+    env = HogsolveEnv(game="pig", goal=20, opponent="hold_at:10")
+    env.reset(seed=1)
+    for bad in (1.5, True, np.bool_(True), np.array([0, 1]), np.array(0.0), "0"):
+        with pytest.raises(ValueError, match=r"^action .* is not a whole number from 0 to 1$"):
+            env.step(bad)
+    for good in (np.int64(0), np.array(0), np.uint8(0)):
+        observation, *_ = env.step(good)
+        assert observation.shape == (3,)
+        if env.winner is not None:
+            env.reset()
