@@ -563,3 +563,18 @@ def test_gymnasium_takes_whole_numbers_only():
         assert observation.shape == (3,)
         if env.winner is not None:
             env.reset()
+
+
+def test_a_fixed_pig_opponent_holds_exactly_where_its_table_says():
+    """Mistakes: the opponent rolling at a turn total its table holds at (Piglet's heads add 1,
+    so hold_at:1 holds at a total of 1), or holding with nothing to bank; a ready strategy
+    object used as it is."""
+    from hogsolve.interop.opponents import opponent_from
+    from hogsolve.pig.state import PigState
+    spec = GameSpec.of("piglet", 10)
+    for opponent in ("hold_at:1", hogsolve.hold_at(1)):
+        choose = opponent_from(opponent, spec)
+        state = PigState(spec.rules)
+        for total, expected in ((0, 0), (1, 1), (2, 1)):
+            state.match.scores[:], state.match.turn_total = [3, 4], total
+            assert choose(state) == expected, (opponent, total)

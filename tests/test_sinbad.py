@@ -491,3 +491,21 @@ def test_a_tie_at_the_target_goes_to_the_player_who_said_hog():
     r2.hog("a")  # a scores 9 (ham's value), b 9 cards: tied at the target, the hog breaks it
     game2.finish_round()
     assert game2.totals == {"a": 9, "b": 9} and game2.winners == ["a"]
+
+
+def test_the_round_hog_and_winner_lines_word_for_word():
+    """Mistakes: the round's items joined or named wrong, the hog line's words, one winner
+    said as several (or several as one); each line written out here, not rebuilt by the
+    code's own expression."""
+    items = (("ham", 10), ("bacon", 15))
+    room = Room(["ann", "bob"], seed=2, items=items, target=9)
+    assert room.start()[0].text == "round 1: ham [10], bacon [15]; nine cards of each"
+    room.round.hands = {"ann": ["ham"] * 9, "bob": ["bacon"] * 9}
+    out = room.handle("ann", "hog")
+    assert out[0] == Message("ann says hog with nine ham [10]!", None, ("hog", "ann", "ham"))
+    assert out[-1] == Message("ann wins the game with 10", None, ("winner", ("ann",)))
+    tie = Room(["ann", "bob"], seed=2, items=(("ham", 9), ("bacon", 15)), target=9)
+    tie.start()
+    tie.round.hands = {"ann": ["ham"] * 9, "bob": ["bacon"] * 9}
+    out = tie.stall()  # nine cards each and no hog: 9 and 9
+    assert out[-1] == Message("ann and bob win the game with 9", None, ("winner", ("ann", "bob")))
