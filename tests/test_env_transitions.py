@@ -258,3 +258,67 @@ def test_the_vector_envs_episodes_pay_each_seat_its_exact_win_rate_at_a_small_go
     rate, n = _first_episodes(env, agent, 3, seed=11)
     low, high = wilson_interval(rate, n, z=4.0)
     assert low <= (exact.first if seat == "first" else exact.second) <= high, (rate, exact)
+
+
+@pytest.mark.parametrize("kwargs", [{"game": "pig", "goal": 12}, {"rules": "hog", "goal": 15}])
+@pytest.mark.parametrize("mask_in_observation", [False, True])
+def test_every_step_of_the_single_env_says_what_happened(kwargs, mask_in_observation):
+    """Mistakes: the illegal flag wrong on the step that ends the game, an observation outside
+    its space (a final score past the goal unclipped, the forced step of a game lost before
+    the agent moved), the mask missing or not the legal actions, the dict observation's keys."""
+    from hogsolve.interop.gymnasium import HogsolveEnv
+    env = HogsolveEnv(opponent="optimal", seat="random", mask_in_observation=mask_in_observation, **kwargs)
+    rng = np.random.default_rng(3)
+    forced = finals = 0
+    for episode in range(150):
+        observation, info = env.reset(seed=episode)
+        done = False
+        while not done:
+            assert env.observation_space.contains(observation)
+            board = observation["observation"] if mask_in_observation else observation
+            mask = info["action_mask"]
+            if mask_in_observation:
+                assert set(observation) == {"observation", "action_mask"}
+                assert np.array_equal(observation["action_mask"], mask)
+            over = info.get("game_over", False)
+            forced += over
+            if over:
+                assert (mask == 1).all()
+            else:
+                legal = np.zeros(env.num_actions, dtype=np.int8)
+                legal[env.state.legal_actions()] = 1
+                assert np.array_equal(mask, legal)
+            action = int(rng.integers(env.num_actions))
+            illegal = not over and mask[action] == 0
+            observation, reward, done, truncated, info = env.step(action)
+            assert info["illegal"] == illegal and not truncated
+            assert board.shape == env.spec_game.highs.shape
+        finals += 1
+        assert env.observation_space.contains(observation) and reward in (1.0, -1.0)
+        assert reward == (1.0 if env.winner == env.me else -1.0)
+    assert forced and finals == 150
+
+
+@pytest.mark.parametrize("kwargs, one", [
+    ({"game": "pig", "goal": 12}, lambda o: int(o[2] >= 5)),
+    ({"rules": "su18", "goal": 15}, lambda o: 6 if o[0] < 8 else 2),
+])
+@pytest.mark.parametrize("seat", ["first", "second"])
+def test_the_single_envs_episodes_pay_each_seat_its_exact_win_rate_at_a_small_goal(kwargs, one, seat):
+    """The fast tier's check that Hog-v0 and Pig-v0 play the agent's moves in the agent's seat
+    and pay it its result (the slow tier has larger games)."""
+    from hogsolve.interop.core import evaluate_agent
+    from hogsolve.interop.gymnasium import HogsolveEnv
+    from hogsolve.util.stats import wilson_interval
+    env = HogsolveEnv(opponent="optimal", seat=seat, **kwargs)
+    exact = evaluate_agent(one, kwargs.get("rules") or kwargs.get("game"), goal=kwargs["goal"]).against_optimal
+    wins, episodes = 0, 4000
+    observation, _ = env.reset(seed=21)
+    for _ in range(episodes):
+        done = False
+        while not done:
+            observation, reward, done, _, _ = env.step(one(observation))
+        wins += reward > 0
+        observation, _ = env.reset()
+    low, high = wilson_interval(wins / episodes, episodes, z=4.0)
+    assert low <= (exact.first if seat == "first" else exact.second) <= high, (wins / episodes, exact)
