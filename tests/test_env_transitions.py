@@ -260,7 +260,8 @@ def test_the_vector_envs_episodes_pay_each_seat_its_exact_win_rate_at_a_small_go
     assert low <= (exact.first if seat == "first" else exact.second) <= high, (rate, exact)
 
 
-@pytest.mark.parametrize("kwargs", [{"game": "pig", "goal": 12}, {"rules": "hog", "goal": 15}])
+@pytest.mark.parametrize("kwargs", [{"game": "pig", "goal": 12}, {"game": "piglet", "goal": 4},
+                                    {"rules": "hog", "goal": 15}])
 @pytest.mark.parametrize("mask_in_observation", [False, True])
 def test_every_step_of_the_single_env_says_what_happened(kwargs, mask_in_observation):
     """Mistakes: the illegal flag wrong on the step that ends the game, an observation outside
@@ -277,6 +278,7 @@ def test_every_step_of_the_single_env_says_what_happened(kwargs, mask_in_observa
             assert env.observation_space.contains(observation)
             board = observation["observation"] if mask_in_observation else observation
             mask = info["action_mask"]
+            assert mask.dtype == np.int8 and board.dtype == np.int64
             if mask_in_observation:
                 assert set(observation) == {"observation", "action_mask"}
                 assert np.array_equal(observation["action_mask"], mask)
@@ -295,6 +297,9 @@ def test_every_step_of_the_single_env_says_what_happened(kwargs, mask_in_observa
             assert board.shape == env.spec_game.highs.shape
         finals += 1
         assert env.observation_space.contains(observation) and reward in (1.0, -1.0)
+        final = observation["observation"] if mask_in_observation else observation
+        if "game" in kwargs:
+            assert final[2] == 0  # a finished turn is banked or lost
         assert reward == (1.0 if env.winner == env.me else -1.0)
     assert forced and finals == 150
 
@@ -322,3 +327,110 @@ def test_the_single_envs_episodes_pay_each_seat_its_exact_win_rate_at_a_small_go
         observation, _ = env.reset()
     low, high = wilson_interval(wins / episodes, episodes, z=4.0)
     assert low <= (exact.first if seat == "first" else exact.second) <= high, (wins / episodes, exact)
+
+
+def test_the_vector_env_is_built_as_asked_and_answers_in_its_types():
+    """Mistakes: num_envs checked at the wrong bound, a rules object's goal dropped, the
+    seat drawn wrong, a bad action misnamed, Neller's one die called illegal, arrays of the
+    wrong dtype, new games not at 0-0, a finished game's turn total shown, piglet's hold at a
+    total of 1 masked."""
+    from hogsolve.interop.vector import HogsolveVectorEnv
+    for bad in (0, -3, True, 2.5):
+        with pytest.raises(ValueError, match=f"^num_envs must be a positive int, got {bad!r}$"):
+            HogsolveVectorEnv(bad)
+    one = HogsolveVectorEnv(1)
+    assert one.spec_game.rules.name == "su18" and one.action_space.shape == (1,)
+    custom = HogsolveVectorEnv(6, rules=get_rules("fa18"), goal=25)
+    assert custom.spec_game.goal == 25 and list(custom.single_observation_space.high) == [25, 25]
+    observation, info = custom.reset(seed=3)
+    assert observation.dtype == np.int64 and info["action_mask"].dtype == np.int8
+    assert info["illegal"].dtype == bool and not info["illegal"].any()
+    _, reward, done, truncated, info = custom.step(np.full(6, 4))
+    assert reward.dtype == np.float64 and done.dtype == bool and truncated.dtype == bool
+    assert info["illegal"].dtype == bool
+    with pytest.raises(ValueError, match="^action 11 is outside 0 to 10$"):
+        custom.step(np.array([0, 11, 12, 3, 3, 3]))
+    with pytest.raises(ValueError, match="^action -1 is outside 0 to 10$"):
+        custom.step(np.array([0, 3, -1, 3, 3, 3]))
+    first = HogsolveVectorEnv(32, game="pig", goal=30, seat="first", opponent="hold_at:10")
+    assert (first.reset(seed=1)[0] == 0).all()  # every game at 0-0, the agent to move
+    both = HogsolveVectorEnv(64, game="pig", goal=30, seat="random")
+    both.reset(seed=2)
+    assert set(both.me.tolist()) == {0, 1}
+    hog = HogsolveVectorEnv(16, rules="hog", goal=30)
+    hog.reset(seed=1)
+    assert not hog.step(np.ones(16, dtype=int))[4]["illegal"].any()  # one die is a move in Neller's Hog
+    piglet = HogsolveVectorEnv(256, game="piglet", goal=10, opponent="hold_at:3")
+    observation, info = piglet.reset(seed=4)
+    for _ in range(30):
+        assert np.array_equal(info["action_mask"][:, 1] == 1, (observation[:, 2] > 0) | info["game_over"])
+        observation, reward, done, _, info = piglet.step(np.zeros(256, dtype=int))
+        if done.any():
+            assert (info["final_obs"][done, 2] == 0).all()  # a finished turn is banked or lost
+
+
+@pytest.mark.parametrize("name, goal, opponent", [("pig", 30, "hold_at:10"), ("piglet", 10, "hold_at:1"),
+                                                   ("fa19", 20, "optimal"), ("su18", 20, "optimal")])
+def test_the_vector_envs_opponent_and_observations_read_the_right_cells(name, goal, opponent):
+    """Mistakes: the opponent's table read at the wrong memories or turn total, a roll or hold
+    coded wrong, the agent's observation with the scores or memories of the wrong seat."""
+    from hogsolve.interop.opponents import opponent_table
+    from hogsolve.interop.vector import ENGINES
+    spec = GameSpec.of(name, goal)
+    games = ENGINES[spec.family_name](spec, opponent)
+    table = opponent_table(opponent, spec)
+    rng = np.random.default_rng(goal)
+    n = 300
+    games.start(n)
+    games.mover[:] = rng.integers(0, 2, n)
+    me = rng.integers(0, 2, n)
+    if spec.family_name == "roll-or-hold":
+        games.scores[:] = rng.integers(0, goal, (n, 2))
+        games.total[:] = rng.integers(0, goal, n)
+        i, j = games.scores[np.arange(n), games.mover], games.scores[np.arange(n), 1 - games.mover]
+        k = games.total
+        expected = [0 if kk == 0 or table[a, b, kk] else 1 for a, b, kk in zip(i, j, k)]
+        seen = [[games.scores[r, me[r]], games.scores[r, 1 - me[r]], k[r] if games.mover[r] == me[r] else 0]
+                for r in range(n)]
+    else:
+        s, o = rng.integers(0, goal, n), rng.integers(0, goal, n)
+        games.state[:] = s * goal + o
+        size = spec.rules.context_shape[0] if spec.memories else 1
+        mine, theirs = rng.integers(0, size, n), rng.integers(0, size, n)
+        if spec.memories:
+            games.mine[:], games.theirs[:] = mine, theirs
+            expected = [int(table[a, b, c, d]) for a, b, c, d in zip(s, o, mine, theirs)]
+        else:
+            expected = [int(table[a, b]) for a, b in zip(s, o)]
+        seen = []
+        for r in range(n):
+            row = [s[r], o[r]] if games.mover[r] == me[r] else [o[r], s[r]]
+            if spec.memories:
+                row += [mine[r], theirs[r]] if games.mover[r] == me[r] else [theirs[r], mine[r]]
+            seen.append(row)
+    assert games.opponent_actions(np.arange(n)).tolist() == expected
+    assert games.observe(me).tolist() == [[int(x) for x in row] for row in seen]
+
+
+def test_hog_v0_with_memories_pays_each_seat_its_exact_win_rate():
+    """The general lane (Feral Hogs) in the fast tier: who moves first, the agent's moves in
+    its seat, the opponent's by its memory-dependent table."""
+    from hogsolve.interop.core import evaluate_agent
+    from hogsolve.interop.gymnasium import HogsolveEnv
+    from hogsolve.util.stats import wilson_interval
+
+    def one(o):
+        return 2 if o[2] == 0 else 5
+    exact = evaluate_agent(one, "fa19", goal=12).against_optimal
+    for seat, rate in (("first", exact.first), ("second", exact.second)):
+        env = HogsolveEnv(rules="fa19", goal=12, opponent="optimal", seat=seat)
+        wins, episodes = 0, 1200
+        observation, _ = env.reset(seed=31)
+        for _ in range(episodes):
+            done = False
+            while not done:
+                observation, reward, done, _, _ = env.step(one(observation))
+            wins += reward > 0
+            observation, _ = env.reset()
+        low, high = wilson_interval(wins / episodes, episodes, z=4.0)
+        assert low <= rate <= high, (seat, wins / episodes, rate)
