@@ -435,3 +435,33 @@ def test_hog_v0_with_memories_pays_each_seat_its_exact_win_rate():
             observation, _ = env.reset()
         low, high = wilson_interval(wins / episodes, episodes, z=4.0)
         assert low <= rate <= high, (seat, wins / episodes, rate)
+
+
+def test_the_envs_edges_a_user_meets():
+    """Mistakes: a Hog game dealt anywhere but 0-0, a reset without a seed failing, the batched
+    action space one game wide, a column of actions refused, Neller's zero dice played as zero
+    dice rather than one, a finished single game stepped on."""
+    from hogsolve.interop.gymnasium import HogsolveEnv
+    from hogsolve.interop.vector import HogsolveVectorEnv
+    hog = HogsolveVectorEnv(8, rules="su18", goal=30, seat="first")
+    assert (hog.reset(seed=2)[0] == 0).all() and hog.action_space.shape == (8,)
+    unseeded = HogsolveVectorEnv(8, game="pig", goal=20, seat="random")
+    unseeded.reset()
+    column = unseeded.step(np.zeros((8, 1), dtype=int))
+    assert column[0].shape == (8, 3)
+    twins = [HogsolveVectorEnv(8, rules="su18", goal=30) for _ in range(2)]
+    for env in twins:
+        env.reset(seed=9)
+    assert np.array_equal(twins[0].step(np.full((8, 1), 3))[0], twins[1].step([3] * 8)[0])
+    lanes = [HogLane(GameSpec.of("hog", 30), "always_roll:4") for _ in range(2)]
+    for lane, dice in zip(lanes, (0, 1)):
+        lane.place(10, 12, 0)
+        assert lane.play(dice, random.Random(4)) is (dice == 1)
+    assert lanes[0].scores() == lanes[1].scores() and lanes[0].mover == lanes[1].mover
+    single = HogsolveEnv(game="pig", goal=10, opponent="hold_at:5")
+    single.reset(seed=1)
+    done = False
+    while not done:
+        _, _, done, _, _ = single.step(0)
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before step\(\)"):
+        single.step(0)
