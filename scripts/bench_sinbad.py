@@ -121,11 +121,7 @@ def clients(port: int, rooms: range, bots: int, seconds: float, think: float) ->
     is tuned as the server's (:func:`hogsolve.gui.server.quiet_collector`), so the clients' own
     pauses stay out of the figures."""
     quiet_collector()
-    try:
-        import uvloop  # the clients' own event loop as fast as the server's, where installed
-        stats = uvloop.run(load(port, rooms, bots, seconds, think))
-    except ImportError:
-        stats = asyncio.run(load(port, rooms, bots, seconds, think))
+    stats = asyncio.run(load(port, rooms, bots, seconds, think))
     return stats.sent, stats.latencies
 
 
