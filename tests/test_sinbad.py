@@ -46,7 +46,7 @@ def test_offer_and_accept_trade_atomically():
     r = three_hands()
     r.offer("bob", [1, 2])          # bob's two bacon
     trade = r.accept("ann", [6, 7], "bob")  # ann's two ham
-    assert (trade.a_item, trade.b_item, trade.count) == ("ham", "bacon", 2)
+    assert (trade.a, trade.b, trade.a_item, trade.b_item, trade.count) == ("ann", "bob", "ham", "bacon", 2)
     assert Counter(r.hands["ann"]) == Counter(bacon=7, ribs=2)
     assert Counter(r.hands["bob"]) == Counter(ham=8, ribs=1)
     assert r.offers == {}
@@ -93,6 +93,8 @@ def test_away_player_gives_fewest_held_item():
     assert trade.b_item == "bacon"
     with pytest.raises(RuleError, match="holds no 4 cards of one item|not all one item"):
         r.accept("bob", [1, 2, 3, 4], "cy")
+    with pytest.raises(RuleError, match="^cy holds no 7 cards of one item$"):
+        r.away_gives("cy", 7)
     r.offer("bob", [9])  # an away player's matching open offer is used first
     r.status["bob"] = "gone"
     assert r.accept("cy", [2], "bob").b_item == "ribs"
@@ -509,3 +511,9 @@ def test_the_round_hog_and_winner_lines_word_for_word():
     tie.round.hands = {"ann": ["ham"] * 9, "bob": ["bacon"] * 9}
     out = tie.stall()  # nine cards each and no hog: 9 and 9
     assert out[-1] == Message("ann and bob win the game with 9", None, ("winner", ("ann", "bob")))
+
+
+def test_an_item_worth_one_point_is_an_item():
+    """Mistake: the least item value checked at 2 (or 1 refused)."""
+    game = Game(["a", "b"], random.Random(1), (("crumbs", 1), ("ham", 15)), target=30)
+    assert dict(game.items) == {"crumbs": 1, "ham": 15}
