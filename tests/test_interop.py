@@ -578,3 +578,28 @@ def test_a_fixed_pig_opponent_holds_exactly_where_its_table_says():
         for total, expected in ((0, 0), (1, 1), (2, 1)):
             state.match.scores[:], state.match.turn_total = [3, 4], total
             assert choose(state) == expected, (opponent, total)
+
+
+def test_openspiel_games_take_their_parameters_and_bounds(tmp_path):
+    """Mistakes: a Pig game's goal dropped, a rule file not recognised by its .toml name (or any
+    existing path taken for one), the utilities' bounds, the observer's tensor type and key, a
+    refusal that does not say what is accepted."""
+    pig = pyspiel.load_game("python_hogsolve_pig(game=pig,goal=17)")
+    assert pig.spec_game.goal == 17 and (pig.min_utility(), pig.max_utility(), pig.utility_sum()) == (-1, 1, 0)
+    rules = tmp_path / "house.toml"
+    rules.write_text('name = "house"\nfree_bacon = "bacon_pig_tail"\ngoal = 30\n')
+    house = pyspiel.load_game(f"python_hogsolve_hog(rules={rules})")
+    assert house.spec_game.rules.name == "house" and house.spec_game.goal == 30
+    folder = tmp_path / "su18"
+    folder.mkdir()
+    import os
+    here = os.getcwd()
+    os.chdir(tmp_path)  # an existing folder named like a ruleset is not a rule file
+    try:
+        assert pyspiel.load_game("python_hogsolve_hog(rules=su18,goal=20)").spec_game.rules.name == "su18"
+    finally:
+        os.chdir(here)
+    observer = pig.make_py_observer()
+    assert observer.tensor.dtype == np.float32 and observer.dict["observation"] is observer.tensor
+    with pytest.raises(ValueError, match=r"^su18 is not a roll-or-hold game \(pig, piglet, two-dice-pig, big-pig\)$"):
+        pig.__class__({"game": "su18", "goal": 0})
