@@ -218,3 +218,32 @@ def test_best_response_by_two_tables_where_turns_can_score_nothing():
     start = (0, 0, 0, 0)
     assert br.win_rate.first == pytest.approx(mine[start], abs=1e-11)
     assert br.win_rate.second == pytest.approx(1 - theirs[start], abs=1e-11)
+
+
+def test_a_best_response_to_an_endless_passer_is_refused_unless_a_draw_values_it():
+    """Mistakes: the refusal's test of passes, of the draw rule or of zero dice inverted."""
+    import hogsolve
+    from hogsolve.solver.iteration import ConvergenceError
+    sp22 = get_rules("sp22", goal=30)
+    with pytest.raises(ConvergenceError, match=r"^sp22: always_roll:0 passes where a pass can be passed back, so the "
+                                               r"best response to it may never end the game: an endless game"):
+        hogsolve.best_response("always_roll:0", sp22)
+    drawn = hogsolve.best_response("always_roll:0", sp22.replace(endless="draw"))
+    assert 0.5 < drawn.win_rate.average <= 1
+    assert hogsolve.best_response("always_roll:3", sp22).win_rate.average > 0.5  # no zero dice: no refusal
+
+
+def test_regret_under_memories_names_each_states_memories():
+    """Mistakes: the memories left out of the worst states, a solution of another ruleset used."""
+    import hogsolve
+    fa19 = get_rules("fa19", goal=15)
+    report = hogsolve.regret("always_roll:4", fa19)
+    rows = report.worst(5)
+    assert len(rows) == 5
+    for row in rows:
+        assert set(row) == {"score", "opponent_score", "my_memory", "opponent_memory", "choice", "optimal", "loss",
+                            "reach", "expected_loss"}
+        where = (row["score"], row["opponent_score"], row["my_memory"], row["opponent_memory"])
+        assert row["expected_loss"] == report.loss[where] * report.reach[where] and row["choice"] == 4
+    with pytest.raises(ValueError, match="^the solution is for su18 at goal 15, not fa19 at goal 15"):
+        hogsolve.regret("always_roll:4", fa19, solution=hogsolve.solve(get_rules("su18", goal=15)))
