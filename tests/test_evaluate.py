@@ -247,3 +247,16 @@ def test_regret_under_memories_names_each_states_memories():
         assert row["expected_loss"] == report.loss[where] * report.reach[where] and row["choice"] == 4
     with pytest.raises(ValueError, match="^the solution is for su18 at goal 15, not fa19 at goal 15"):
         hogsolve.regret("always_roll:4", fa19, solution=hogsolve.solve(get_rules("su18", goal=15)))
+
+
+@pytest.mark.parametrize("name", ["fa20", "sp21"])
+def test_a_best_response_under_extra_turns_is_worth_what_it_says(name):
+    """Mistake: the best responder's own values left out where an extra turn keeps its move (the
+    table then counts the opponent's): its policy, evaluated exactly by win_rate (another code
+    path), must be worth the value the best response reports, and at least the optimum's."""
+    import hogsolve
+    rules = get_rules(name, goal=25)
+    br = hogsolve.best_response("always_roll:5", rules)
+    played = hogsolve.win_rate(br.policy, "always_roll:5", rules)
+    assert played.average == pytest.approx(br.win_rate.average, abs=1e-12)
+    assert br.win_rate.average >= hogsolve.win_rate("optimal", "always_roll:5", rules).average - 1e-12
