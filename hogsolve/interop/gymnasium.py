@@ -119,14 +119,11 @@ class HogsolveEnv(gymnasium.Env):
         lane, me = self.lane, self.me
         legal = lane.move(number, me, self.rng)
         winner = lane.winner
-        if winner is None:  # the common case, without _observe's call
-            board = np.array(lane.seen(me), dtype=np.int64)
-            mask = lane.mask()
-            observation = {"observation": board, "action_mask": mask} if self.mask_in_observation else board
-            return observation, 0.0, False, False, {"action_mask": mask, "illegal": not legal}
-        self.playing = False
         observation, info = self._observe(lane.mask(), winner)
         info["illegal"] = not legal
+        if winner is None:
+            return observation, 0.0, False, False, info
+        self.playing = False
         return observation, 1.0 if winner == me else -1.0, True, False, info
 
     def _number(self, action) -> int:

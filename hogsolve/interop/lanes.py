@@ -212,49 +212,24 @@ class PigLane(Lane):
         return action != HOLD
 
     def roll(self, rng: random.Random) -> tuple:
-        """One roll's ``(kind, amount)``, by its exact probability (as ``randrange`` draws)."""
-        by_draw, bits = self.by_draw, self.bits
+        """One roll's ``(kind, amount)``, by its exact probability (as ``randrange`` draws): a
+        draw at or above the denominator (None in the list) is drawn again."""
+        by_draw = self.by_draw
         if by_draw is None:  # a game of many outcomes: no list of every draw
-            return self.outcomes[bisect.bisect_right(self.cumulative, below(rng, self.denominator, bits))]
-        outcome = by_draw[rng.getrandbits(bits)]
-        while outcome is None:
-            outcome = by_draw[rng.getrandbits(bits)]
-        return outcome
+            return self.outcomes[bisect.bisect_right(self.cumulative, below(rng, self.denominator, self.bits))]
+        return by_draw[rng.getrandbits(self.bits)] or self.roll(rng)
 
     def advance(self, me: int, rng: random.Random) -> None:
-        """The opponent's moves until ``me`` moves or the game ends."""
-        match, table = self.match, self.roll_table
-        while match.mover != me and match.winner is None:
-            scores, total = match.scores, match.turn_total
-            self.play(HOLD if total and not table[scores[match.mover]][scores[1 - match.mover]][total] else 0, rng)
-
-    def move(self, action: int, me: int, rng: random.Random) -> bool:
-        """:meth:`play` then :meth:`advance`, as one loop (the environment's step: its hot path),
-        the roll drawn from the list of every draw where the game has one."""
-        match, by_draw = self.match, self.by_draw
-        if by_draw is None:
-            return super().move(action, me, rng)
-        bits, getrandbits, apply_outcome = self.bits, rng.getrandbits, match.apply_outcome
-        legal = True
-        if action == HOLD and match.turn_total > 0:
-            match.hold()
-        else:
-            legal = action != HOLD
-            outcome = by_draw[getrandbits(bits)]
-            while outcome is None:
-                outcome = by_draw[getrandbits(bits)]
-            apply_outcome(*outcome)
-        table, scores = self.roll_table, match.scores  # the match changes its scores in place
+        """The opponent's moves until ``me`` moves or the game ends (the environment's hot path:
+        the opponent's rule and the roll read without a call to :meth:`play`)."""
+        match, table, roll, scores = self.match, self.roll_table, self.roll, self.match.scores
+        by_draw, bits, getrandbits = self.by_draw, self.bits, rng.getrandbits
         while match.mover != me and match.winner is None:
             total, mover = match.turn_total, match.mover
             if total and not table[scores[mover]][scores[1 - mover]][total]:
                 match.hold()
-                continue
-            outcome = by_draw[getrandbits(bits)]
-            while outcome is None:
-                outcome = by_draw[getrandbits(bits)]
-            apply_outcome(*outcome)
-        return legal
+            else:  # roll's own draw, inlined where the game has its list
+                match.apply_outcome(*(by_draw[getrandbits(bits)] or roll(rng) if by_draw is not None else roll(rng)))
 
     def seen(self, me: int) -> List[int]:
         """``me``'s banked score, the opponent's, and ``me``'s turn total (0 off turn)."""
