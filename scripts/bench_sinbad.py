@@ -4,12 +4,15 @@
 
 The server is ``hogsolve gui`` in its own process (its event log in a
 temporary folder); the bots are WebSocket clients in this process, each
-speaking the room protocol a person's page speaks and acting every
-``--think`` seconds (give or take half).  In every room one bot also sends a
-chat line every 2 s; the time until that line has reached every client of
-the room is the broadcast latency (median and p99).  Also measured: lines
-sent and commands applied (from the event log) per second, and the server's
-memory (RSS) and CPU.
+speaking the room protocol a person's page speaks (joined with ``"batch":
+true``, as the page is) and acting every ``--think`` seconds (give or take
+half); every room plays game after game.  Once every room has dealt its first
+round, one bot a room also sends a chat line every 2 s; the time until that
+line has reached every client of the room is the broadcast latency (median and
+p99).  Also measured: lines sent and commands applied (from the event log) per
+second, and the CPU of the server and of the clients.  The clients run on
+uvloop and parse with orjson, as cheaply as they can: on two cores they share
+the machine with the server they measure.
 """
 from __future__ import annotations
 
@@ -29,7 +32,9 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+import orjson
 import psutil
+import uvloop
 from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -42,11 +47,19 @@ KINDS = ("greedy", "random", "tracker")
 
 
 class Stats:
-    def __init__(self, bots_per_room: int):
+    def __init__(self, bots_per_room: int, rooms: int):
         self.sent = 0
         self.probes: dict = {}      # (room, id) -> [send time, arrivals]
         self.latencies: list = []
         self.bots_per_room = bots_per_room
+        self.waiting = rooms        # rooms not yet dealt: probes wait for every room to play
+        self.measured_from = float("nan")
+
+    def dealt(self) -> None:
+        """A room's first deal; with the last one, the load is whole and probes start."""
+        self.waiting -= 1
+        if self.waiting == 0:
+            self.measured_from = time.perf_counter()
 
     def arrived(self, room: str, line: str) -> None:
         key = (room, line)
@@ -64,29 +77,44 @@ async def bot(url: str, room: str, name: str, kind: str, think: float, stats: St
     brain = BOTS[kind](name, random.Random(name))
     rng = random.Random(f"think/{name}")
     hand: tuple = ()
+    dealt, game_over = False, asyncio.Event()
     async with connect(url, max_queue=None, open_timeout=60) as ws:
-        await ws.send(json.dumps({"join": name}))
+        await ws.send(json.dumps({"join": name, "batch": True}))
 
         async def reader():
-            nonlocal hand
             async for raw in ws:
-                m = json.loads(raw)
-                if m["type"] == "hand":
-                    hand = tuple(c["item"] for c in m["cards"])
-                elif m["type"] == "players" and starter and len(m["players"]) == stats.bots_per_room:
-                    seated.set()
-                elif m["type"] == "chat" and m.get("line", "").startswith("probe "):
-                    stats.arrived(room, m["line"])
-                if m.get("event"):
-                    brain.observe(Message(m["text"], None, from_plain(m["event"])))
+                frame = orjson.loads(raw)
+                for m in frame if isinstance(frame, list) else (frame,):
+                    read(m)
+
+        def read(m: dict) -> None:
+            nonlocal hand, dealt
+            if m["type"] == "round_start" and starter and not dealt:
+                dealt = True
+                stats.dealt()
+            elif m["type"] == "game_over" and starter:
+                game_over.set()
+            if m["type"] == "hand":
+                hand = tuple(c["item"] for c in m["cards"])
+            elif m["type"] == "players" and starter and len(m["players"]) == stats.bots_per_room:
+                seated.set()
+            elif m["type"] == "chat" and m.get("line", "").startswith("probe "):
+                stats.arrived(room, m["line"])
+            if m.get("event"):
+                brain.observe(Message(m["text"], None, from_plain(m["event"])))
         task = asyncio.create_task(reader())
         if starter:
             await seated.wait()
             await ws.send(json.dumps({"say": "/start"}))
-        probe, next_probe = 0, time.perf_counter() + 2 * rng.random()
+        probe, next_probe = 0, None
         while time.perf_counter() < stop:
             await asyncio.sleep(think * (0.5 + rng.random()))
-            if prober and time.perf_counter() >= next_probe:
+            if game_over.is_set():  # the load stays whole: every room plays game after game
+                game_over.clear()
+                await ws.send(json.dumps({"say": "/start"}))
+            if prober and next_probe is None and not stats.waiting:  # probes every 2 s, spread over the rooms
+                next_probe = stats.measured_from + 2 * rng.random()
+            if next_probe is not None and time.perf_counter() >= next_probe:
                 probe += 1
                 line = f"probe {probe}"
                 stats.probes[(room, line)] = [time.perf_counter(), 0]
@@ -102,7 +130,7 @@ async def bot(url: str, room: str, name: str, kind: str, think: float, stats: St
 
 
 async def load(port: int, rooms: range, bots: int, seconds: float, think: float) -> Stats:
-    stats = Stats(bots)
+    stats = Stats(bots, len(rooms))
     stop = time.perf_counter() + seconds
     tasks = []
     for r in rooms:
@@ -117,12 +145,15 @@ async def load(port: int, rooms: range, bots: int, seconds: float, think: float)
 
 
 def clients(port: int, rooms: range, bots: int, seconds: float, think: float) -> tuple:
-    """One client process: the bots of ``rooms``; (lines sent, latencies).  Its garbage collector
+    """One client process: the bots of ``rooms``; (lines sent, latencies, seconds measured, share of
+    a core used).  Its garbage collector
     is tuned as the server's (:func:`hogsolve.gui.server.quiet_collector`), so the clients' own
     pauses stay out of the figures."""
     quiet_collector()
-    stats = asyncio.run(load(port, rooms, bots, seconds, think))
-    return stats.sent, stats.latencies
+    started, cpu = time.perf_counter(), time.process_time()
+    stats = uvloop.run(load(port, rooms, bots, seconds, think))
+    busy = (time.process_time() - cpu) / (time.perf_counter() - started)
+    return stats.sent, stats.latencies, time.perf_counter() - stats.measured_from, busy
 
 
 def main(argv=None) -> int:
@@ -147,8 +178,10 @@ def main(argv=None) -> int:
         results = list(pool.map(clients, *zip(*[(port, share, args.bots, args.seconds, args.think)
                                                  for share in shares])))
     elapsed = time.perf_counter() - started
-    sent = sum(count for count, _ in results)
-    latencies = [latency for _, found in results for latency in found]
+    sent = sum(r[0] for r in results)
+    latencies = [latency for r in results for latency in r[1]]
+    window = min(r[2] for r in results)
+    client_cpu = sum(r[3] for r in results)
     cpu = server.cpu_percent()
     rss = server.memory_info().rss / 2 ** 20
     proc.terminate()
@@ -163,8 +196,8 @@ def main(argv=None) -> int:
         f"(the bots in {args.client_processes} client processes):",
         f"  lines sent {sent / elapsed:,.0f}/s; commands applied and logged {applied / elapsed:,.0f}/s",
         f"  a line to every client of its room: median {1000 * median:.1f} ms, p99 {1000 * p99:.1f} ms "
-        f"({len(lat)} probes)",
-        f"  server: {cpu:.0f}% of one core, {rss:.0f} MB resident",
+        f"({len(lat)} probes, in the last {window:.0f} s, once every room had dealt)",
+        f"  server: {cpu:.0f}% of one core, {rss:.0f} MB resident; clients: {100 * client_cpu:.0f}% of one core",
     ]
     print("\n".join(lines))
     if args.write is not None:

@@ -650,6 +650,7 @@ def test_a_room_keeps_its_story_across_reloads_and_lost_connections(browser, opt
         for i in range(120):  # over a hundred lines: three-digit numbers
             page.evaluate(f"() => {{ document.getElementById('line').value = 'line {i}'; }}")
             page.press("#line", "Enter")
+            page.wait_for_timeout(55)  # as a person types: under the room's 20 lines a second
         page.wait_for_function(polling=50, expression="() => document.getElementById('chat').textContent.includes('line 119')")
         page.reload()
         page.wait_for_function(polling=50, expression="() => document.body.dataset.seat === 'Zoë'")

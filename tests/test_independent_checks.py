@@ -279,6 +279,7 @@ def test_the_room_logs_a_command_before_any_client_hears_of_it(tmp_path):
                 host.apply({"op": "say", "name": "ann", "line": line}, "ann")
             except Exception:  # a refusal is not logged and not delivered
                 pass
+        await asyncio.sleep(0.01)  # the loop's next turns: the commit, then the deliveries
     import asyncio
     try:
         asyncio.run(play())

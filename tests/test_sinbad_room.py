@@ -370,6 +370,7 @@ def test_the_room_sends_its_lines_uncompressed_and_serialized_once(server):
 
     def say_and_take():  # on the loop, before any writer runs: what each connection has queued
         host.say("ann", "hello all")
+        host.flush()  # the turn's commit, which the loop would make after this call
         taken = []
         for conns in host.connections.values():
             for conn in conns:
@@ -379,5 +380,70 @@ def test_the_room_sends_its_lines_uncompressed_and_serialized_once(server):
     texts = in_loop(running, say_and_take)
     said = [t for t in texts if isinstance(t, str) and "hello all" in t]
     assert len(said) == 2 and said[0] is said[1]
+    ann.close()
+    bob.close()
+
+
+def _messages(ws, until_type, seconds=10):
+    """Every message up to the whole frame holding one of ``until_type``, as (frame, position, message)."""
+    got = []
+    deadline = time.monotonic() + seconds
+    for frames in range(10_000):
+        frame = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+        got += [(frames, number, m) for number, m in enumerate(frame if isinstance(frame, list) else [frame])]
+        if any(m["type"] == until_type for _, _, m in got):
+            return got
+
+
+def test_a_batching_client_gets_each_commands_messages_in_one_frame(server):
+    """Mistakes: a batch frame that drops or reorders messages, a batch sent to a client that did
+    not ask (a bot written from the docs reads one object a frame), a command's messages split."""
+    running, port = server
+    ann = connect(url(port, "b"))
+    ann.send(json.dumps({"join": "ann", "batch": True}))
+    _messages(ann, "welcome")
+    bob, _ = join(port, "b", "bob")
+    while not any(p["name"] == "bob" and p["online"] for _, _, m in _messages(ann, "players")
+                  if m["type"] == "players" for p in m["players"]):
+        pass  # bob joins, then comes online
+    until(bob, "players")
+    bob.send(json.dumps({"say": "/start"}))
+    theirs = _messages(bob, "players")
+    mine = _messages(ann, "players")
+    # bob: one object a frame; ann: the whole command in one array, in the same order
+    assert all(number == 0 for _, number, _ in theirs) and len({frame for frame, _, _ in theirs}) == len(theirs)
+    assert len({frame for frame, _, _ in mine}) == 1 and [n for _, n, _ in mine] == list(range(len(mine)))
+    shared = [m["type"] for _, _, m in theirs if m["type"] != "hand"]
+    assert [m["type"] for _, _, m in mine if m["type"] != "hand"] == shared
+    assert shared[:2] == ["chat", "round_start"] and shared[-1] == "players"
+    hand = [m for _, _, m in mine if m["type"] == "hand"]
+    assert len(hand) == 1 and len(hand[0]["cards"]) == 9  # her own hand only
+    ann.close()
+    bob.close()
+
+
+def test_an_offer_or_a_trade_sends_the_open_offers_alone(server):
+    """Mistake: the whole players table after every offer (six times the bytes of the offers,
+    the largest share of a busy room's traffic), or offers that disagree with the room's."""
+    running, port = server
+    ann, _ = join(port, "o", "ann")
+    bob, _ = join(port, "o", "bob")
+    ann.send(json.dumps({"say": "/start"}))
+    hand = until(ann, "hand")["cards"]
+    until(bob, "hand")
+    until(bob, "players")  # the deal's table
+    first = hand[0]["item"]
+    positions = "".join(str(c["position"]) for c in hand if c["item"] == first)[:1]
+    ann.send(json.dumps({"say": f"/b {positions}"}))
+    seen = []
+    while not seen or seen[-1]["type"] != "offers":
+        seen.append(json.loads(bob.recv(timeout=10)))
+    assert [m["type"] for m in seen][-2:] == ["offer", "offers"]
+    assert "players" not in [m["type"] for m in seen]
+    room = running.rooms.rooms["o"]
+    assert seen[-1]["offers"] == [{"player": "ann", "count": 1}] == in_loop(running, room.chat.offers)
+    assert seen[-1]["text"] == "open offers: ann 1"
+    story = in_loop(running, lambda: running.rooms.rooms["o"].chat.recent("bob"))
+    assert "offers" not in [m["type"] for m in story] and "offer" in [m["type"] for m in story]
     ann.close()
     bob.close()

@@ -3,29 +3,32 @@
 A room (``/sinbad/ROOM``) is a :class:`~hogsolve.sinbad.chatroom.ChatRoom`
 held by one :class:`RoomHost` on the server's event loop.  Every command is
 applied whole before the next (nothing awaits in between), appended to the
-:class:`~hogsolve.util.eventlog.EventLog` and only then sent out, each
-connection through its own queue so a slow reader delays nobody else.  On
+:class:`~hogsolve.util.eventlog.EventLog` and only then sent out (after the
+one commit of its turn of the event loop), each connection through its own
+queue so a slow reader delays nobody else.  On
 start the log is replayed, so a killed server comes back with every room.
 
 The protocol (``/sinbad/ROOM/ws``): the client's first message is
-``{"join": NAME}`` or ``{"join": NAME, "token": T}``; then ``{"say": LINE}``.
-The server answers with JSON objects that all have ``type`` and ``text``:
-``welcome`` (the seat's ``token``), ``history`` (the recent lines), ``players``, ``round_start``, ``hand``
-(private), ``offer``, ``my_offer`` (private), ``trade``, ``received``
-(private), ``chat``, ``status``, ``hog``, ``stall``, ``round_over``,
-``game_over`` and ``error`` (private; nothing changed).
+``{"join": NAME}`` or ``{"join": NAME, "token": T}`` (with ``"batch": true``,
+the messages waiting for the client go in one frame, a JSON array); then
+``{"say": LINE}``.  The server answers with JSON objects that all have
+``type`` and ``text``: ``welcome`` (the seat's ``token``), ``history`` (the
+recent lines), ``players``, ``offers`` (the open offers alone),
+``round_start``, ``hand`` (private), ``offer``, ``my_offer`` (private),
+``trade``, ``received`` (private), ``chat``, ``status``, ``hog``, ``stall``,
+``round_over``, ``game_over`` and ``error`` (private; nothing changed).
 """
 from __future__ import annotations
 
 import asyncio
 import hmac
-import json
 import random
 import secrets
 import time
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Set
 
+import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..sinbad.bots import BOTS
@@ -42,9 +45,17 @@ RATE = 20.0
 BURST = 40.0
 #: Messages waiting for one slow connection before it is dropped.
 MAX_QUEUE = 2000
+#: Messages at most in one frame to a client that joined with ``"batch": true``.
+MAX_BATCH = 64
 #: A round that lasts this long without a hog stalls (largest collections score): bots can trade
 #: for ever, and people wander off.
 STALL_SECONDS = 180.0
+
+
+def encode(message: dict) -> str:
+    """A message as the JSON text of one frame (orjson: a room's lines are encoded a thousand
+    times a second under load, four times faster than the standard library)."""
+    return orjson.dumps(message).decode()
 
 
 class Connection:
@@ -53,6 +64,7 @@ class Connection:
     def __init__(self, websocket: WebSocket, clock=time.monotonic):
         self.websocket, self.clock = websocket, clock
         self.queue: asyncio.Queue = asyncio.Queue()
+        self.batch = False  # the client reads a JSON array of messages as several frames
         self.tokens, self.last = BURST, clock()
         self.noticed = -1e9  # when the client was last told to slow down
 
@@ -75,7 +87,7 @@ class Connection:
 
     def send(self, message: dict) -> None:
         """Queue a message (a connection that stopped reading is closed instead)."""
-        self.send_text(json.dumps(message))
+        self.send_text(encode(message))
 
     def send_text(self, text: str) -> None:
         """Queue a message already in JSON (one line to a room is serialized once for all)."""
@@ -85,12 +97,27 @@ class Connection:
         self.queue.put_nowait(text)
 
     async def writer(self) -> None:
-        """Send the queue's messages in order until told to stop (None)."""
+        """Send the queue's messages in order until told to stop (None).  To a batching client,
+        whatever is waiting when the writer wakes (a command's messages, or several commands' under
+        load) goes as one frame, a JSON array: fewer frames for both sides, no added delay."""
         while True:
             text = await self.queue.get()
             if text is None:
                 await self.websocket.close(1008)
                 return
+            if self.batch and not self.queue.empty():
+                texts, stop = [text], False
+                while len(texts) < MAX_BATCH and not self.queue.empty():
+                    more = self.queue.get_nowait()
+                    if more is None:
+                        stop = True
+                        break
+                    texts.append(more)
+                await self.websocket.send_text("[" + ",".join(texts) + "]")
+                if stop:
+                    await self.websocket.close(1008)
+                    return
+                continue
             await self.websocket.send_text(text)
 
 
@@ -118,8 +145,22 @@ class RoomHost:
                 self.log.finish_game(self.chat.name, self.chat.games, dict(game.totals), list(game.winners))
         if any(o.message["type"] == "round_start" for o in out):
             self.progress = time.monotonic()  # the round's clock
-        self.deliver(out)
+        self.in_order(lambda: self.deliver(out))
         return out
+
+    def in_order(self, action: Callable[[], None]) -> None:
+        """Run ``action`` (a sending) once what this turn of the loop applied is logged, after
+        the sendings before it."""
+        if self.log is not None:
+            self.log.after_commit(action)
+        else:
+            action()
+
+    def flush(self) -> None:
+        """Commit what this turn of the loop applied and send it now (before a reply that goes
+        straight to a socket)."""
+        if self.log is not None:
+            self.log.commit()
 
     def say(self, name: str, line: str) -> None:
         """A seat's line: server commands (/bot) become room commands; refusals come back privately."""
@@ -194,7 +235,7 @@ class RoomHost:
             return
         for o in out:
             targets = self.connections.values() if o.to is None else [self.connections.get(o.to, ())]
-            text = json.dumps(o.message)
+            text = encode(o.message)
             for conns in targets:
                 for conn in conns:
                     conn.send_text(text)
@@ -203,10 +244,14 @@ class RoomHost:
                     if o.to is None or o.to == name:
                         brain.observe(o.engine)
 
+    def tell(self, conn: Connection, message: dict) -> None:
+        """A message to one connection, in the order of what caused it."""
+        self.in_order(lambda: conn.send(message))
+
     def private(self, name: str, message: dict) -> None:
         """A message to every connection of one seat."""
         for conn in self.connections.get(name, ()):
-            conn.send(message)
+            self.tell(conn, message)
 
     async def watch_stalls(self) -> None:
         """Stall a round that has lasted ``stall_after`` seconds without a hog."""
@@ -222,7 +267,7 @@ class SinbadRooms:
     def __init__(self, data: Optional[Path], think: float = 0.4, stall: float = STALL_SECONDS,
                  max_rooms: int = MAX_ROOMS, opening: Optional[tuple] = None,
                  announce: Optional[Callable[[str], None]] = None):
-        self.log = EventLog(Path(data) / "sinbad.sqlite3") if data is not None else None
+        self.log = EventLog(Path(data) / "sinbad.sqlite3", group=True) if data is not None else None
         self.think, self.stall, self.max_rooms, self.opening = think, stall, max_rooms, opening
         self.announce = announce
         self.rooms: Dict[str, RoomHost] = {}
@@ -296,14 +341,14 @@ class SinbadRooms:
                 message = await receive_json(websocket)
                 if not conn.allow():
                     if conn.notice_due():
-                        conn.send({"type": "error", "text": "error: slow down: at most 20 lines a second"})
+                        host.tell(conn, {"type": "error", "text": "error: slow down: at most 20 lines a second"})
                     continue
                 if message is NOT_JSON:
-                    conn.send({"type": "error", "text": "error: send JSON objects such as {\"say\": \"/hand\"}"})
+                    host.tell(conn, {"type": "error", "text": "error: send JSON objects such as {\"say\": \"/hand\"}"})
                     continue
                 line = message.get("say") if isinstance(message, dict) else None
                 if not isinstance(line, str):
-                    conn.send({"type": "error", "text": "error: send {\"say\": LINE}"})
+                    host.tell(conn, {"type": "error", "text": "error: send {\"say\": LINE}"})
                     continue
                 host.say(name, line)
         except (WebSocketDisconnect, RuntimeError):
@@ -324,6 +369,7 @@ class SinbadRooms:
             return None  # gone (or closed for an oversized message): nobody to tell
         name = first.get("join") if isinstance(first, dict) else None
         token = first.get("token") if isinstance(first, dict) else None
+        conn.batch = isinstance(first, dict) and first.get("batch") is True
         try:
             if not isinstance(name, str):
                 raise RoomError("the first message is {\"join\": NAME} (or with \"token\" to resume a seat)")
@@ -342,6 +388,7 @@ class SinbadRooms:
             await websocket.send_json({"type": "error", "text": f"error: {exc}"})
             await websocket.close(4403)
             return None
+        host.flush()  # the seat is on disk before its token goes out
         host.connections.setdefault(name, set()).add(conn)
         await websocket.send_json({"type": "welcome", "text": f"welcome to {host.chat.name}, {name}",
                                    "room": host.chat.name, "name": name, "token": seat.token})
@@ -350,6 +397,7 @@ class SinbadRooms:
                                    "messages": story})
         if not seat.online:
             host.apply({"op": "presence", "name": name, "online": True})
+            host.flush()
         else:
             conn.send(host.chat.players_message().message)
         hand = host.chat.hand(name)

@@ -141,7 +141,7 @@ class ChatRoom:
         self.applied += 1
         for o in out:
             kind, text = o.message["type"], str(o.message.get("text", ""))
-            if kind != "hand" and not (kind == "players" and text.startswith("players:")):
+            if kind not in ("hand", "offers") and not (kind == "players" and text.startswith("players:")):
                 self.history.append((o.to, o.message))
         return out
 
@@ -264,6 +264,12 @@ class ChatRoom:
         text = words or "players: " + ", ".join(f"{p['name']} [{p['status']}] {p['points']}" for p in players)
         return Out(None, {"type": "players", "text": text, "players": players, "offers": self.offers()})
 
+    def offers_message(self) -> Out:
+        """The ``offers`` message: the open offers alone (after an offer or a trade)."""
+        offers = self.offers()
+        text = "open offers: " + (", ".join(f"{o['player']} {o['count']}" for o in offers) or "none")
+        return Out(None, {"type": "offers", "text": text, "offers": offers})
+
     def _engine(self, messages: List[Message]) -> List[Out]:
         out = []
         hog = None
@@ -276,8 +282,11 @@ class ChatRoom:
             payload = self._payload(m, hog, round_no)
             if payload is not None:
                 out.append(Out(m.to, payload, m))
-        if any(m.event and m.event[0] in ("offer", "trade", "status", "round", "scores", "winner") for m in messages):
+        kinds = {m.event[0] for m in messages if m.event}
+        if kinds & {"status", "round", "scores", "winner"}:  # seats or points changed
             out.append(self.players_message(None))
+        elif kinds & {"offer", "trade"}:  # only the open offers: a tenth of the players message
+            out.append(self.offers_message())
         return out
 
     def _payload(self, m: Message, hog: Optional[tuple] = None, round_no: int = 0) -> Optional[dict]:

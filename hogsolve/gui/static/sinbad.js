@@ -6,6 +6,7 @@ import {liveSocket} from "./socket.js";
 const room = decodeURIComponent(location.pathname.split("/")[2] || "lobby");
 const seatKey = `hogsolve-sinbad-${room}`;
 let socket = null, seat = null, hand = [], chosen = new Set(), lines = 0, unsent = "", welcomed = "";
+let players = [];  // the last players message's seats (an offers message changes only the offers)
 
 function logLine(text, kind) {
   const chat = $("chat");
@@ -35,7 +36,8 @@ function say(line) {  // true when sent
 
 function connect(name, token) {  // on a reconnection the seat's token takes the seat back
   socket = liveSocket(`/sinbad/${encodeURIComponent(room)}/ws`, {
-    hello: () => (seat ? {join: seat.name, token: seat.token} : token ? {join: name, token} : {join: name}),
+    hello: () => ({...(seat ? {join: seat.name, token: seat.token} : token ? {join: name, token} : {join: name}),
+                   batch: true}),  // a command's messages in one frame
     onMessage: handle,
     onClose: () => {
       if (seat) return true;
@@ -77,8 +79,11 @@ function handle(m) {
     chosen.clear();
     drawHand();
   } else if (m.type === "players") {
+    players = m.players;
     drawPlayers(m.players, m.offers);
     if (m.text && !m.text.startsWith("players:")) logLine(m.text);
+  } else if (m.type === "offers") {
+    drawPlayers(players, m.offers);
   } else if (m.type === "round_start") {
     $("items").textContent = m.items.map((i) => `${i.item} [${i.value}]`).join(", ");
     $("my-offer").textContent = "";

@@ -2,8 +2,9 @@
 import {$} from "./common.js";
 
 // Opens `path` and keeps it open: `hello()` is sent on every (re)connection, each message goes to
-// `onMessage`, and a close goes to `onClose(event)`, which returns false to stay closed (the server
-// refused); otherwise the page says so and reconnects, waiting longer each time until a message arrives.
+// `onMessage` (a frame holds one message, or several in order as a JSON array), and a close goes to
+// `onClose(event)`, which returns false to stay closed (the server refused); otherwise the page
+// says so and reconnects, waiting longer each time until a message arrives.
 export function liveSocket(path, {hello, onMessage, onClose}) {
   let socket = null, retry = 0, closed = false;
   const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -11,7 +12,11 @@ export function liveSocket(path, {hello, onMessage, onClose}) {
     socket = new WebSocket(`${scheme}://${location.host}${path}`);
     $("connection").textContent = "Connecting…";
     socket.onopen = () => socket.send(JSON.stringify(hello()));
-    socket.onmessage = (event) => { retry = 0; onMessage(JSON.parse(event.data)); };
+    socket.onmessage = (event) => {
+      retry = 0;
+      const data = JSON.parse(event.data);
+      (Array.isArray(data) ? data : [data]).forEach(onMessage);
+    };
     socket.onclose = (event) => {
       if (closed || (onClose && onClose(event) === false)) return;
       $("connection").textContent = "Connection lost: reconnecting…";
