@@ -35,6 +35,7 @@ OLD_SERVER = '''
 import sys, types, importlib, threading
 source = {name: open(path).read() for name, path in (("server", sys.argv[1]), ("games", sys.argv[2]))}
 import hogsolve.gui
+sys.modules["hogsolve.strategy.optimal"] = importlib.import_module("hogsolve.strategy.optimal_bot")  # renamed since
 for name in ("games", "server"):
     module = types.ModuleType(f"hogsolve.gui.old_{name}")
     module.__package__ = "hogsolve.gui"
