@@ -91,6 +91,19 @@ def test_progress_and_announcement_are_told_the_truth():
     assert announced == []  # one chunk: nothing to estimate
 
 
+def test_the_defaults_and_the_time_taken():
+    """Mistakes: another default number of games or seed (the CLI's and the docs' figures are
+    made with them), a run's seconds not its wall time."""
+    rules = get_rules("su18", goal=30)
+    before = time.perf_counter()
+    sim = simulate(always_roll(4), always_roll(6), rules)
+    took = time.perf_counter() - before
+    assert (sim.games_first, sim.games_second, sim.seed) == (50_000, 50_000, 0)
+    same = simulate(always_roll(4), always_roll(6), rules, games=100_000, seed=0)
+    assert (sim.wins_first, sim.wins_second) == (same.wins_first, same.wins_second)
+    assert 0 < sim.seconds <= took
+
+
 def test_the_smallest_simulation_and_bad_seeds():
     rules = get_rules("su18", goal=10)
     assert simulate(always_roll(3), always_roll(3), rules, games=2, seed=0).games_first == 1

@@ -192,19 +192,20 @@ def simulate(a, b, rules: Ruleset, games: int = 100_000, seed: Optional[int] = 0
     spans: Iterable = list(zip(bounds[:-1], bounds[1:]))
     if progress is not None:
         spans = progress(spans, len(bounds) - 1)
-    wins_first = wins_second = 0
+    games_first = wins_first = games_second = wins_second = 0
     for number, (lo, hi) in enumerate(spans):
         a_first = np.arange(lo, hi) % 2 == 1
         a_won = _play_chunk(model, sampler, pa, pb, a_first, rng)
+        games_first += int(a_first.sum())  # counted as played, not as asked for
+        games_second += int((~a_first).sum())
         wins_first += int(a_won[a_first].sum())
         wins_second += int(a_won[~a_first].sum())
         if number == 0 and announce is not None and hi < games:
             announce((time.perf_counter() - start) * games / hi)
-    n_first = games // 2
     return SimulationResult(
         a=policy_a.name, b=policy_b.name,
-        games_first=n_first, wins_first=wins_first,
-        games_second=games - n_first, wins_second=wins_second,
+        games_first=games_first, wins_first=wins_first,
+        games_second=games_second, wins_second=wins_second,
         seed=seed, seconds=time.perf_counter() - start,
     )
 
