@@ -357,7 +357,34 @@ def test_a_sum_that_can_stay_for_sure_has_no_bound():
     model = compile_model(get_rules("su18").replace(goal=12))
     rho = np.zeros(23)
     rho[5] = 1.0
+    with np.errstate(all="raise"):  # inf by the rule, not by a division by zero
+        assert value_error_bound(model, np.zeros(23), rho) == float("inf")
+    rho[5] = 1.5  # (never a probability; 1 - rho < 0 must not make a negative bound)
     assert value_error_bound(model, np.zeros(23), rho) == float("inf")
+
+
+def test_each_score_sum_is_charged_its_own_residual():
+    """Mistake: the worst residual of the whole table charged to every score sum (a bound
+    2g - 1 times too loose, which proves less).  A residual d at one state of su18 (where no
+    turn stays on its sum) raises the bound by d, not by d for each of the 59 sums."""
+    rules = get_rules("su18").replace(goal=30)
+    model = compile_model(rules)
+    solution = solve(rules, model=model)
+    q = backup_all(model, solution.win_probability)
+    before = certify(model, solution.win_probability, q, IterationResult(0))
+    d = 1e-9
+    q[20, 5] += d  # every action of one state: a residual d there alone
+    after = certify(model, solution.win_probability, q, IterationResult(0))
+    assert d * (1 - 1e-6) <= after.error_bound - before.error_bound <= d * (1 + 1e-6)
+
+
+def test_a_certificate_reads_as_what_it_proves():
+    c = solve(get_rules("su18").replace(goal=30)).certificate
+    text = repr(c)
+    assert text.startswith("Certificate(one sweep: every turn raises the score sum, ")
+    assert f"  max Bellman residual = {c.max_bellman_residual:.3g}\n" in text
+    assert f"  error bound on values = {c.error_bound:.3g}\n" in text
+    assert f"  ties within the bound = {len(c.tie_states)} states\n" in text and text.endswith("  proven")
 
 
 def test_a_one_pass_certificate_charges_only_rounding():

@@ -27,6 +27,20 @@ def test_without_a_convention_the_endless_pair_has_no_value():
     assert "both players prefer passing forever at (35, 36) and (36, 35)" in solution.certificate.reason
 
 
+def test_an_endless_pair_is_one_whose_best_rolls_are_worth_less_than_one_together(draw):
+    """Mistakes: the one-die roll left out of the rolls, a pair whose rolls are worth exactly
+    one counted as endless (its values are then unique: each rolls or passes at the same worth)."""
+    from hogsolve.solver.certificate import endless_passes
+    rules, model, solution = draw
+    pair = ((24, 25), (25, 24))  # zero dice score 0 there for either, and hand the same scores back
+    values = np.zeros_like(solution.action_values)
+    for worth, endless in (((0.4,) * 10, True), ((0.5,) * 10, False), ((0.6,) + (0.3,) * 9, False)):
+        for s, o in pair:
+            values[s, o, 1:] = worth
+        assert (pair in endless_passes(model, values)) == endless, worth
+    assert endless_passes(model_for(get_rules("fa19")), solve(get_rules("fa19")).action_values) == []
+
+
 @pytest.mark.slow  # kept out of the default tier for its time; CI runs the slow tier
 def test_with_a_draw_the_values_are_those_of_games_cut_short_as_draws(draw):
     """A plain Gauss-Seidel iteration from 1/2 everywhere (the game cut short after t turns,
