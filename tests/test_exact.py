@@ -87,6 +87,11 @@ def test_the_exact_check_agrees_with_a_plain_recursion_in_fractions(name):
     at_ties = {tuple(int(x) for x in state) for state in solution.certificate.tie_states}
     assert quick.tie_states == len(at_ties) and quick.exact_tie_states == len(at_ties & ties)
     assert quick.error_bound == solution.certificate.error_bound and 0 < quick.seconds <= took
+    # every state taken as a tie: the tie check values every action exactly, as verify does
+    import dataclasses
+    everywhere = dataclasses.replace(solution.certificate, tie_states=np.argwhere(np.ones((g, g))).astype(np.int32))
+    full = verify_ties(model, dataclasses.replace(solution, certificate=everywhere))
+    assert full.exact_tie_states == len(ties) and np.array_equal(full.policy, checked.policy)
 
 
 def test_a_tie_check_beyond_its_bound_says_so():
