@@ -420,3 +420,31 @@ def test_a_tie_settled_by_matching_does_not_stop_the_others(monkeypatch):
     fixed, check = prove_float_table(model, dataclasses.replace(solution, policy=planted))
     assert check.proven, check
     assert all(fixed.policy[state] == more for state, more in tied.items())
+
+
+def test_a_check_of_a_poor_policy_names_five_worst_states_and_its_time():
+    """Mistakes: more than five worst states named, the time taken added to the clock's reading
+    instead of subtracted (Hog and Pig), a settled count printed when nothing was settled."""
+    import time
+    rules = get_rules("su18").replace(goal=20)
+    model = model_for(rules)
+    solution = solve(rules, model=model)
+    before = time.process_time()
+    check = check_hog_policy(model, solution.win_probability, np.full((20, 20), 5, dtype=np.int8))
+    took = time.process_time() - before
+    assert not check.proven and check.worse > 5 and len(check.worst) == 5
+    assert 0 <= check.seconds <= took and check.settled == 0
+    assert f"(smallest margin {check.min_margin:.2g}; {check.seconds:.1f} s): WRONG: " in repr(check)
+    game = get_pig_game("piglet")
+    pig = solve_pig(game)
+    before = time.process_time()
+    checked = check_pig_policy(game, pig.value, pig.roll)
+    assert checked.proven and 0 <= checked.seconds <= time.process_time() - before
+
+
+def test_decided_states_refuse_a_game_whose_turns_can_stay_without_passing():
+    from hogsolve.solver.bound_check import decided_states
+    model = model_for(get_rules("hog", goal=12))  # ten dice can score 0 and hand the same scores over
+    with pytest.raises(ValueError, match="^decided states by induction need every turn to score, or only passes "
+                                         "to repeat a sum$"):
+        decided_states(model, np.zeros((12, 12)))
