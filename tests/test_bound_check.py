@@ -448,3 +448,43 @@ def test_decided_states_refuse_a_game_whose_turns_can_stay_without_passing():
     with pytest.raises(ValueError, match="^decided states by induction need every turn to score, or only passes "
                                          "to repeat a sum$"):
         decided_states(model, np.zeros((12, 12)))
+
+
+def test_settling_a_tie_exactly_tells_a_worse_choice_from_an_exact_tie():
+    """Mistakes in the exact settling of ties (the matching of outcomes and the Fractions path):
+    a matcher that calls different outcomes the same, a strictly worse choice taken as a tie, an
+    exact tie taken as wrong, the better action misnamed.  ``_settle_ties`` is handed states as
+    ties directly: a decision with a clearly better rival, and su18's one undecided tie at goal 30
+    (two dice counts within 1e-12 there, worth exactly the same)."""
+    from hogsolve.solver.backup import backup_all
+    from hogsolve.solver.bound_check import SAME_VALUE_DEPTH, _ExactTies, _settle_ties, decided_states
+    from hogsolve.solver.certificate import certify
+    from hogsolve.solver.iteration import IterationResult
+    rules = get_rules("su18").replace(goal=30)
+    model = model_for(rules)
+    solution = solve(rules, model=model)
+    values, policy = solution.win_probability, solution.policy.astype(np.intp)
+    fresh = backup_all(model, values)
+    certificate = certify(model, values, fresh, IterationResult(0), own_backup=False)
+    error = certificate.error_bound + certificate.backup_error
+    lost, won, _ = decided_states(model, values)
+    undecided = [(s, o) for s, o in np.argwhere(~lost & ~won) if s + o < 30]
+    state = tuple(int(x) for x in undecided[0])
+    q = fresh[state]
+    best, worse = int(policy[state]), int(np.argsort(q)[-3])  # the third best: clearly worse
+    top = np.sort(fresh, axis=-1)
+    near = np.argwhere((top[..., -1] - top[..., -2] < 1e-12) & ~lost & ~won)
+    assert near.tolist() == [[28, 25]]
+    tie = (28, 25)
+    same = _ExactTies(model, lost, won, fresh, error)
+    assert not same.matched(same.outcomes(state, worse), same.outcomes(state, best), SAME_VALUE_DEPTH)
+    assert not same.equal(state, tuple(int(x) for x in undecided[1]), SAME_VALUE_DEPTH)
+    assert same.matched(same.outcomes(state, best), same.outcomes(state, best), SAME_VALUE_DEPTH)
+    chosen = policy.copy()
+    chosen[state] = worse
+    ties = np.zeros(policy.shape, dtype=bool)
+    ties[state] = ties[tie] = True
+    exact, wrong, better = _settle_ties(model, values, fresh, chosen, ties, error)
+    assert (bool(exact[state]), bool(wrong[state]), int(better[state])) == (False, True, best)
+    assert (bool(exact[tie]), bool(wrong[tie]), int(better[tie])) == (True, False, -1)
+    assert int(exact.sum()) == 1 and int(wrong.sum()) == 1
