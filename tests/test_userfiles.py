@@ -364,3 +364,32 @@ def test_captured_output_is_kept_with_the_cached_table(tmp_path, capsys):
     assert code == 0 and "printed 200 lines (below)" in err and "thinking" in err  # from the cache
     code, _, err = cli(capsys, "compare", f"{f}:final_strategy", "always_roll:4", "--goal", "10")
     assert "printed 200 lines (hidden; --show-output shows them)" in err and "thinking" not in err
+
+
+def test_a_student_file_runs_in_its_folder_with_a_fixed_hash_seed_and_its_stderr_kept(tmp_path):
+    """Mistakes in the sandbox's start: the child run in the caller's folder (a file that reads
+    its data beside it fails), without PYTHONHASHSEED=0 (a strategy that iterates a set of
+    strings changes from run to run), its stderr not captured (a warning the student printed
+    lost).  The expected hash comes from a separate interpreter with the seed fixed."""
+    import subprocess
+
+    from hogsolve.strategy.userfile import tabulate_file
+    seeded = subprocess.run([sys.executable, "-c", "print([hash(f'hog{o}') % 11 for o in range(20)])"],
+                            capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"}, check=True)
+    write(tmp_path / "student" / "rolls.txt", "3\n")
+    path = write(tmp_path / "student" / "hog.py",
+                 "import sys\n"
+                 "BASE = int(open('rolls.txt').read())  # beside the file, by a relative path\n"
+                 "print('reading my notes', file=sys.stderr)\n"
+                 "def final_strategy(score, opponent_score):\n"
+                 "    return BASE if score else hash(f'hog{opponent_score}') % 11\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    here = os.getcwd()
+    os.chdir(elsewhere)
+    try:
+        policy, captured = tabulate_file(str(path), "final_strategy", get_rules("su18"), use_cache=False)
+    finally:
+        os.chdir(here)
+    assert policy.table[0, :20].tolist() == json.loads(seeded.stdout) and int(policy.table[7, 5]) == 3
+    assert captured is not None and "reading my notes" in captured.text
