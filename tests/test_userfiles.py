@@ -393,3 +393,20 @@ def test_a_student_file_runs_in_its_folder_with_a_fixed_hash_seed_and_its_stderr
         os.chdir(here)
     assert policy.table[0, :20].tolist() == json.loads(seeded.stdout) and int(policy.table[7, 5]) == 3
     assert captured is not None and "reading my notes" in captured.text
+
+
+def test_a_cached_failure_is_run_again_once_a_missing_helper_appears(tmp_path):
+    """Mistake: a failure cached against no helpers (the folder's ``*.py`` not hashed), so a
+    student who adds the missing helper keeps getting the old error from the cache."""
+    from hogsolve.strategy.userfile import UserFileError, tabulate_file
+    path = write(tmp_path / "student" / "hog.py", "from helper import DICE\n"
+                                                 "def final_strategy(score, opponent_score):\n"
+                                                 "    return DICE\n")
+    rules = get_rules("su18")
+    with pytest.raises(UserFileError, match="helper"):
+        tabulate_file(str(path), "final_strategy", rules)
+    with pytest.raises(UserFileError, match="helper"):  # the same failure, from the cache
+        tabulate_file(str(path), "final_strategy", rules)
+    write(tmp_path / "student" / "helper.py", "DICE = 6\n")
+    policy, _ = tabulate_file(str(path), "final_strategy", rules)
+    assert int(policy.table.min()) == int(policy.table.max()) == 6
