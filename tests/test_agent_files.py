@@ -97,6 +97,16 @@ def test_a_bad_agent_is_one_line_exit_2(tmp_path, body, message):
     assert result.returncode == 2 and message in result.stderr and len(result.stderr.splitlines()) == 1
 
 
+def test_an_agent_that_hangs_is_stopped_at_the_observation_it_was_given(tmp_path):
+    """Mistake: the place a stopped agent was reported as another phase's (or as before it
+    started): the student needs the observation that hung it."""
+    body = "def agent(o):\n    while o[0] == 5 and o[1] == 7:\n        pass\n    return 3\n"
+    result = run_main("compare", f"{write(tmp_path, 'hangs.py', body)}:agent", "optimal", "--rules", "su18",
+                      "--goal", "40", "--strategy-timeout", "1")
+    assert result.returncode == 2 and len(result.stderr.splitlines()) == 1
+    assert "did not finish within 1 s (stopped at the observation of score 5, opponent score 7)" in result.stderr
+
+
 def test_a_batch_answer_that_depends_on_the_batch_is_asked_row_by_row(tmp_path):
     """An agent whose batch answers depend on a row's place in the batch is not trusted with
     a batch: its table holds its single-row answers."""
