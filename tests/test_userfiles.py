@@ -393,6 +393,9 @@ def test_a_student_file_runs_in_its_folder_with_a_fixed_hash_seed_and_its_stderr
         os.chdir(here)
     assert policy.table[0, :20].tolist() == json.loads(seeded.stdout) and int(policy.table[7, 5]) == 3
     assert captured is not None and "reading my notes" in captured.text
+    assert policy.name == f"{path}:final_strategy"
+    cache = tmp_path / "cache"
+    assert not cache.exists() or not any(cache.rglob("*.json"))  # use_cache=False: nothing stored
 
 
 def test_a_cached_failure_is_run_again_once_a_missing_helper_appears(tmp_path):
@@ -405,7 +408,7 @@ def test_a_cached_failure_is_run_again_once_a_missing_helper_appears(tmp_path):
     rules = get_rules("su18")
     with pytest.raises(UserFileError, match="helper"):
         tabulate_file(str(path), "final_strategy", rules)
-    with pytest.raises(UserFileError, match="helper"):  # the same failure, from the cache
+    with pytest.raises(UserFileError, match=r"helper.*\(cached"):  # the same failure, from the cache by default
         tabulate_file(str(path), "final_strategy", rules)
     write(tmp_path / "student" / "helper.py", "DICE = 6\n")
     policy, _ = tabulate_file(str(path), "final_strategy", rules)
