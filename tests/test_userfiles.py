@@ -413,3 +413,23 @@ def test_a_cached_failure_is_run_again_once_a_missing_helper_appears(tmp_path):
     write(tmp_path / "student" / "helper.py", "DICE = 6\n")
     policy, _ = tabulate_file(str(path), "final_strategy", rules)
     assert int(policy.table.min()) == int(policy.table.max()) == 6
+
+
+def test_work_folders_left_by_dead_processes_are_removed_and_no_others(tmp_path, monkeypatch):
+    """Mistakes in the clean-up of folders a killed hogsolve left: a dead process's folder kept,
+    a live process's (or our own) removed, a name that is not a PID read as one, a new folder
+    not named with this process's PID (then nobody could tell whose it is)."""
+    import tempfile
+
+    from hogsolve.strategy.userfile import _work_folder
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    dead, mine, live, odd = (tmp_path / f"hogsolve-{name}" for name in
+                             ("99999999-ab12cd", f"{os.getpid()}-ef34gh", f"{os.getppid()}-ij56kl", "12a-mn78op"))
+    for folder in (dead, mine, live, odd):
+        folder.mkdir()
+    work = _work_folder()
+    try:
+        assert not dead.exists() and mine.exists() and live.exists() and odd.exists()
+        assert Path(work.name).name.startswith(f"hogsolve-{os.getpid()}-") and Path(work.name).parent == tmp_path
+    finally:
+        work.cleanup()
