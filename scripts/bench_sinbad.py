@@ -94,7 +94,7 @@ async def bot(url: str, room: str, name: str, kind: str, think: float, stats: St
                 stats.dealt()
             elif m["type"] == "game_over" and starter:
                 game_over.set()
-            if m["type"] == "hand":
+            elif m["type"] == "hand":
                 hand = tuple(c["item"] for c in m["cards"])
             elif m["type"] == "players" and starter and len(m["players"]) == stats.bots_per_room:
                 seated.set()

@@ -447,3 +447,36 @@ def test_an_offer_or_a_trade_sends_the_open_offers_alone(server):
     assert "offers" not in [m["type"] for m in story] and "offer" in [m["type"] for m in story]
     ann.close()
     bob.close()
+
+
+def test_a_batching_writer_caps_its_frames_and_closes_after_what_came_before_the_stop():
+    """Mistakes in the writer: frames past MAX_BATCH messages, messages queued before an
+    overflowing connection's stop lost or sent after the close, a lone message sent as an array,
+    a plain client batched."""
+    from hogsolve.gui.sinbad import MAX_BATCH, Connection
+
+    class Socket:
+        def __init__(self):
+            self.sent = []
+
+        async def send_text(self, text):
+            self.sent.append(json.loads(text))
+
+        async def close(self, code):
+            self.sent.append(("closed", code))
+
+    async def written(batch, texts):
+        socket = Socket()
+        conn = Connection(socket)
+        conn.batch = batch
+        for text in texts:
+            conn.queue.put_nowait(text)
+        await conn.writer()
+        return socket.sent
+
+    many = [json.dumps({"n": n}) for n in range(MAX_BATCH + 3)]
+    sent = asyncio.run(written(True, many + [None]))
+    assert [len(frame) for frame in sent[:2]] == [MAX_BATCH, 3] and sent[2] == ("closed", 1008)
+    assert [m["n"] for frame in sent[:2] for m in frame] == list(range(MAX_BATCH + 3))
+    assert asyncio.run(written(True, [many[0], None])) == [{"n": 0}, ("closed", 1008)]
+    assert asyncio.run(written(False, many[:2] + [None])) == [{"n": 0}, {"n": 1}, ("closed", 1008)]

@@ -196,8 +196,8 @@ def simulate(a, b, rules: Ruleset, games: int = 100_000, seed: Optional[int] = 0
     for number, (lo, hi) in enumerate(spans):
         a_first = np.arange(lo, hi) % 2 == 1
         a_won = _play_chunk(model, sampler, pa, pb, a_first, rng)
-        games_first += int(a_first.sum())  # counted as played, not as asked for
-        games_second += int((~a_first).sum())
+        first = int(a_first.sum())  # counted as played, not as asked for
+        games_first, games_second = games_first + first, games_second + (hi - lo - first)
         wins_first += int(a_won[a_first].sum())
         wins_second += int(a_won[~a_first].sum())
         if number == 0 and announce is not None and hi < games:

@@ -101,24 +101,17 @@ class Connection:
         whatever is waiting when the writer wakes (a command's messages, or several commands' under
         load) goes as one frame, a JSON array: fewer frames for both sides, no added delay."""
         while True:
-            text = await self.queue.get()
-            if text is None:
+            texts = [await self.queue.get()]
+            while self.batch and texts[-1] is not None and len(texts) < MAX_BATCH and not self.queue.empty():
+                texts.append(self.queue.get_nowait())
+            stop = texts[-1] is None
+            if stop:
+                texts.pop()
+            if texts:
+                await self.websocket.send_text(texts[0] if len(texts) == 1 else "[" + ",".join(texts) + "]")
+            if stop:
                 await self.websocket.close(1008)
                 return
-            if self.batch and not self.queue.empty():
-                texts, stop = [text], False
-                while len(texts) < MAX_BATCH and not self.queue.empty():
-                    more = self.queue.get_nowait()
-                    if more is None:
-                        stop = True
-                        break
-                    texts.append(more)
-                await self.websocket.send_text("[" + ",".join(texts) + "]")
-                if stop:
-                    await self.websocket.close(1008)
-                    return
-                continue
-            await self.websocket.send_text(text)
 
 
 class RoomHost:
