@@ -55,17 +55,45 @@ def test_a_corrupt_cache_file_is_replaced_not_fatal(student):
     assert _cached(student, "final_strategy", rules) == {"files": {}, "table": [1]}
 
 
+def test_a_record_whose_file_is_gone_is_passed_over_for_an_older_one(student):
+    """Mistake: a missing file read as a match (``or`` for ``and``), or its absence ending the
+    search, so the older record made without that helper is never found."""
+    rules = get_rules("su18")
+    _store(student, "final_strategy", rules, {"files": {}, "table": ["without"]})
+    helper = student.parent / "helper.py"
+    helper.write_text("DICE = 3\n")
+    _store(student, "final_strategy", rules, {"files": {"helper.py": userfile._sha256(helper)}, "table": ["with"]})
+    assert _cached(student, "final_strategy", rules)["table"] == ["with"]
+    helper.write_text("DICE = 4\n")  # changed: the newer record no longer matches
+    assert _cached(student, "final_strategy", rules)["table"] == ["without"]
+    helper.unlink()  # gone: likewise
+    assert _cached(student, "final_strategy", rules)["table"] == ["without"]
+
+
+@pytest.mark.parametrize("phase, s, o, words", [
+    (0, 0, 0, "before it started"), (1, 0, 0, "while being imported"), (2, 31, 45, "at score 31, opponent score 45"),
+    (4, 5, 7, "at the observation of score 5, opponent score 7")])
+def test_where_a_stopped_child_was_is_read_from_its_progress_record(tmp_path, phase, s, o, words):
+    """The progress record is three little-endian int32 (phase, score, opponent score); a child
+    killed before it wrote one (the interpreter failed to start) leaves zeros."""
+    import struct
+    progress = tmp_path / "progress"
+    progress.write_bytes(struct.pack("<iii", phase, s, o))
+    assert userfile._where(progress) == words
+
+
 def test_the_first_lines_printed_are_kept_as_printed(tmp_path):
     out, err = tmp_path / "stdout", tmp_path / "stderr"
     lines = [f"line {n}  ".encode() for n in range(KEPT_LINES + 5)]
-    out.write_bytes(b"\n".join(lines[:3]) + b"\n")
+    out.write_bytes(b"\n".join(lines[:3]) + b"\nTAX\n")
     err.write_bytes(b"caf\xc3\xa9 \xff\n" + b"\n".join(lines[3:]) + b"\n")
     captured = _read_output([out, err])
-    assert captured.lines == KEPT_LINES + 6  # every line counted
+    assert captured.lines == KEPT_LINES + 7  # every line counted
     kept = captured.text.split("\n")
     assert len(kept) == KEPT_LINES  # the first KEPT_LINES kept, no more
     assert kept[:3] == ["line 0  ", "line 1  ", "line 2  "]  # trailing spaces as printed, only the newline gone
-    assert kept[3] == "café \ufffd"  # UTF-8 read as such; a byte that is not becomes the replacement mark
+    assert kept[3] == "TAX"  # the newline stripped, nothing else
+    assert kept[4] == "café \ufffd"  # UTF-8 read as such; a byte that is not becomes the replacement mark
 
 
 def test_a_bad_function_name_is_named_in_the_message():

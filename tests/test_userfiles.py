@@ -433,3 +433,26 @@ def test_work_folders_left_by_dead_processes_are_removed_and_no_others(tmp_path,
         assert Path(work.name).name.startswith(f"hogsolve-{os.getpid()}-") and Path(work.name).parent == tmp_path
     finally:
         work.cleanup()
+
+
+def test_a_student_file_reads_an_empty_stdin_not_ours(tmp_path):
+    """Mistake: the child inheriting hogsolve's stdin (a strategy that calls ``input()`` then
+    waits on the user's terminal, or reads what was piped to hogsolve).  Here hogsolve's own
+    stdin holds a line; the file must see end of input instead."""
+    from hogsolve.strategy.userfile import tabulate_file
+    path = write(tmp_path / "hog.py", "import sys\n"
+                                      "HEARD = sys.stdin.read()\n"
+                                      "def final_strategy(score, opponent_score):\n"
+                                      "    return 5 if HEARD else 2\n")
+    read_end, write_end = os.pipe()
+    os.write(write_end, b"7\n")
+    os.close(write_end)
+    saved = os.dup(0)
+    os.dup2(read_end, 0)
+    os.close(read_end)
+    try:
+        policy, _ = tabulate_file(str(path), "final_strategy", get_rules("su18"), use_cache=False)
+    finally:
+        os.dup2(saved, 0)
+        os.close(saved)
+    assert int(policy.table.min()) == int(policy.table.max()) == 2
