@@ -194,14 +194,14 @@ def _plain_exact_values(model):
     return value, action
 
 
-@pytest.mark.slow  # kept out of the default tier for its time; CI runs the slow tier
-def test_matched_outcomes_are_worth_the_same_exactly():
+@pytest.mark.parametrize("goal", [12, pytest.param(16, marks=pytest.mark.slow)])
+def test_matched_outcomes_are_worth_the_same_exactly(goal):
     """Soundness of settling a tie by matching: whenever two actions' outcome distributions
     (or two states) are said to be worth the same, a plain recursion in Fractions agrees; a
     distribution always matches itself; and states that differ only in a memory that no
     longer matters are found equal (thousands here), so the check is not empty."""
     from hogsolve.solver.bound_check import SAME_VALUE_DEPTH, _ExactTies, decided_states
-    model, solution = _feral_model()
+    model, solution = _feral_model(goal)
     lost, won, _ = decided_states(model, solution.win_probability)
     same = _ExactTies(model, lost, won, solution.action_values, 0.05)
     value, action = _plain_exact_values(model)
@@ -223,7 +223,7 @@ def test_matched_outcomes_are_worth_the_same_exactly():
             if same.equal(x, y, SAME_VALUE_DEPTH):
                 assert value(x) == value(y), (x, y)
                 equal += 1
-    assert equal > 1000
+    assert equal > 30 * goal
 
 
 @pytest.mark.parametrize("rules", [get_rules("fa19", goal=16).replace(max_dice=2),
@@ -279,8 +279,9 @@ def test_matching_compares_sure_results_and_each_score_pairs_chance():
 
 @pytest.mark.parametrize("rules", [pytest.param(get_rules("fa19", goal=16).replace(max_dice=2), marks=pytest.mark.slow),
                                    get_rules("su18", goal=14).replace(max_dice=4),
+                                   get_rules("sp20", goal=6).replace(max_dice=3),
                                    pytest.param(get_rules("sp20", goal=12).replace(max_dice=3), marks=pytest.mark.slow)],
-                         ids=["fa19", "su18", "sp20"])
+                         ids=["fa19", "su18", "sp20-6", "sp20"])
 def test_with_every_decision_a_tie_the_settled_policy_is_the_exact_tie_rule(monkeypatch, rules):
     """The bound widened until it orders nothing, every decision is settled exactly.  From a
     policy of random dice, ``prove_float_table`` must return, in every state, an exactly
@@ -327,8 +328,9 @@ def _landing(model, key):
 
 @pytest.mark.parametrize("rules", [get_rules("fa19", goal=16).replace(max_dice=2),
                                    get_rules("su18", goal=14).replace(max_dice=4),
+                                   get_rules("sp22", goal=16).replace(endless="draw"),
                                    pytest.param(get_rules("sp22", goal=30).replace(endless="draw"), marks=pytest.mark.slow)],
-                         ids=["fa19", "su18", "sp22"])
+                         ids=["fa19", "su18", "sp22-16", "sp22"])
 def test_decided_states_are_exactly_the_sure_results_even_from_wrong_candidates(rules):
     """``decided_states`` from values with planted false candidates (open states set to 1 and
     to 0): every claim is witnessed by the exact transitions (a sure action wins or leaves the
