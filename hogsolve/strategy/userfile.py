@@ -161,7 +161,7 @@ def _in_child(memory_mb: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (memory_mb * 2 ** 20, memory_mb * 2 ** 20))
     try:
         import ctypes
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG (its errno is not read)
     except (OSError, AttributeError):
         pass  # not Linux: the clean-up on Ctrl-C and SIGTERM still kills it
 
