@@ -463,24 +463,25 @@ def test_a_student_process_starts_with_its_limits_fixed_and_death_tied_to_ours(t
     code: the output cap (RLIMIT_FSIZE) and the memory cap (RLIMIT_AS), each with a hard limit
     equal to the soft one (else the file could lift its own cap), and the parent-death signal
     SIGKILL (so a hogsolve killed outright takes the student's process with it).  Mistakes: a
-    limit on the wrong resource or of the wrong size, a hard limit left higher, no death signal."""
+    limit on the wrong resource or of the wrong size, a hard limit left higher, no death signal,
+    no session of its own (then the watcher's kill of its group would take hogsolve too)."""
     import ctypes
     import resource
     import signal
 
     from hogsolve.strategy.userfile import OUTPUT_LIMIT, tabulate_file
     assert ctypes.CDLL(None).prctl  # Linux, as CI
-    path = write(tmp_path / "hog.py", "import ctypes, resource\n"
+    path = write(tmp_path / "hog.py", "import ctypes, os, resource\n"
                                       "sig = ctypes.c_int(-1)\n"
                                       "ctypes.CDLL(None, use_errno=True).prctl(2, ctypes.byref(sig))  # PR_GET\n"
                                       "print(resource.getrlimit(resource.RLIMIT_FSIZE), "
-                                      "resource.getrlimit(resource.RLIMIT_AS), sig.value)\n"
+                                      "resource.getrlimit(resource.RLIMIT_AS), sig.value, os.getsid(0) == os.getpid())\n"
                                       "def final_strategy(score, opponent_score):\n"
                                       "    return 4\n")
     _, captured = tabulate_file(str(path), "final_strategy", get_rules("su18"), use_cache=False, memory_mb=1500)
     cap = 1500 * 2 ** 20
     assert captured is not None and captured.text == \
-        f"({OUTPUT_LIMIT}, {OUTPUT_LIMIT}) ({cap}, {cap}) {int(signal.SIGKILL)}"
+        f"({OUTPUT_LIMIT}, {OUTPUT_LIMIT}) ({cap}, {cap}) {int(signal.SIGKILL)} True"
     _, captured = tabulate_file(str(path), "final_strategy", get_rules("su18"), use_cache=False, memory_mb=0)
     unlimited = resource.getrlimit(resource.RLIMIT_AS)  # as ours
-    assert captured.text == f"({OUTPUT_LIMIT}, {OUTPUT_LIMIT}) {unlimited} {int(signal.SIGKILL)}"  # 0: no cap
+    assert captured.text == f"({OUTPUT_LIMIT}, {OUTPUT_LIMIT}) {unlimited} {int(signal.SIGKILL)} True"  # 0: no cap

@@ -36,11 +36,11 @@ IMPORTING, CALLING, DONE, ASKING = 1, 2, 3, 4
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-
 def described(exc: BaseException) -> str:
     """``ValueError: bad`` or, for an exception without a message (MemoryError()), its name alone."""
     text = str(exc)
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
 
 def watch_parent(fd: int) -> None:
     """Fork a watcher that kills this process group once ``fd``, the read end of a pipe whose
