@@ -485,3 +485,16 @@ def test_a_student_process_starts_with_its_limits_fixed_and_death_tied_to_ours(t
     _, captured = tabulate_file(str(path), "final_strategy", get_rules("su18"), use_cache=False, memory_mb=0)
     unlimited = resource.getrlimit(resource.RLIMIT_AS)  # as ours
     assert captured.text == f"({OUTPUT_LIMIT}, {OUTPUT_LIMIT}) {unlimited} {int(signal.SIGKILL)} True"  # 0: no cap
+
+
+def test_a_file_that_exits_is_cached_as_failed_like_any_other_failure(tmp_path):
+    """Mistake: a failure with no report from the child (an exit, a crash, a time-out) taken as
+    uncacheable, so every rerun pays for it again.  The message names the code and where."""
+    from hogsolve.strategy.userfile import UserFileError, tabulate_file
+    path = write(tmp_path / "hog.py", "import os\nos._exit(3)\n")
+    rules = get_rules("su18")
+    with pytest.raises(UserFileError, match=r"^\S+hog.py:final_strategy exited with code 3 \(os._exit\?\) "
+                                            r"while being imported$"):
+        tabulate_file(str(path), "final_strategy", rules)
+    with pytest.raises(UserFileError, match=r"exited with code 3 .*\(cached: the file is unchanged"):
+        tabulate_file(str(path), "final_strategy", rules)
