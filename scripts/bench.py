@@ -16,6 +16,7 @@ machine's description and the targets into a Markdown file.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import platform
@@ -43,7 +44,6 @@ def median_time(call, repeat: int) -> float:
 
 def measure(quick: bool, previous: bool) -> dict:
     """Every figure, with whatever hogsolve is importable (this tree, or an older checkout)."""
-    import numpy as np
 
     from hogsolve import always_roll, get_rules, rulesets, simulate, solve, tournament, win_rate
     from hogsolve.analysis.evaluate import best_response
@@ -63,7 +63,7 @@ def measure(quick: bool, previous: bool) -> dict:
     for name in names:
         rules = get_rules(name)
         model = compile_model(rules)
-        per_ruleset[name] = median_time(lambda: solve(rules, model=model), repeat)
+        per_ruleset[name] = median_time(functools.partial(solve, rules, model=model), repeat)
     out["solve_ms_by_ruleset"] = {k: v * 1000 for k, v in per_ruleset.items()}
     out["solve_ms_median"] = statistics.median(per_ruleset.values()) * 1000
     try:
@@ -81,7 +81,7 @@ def measure(quick: bool, previous: bool) -> dict:
     for goal in (GOAL_SCALING[:2] if quick or previous else GOAL_SCALING):
         rules = get_rules("su18", goal=goal)
         model = compile_model(rules)
-        seconds = median_time(lambda: solve(rules, model=model), 3)
+        seconds = median_time(functools.partial(solve, rules, model=model), 3)
         tracemalloc.start()
         solve(rules, model=model)
         peak = tracemalloc.get_traced_memory()[1]

@@ -16,6 +16,7 @@ in [-1, 1], printed beside as a probability (return + 1) / 2.
 from __future__ import annotations
 
 import argparse
+import functools
 import subprocess
 import sys
 
@@ -65,7 +66,7 @@ def main() -> None:
     for name in ("pig", "big-pig", "piglet"):
         game = get_pig_game(name)
         solution = solve_pig(game)
-        seconds = median_time(lambda: solve_pig(game), args.repeats)
+        seconds = median_time(functools.partial(solve_pig, game), args.repeats)
         states = sum(game.goal - i for i in range(game.goal)) * game.goal
         print(f"{name:8} {game.goal:>5} {states:>9} {seconds * 1000:>10.0f} ms  "
               f"{solution.first_player_win_probability:.12f} ({'proven' if solution.certificate.proven else 'not proven'})")
@@ -74,7 +75,7 @@ def main() -> None:
     seconds = median_time(lambda: pig_win_rate(solution, hold_at(20), game), args.repeats)
     print(f"exact win rate of optimal vs hold_at:20 (pig, goal 100): {seconds * 1000:.0f} ms")
     for winscore, horizon in ((10, 1000), (20, 1000)):
-        ours = median_time(lambda: solve_pig(get_pig_game("pig", goal=winscore)), args.repeats)
+        ours = median_time(functools.partial(solve_pig, get_pig_game("pig", goal=winscore)), args.repeats)
         mine = solve_pig(get_pig_game("pig", goal=winscore)).first_player_win_probability
         result = openspiel(winscore, horizon, args.openspiel_seconds)
         if result is None:

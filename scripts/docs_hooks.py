@@ -92,7 +92,7 @@ def rule_file_reference() -> str:
     lines += [f"| `{key}` | text{' (required)' if key == 'name' else ''} |" for key in rulefile.TEXT_FIELDS]
     lines += [f"| `{key}` | a whole number |" for key in rulefile.INT_FIELDS]
     lines += [f"| `{key}` | true or false |" for key in rulefile.BOOL_FIELDS]
-    for key, names in {**rulefile.COMPONENTS, **rulefile.OPTIONAL}.items():
+    for key in {**rulefile.COMPONENTS, **rulefile.OPTIONAL}:
         optional = " (optional: absent means none)" if key in rulefile.OPTIONAL else ""
         required = " (required)" if key == "free_bacon" else ""
         lines.append(f"| `{key}` | one of the components below{required}{optional} |")

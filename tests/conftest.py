@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
-from hypothesis import settings
+from hypothesis import settings  # noqa: E402  (after the bytecode settings above, which it must see)
 
 # In CI, property tests draw the same examples every run: a red CI is then a
 # real failure of this commit, never a new random draw.

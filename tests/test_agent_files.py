@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from cli_helpers import run_main
-from hogsolve import get_pig_game, get_rules, solve, win_rate
+from hogsolve import get_pig_game, get_rules
 from hogsolve.interop import evaluate_agent
 from hogsolve.strategy.specs import load_strategy
 from hogsolve.strategy.userfile import tabulate_table

@@ -237,7 +237,6 @@ def test_merged_outcomes_fold_sure_results_into_won_and_lost(rules):
     model = model_for(rules)
     solution = solve(rules, model=model)
     lost, won, _ = decided_states(model, solution.win_probability)
-    g = model.goal
     assert won.any()
     for state in list(np.ndindex(solution.win_probability.shape))[::7 if model.context_shape else 1]:
         state = tuple(map(int, state))

@@ -206,7 +206,7 @@ def test_best_response_by_two_tables_where_turns_can_score_nothing():
 
     def worth(outcomes, other):
         return sum(p if k == model.win else 0.0 if k == model.loss else p * (1 - other[k]) for k, p in outcomes)
-    for sweep in range(2000):
+    for _ in range(2000):
         change = 0.0
         for s in states:
             new_mine = max(worth(moves[s, n], theirs) for n in range(model.num_actions))

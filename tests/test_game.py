@@ -125,7 +125,7 @@ def test_engine_matches_model_in_every_state(name):
                     possible = rng.sample(list(np.flatnonzero(model.counts[model.dice_kind[s, o], n])), 2)
                 for p in possible:
                     script = iter(faces_for(int(p), n, sides, rules.pig_out) if n else ())
-                    turn = take_turn(rules, 0, s, o, n, lambda k: next(script))
+                    turn = take_turn(rules, 0, s, o, n, lambda k, script=script: next(script))
                     assert turn.sides == sides and turn.points == p
                     nxt = int(model.after[s + p, o])
                     if turn.new_score >= g:

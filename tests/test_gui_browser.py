@@ -490,7 +490,7 @@ def test_sibala_rounds_with_their_odds(browser, options):
     with running_server() as (_, port):
         context, page, problems = open_at(browser, port, "/sibala", options)
         act = page.tap if options.get("has_touch") else page.click
-        for step in range(8):
+        for _ in range(8):
             before = page.evaluate("document.body.dataset.phase")
             rounds = int(page.evaluate("document.body.dataset.rounds"))
             act("#roll")
@@ -592,7 +592,7 @@ def test_three_browsers_play_a_room_round_to_hog(browser, tmp_path):
             hand = hand_of(page)
             target[i] = max((x for x in items if x not in target.values()), key=hand.count)
         name = {i: f"p{i}" for i in range(3)}
-        for trade in range(40):
+        for _ in range(40):
             hands = {i: hand_of(p) for i, p in enumerate(pages)}
             done = [i for i in hands if hands[i].count(target[i]) == 9]
             if done:

@@ -9,7 +9,7 @@ import threading
 import time
 
 import pytest
-from websockets.exceptions import InvalidStatus
+from websockets.exceptions import ConnectionClosedError, InvalidStatus
 from websockets.sync.client import connect
 
 from gui_helpers import running_server
@@ -145,7 +145,7 @@ def test_websocket_messages_are_capped():
             ws.send(json.dumps({"token": table["token"]}))
             ws.recv(timeout=10)
             ws.send("x" * 100_000)
-            with pytest.raises(Exception):
+            with pytest.raises(ConnectionClosedError):
                 while True:
                     ws.recv(timeout=10)
             assert ws.close_code == 1009  # message too big

@@ -1,6 +1,8 @@
 """sp22's passes: zero dice that score 0 hand the opponent the same scores.  Optimal players
 pass forever at one pair of states, so the game has no value, unless an endless game counts as
 half a win for each (--endless draw); then it has one, and its policy is certified."""
+import functools
+
 import numpy as np
 import pytest
 
@@ -79,7 +81,7 @@ def iterate_from_a_draw(rules, choose_mine, theirs):
     for _ in range(200):
         change = 0.0
         for state in states:
-            mine = choose_mine(state, lambda n: worth(state, n, 0), dists)
+            mine = choose_mine(state, functools.partial(worth, state, p=0), dists)
             theirs_now = worth(state, int(theirs[state]), 1)
             change = max(change, abs(mine - v[0][state]), abs(theirs_now - v[1][state]))
             v[0][state], v[1][state] = mine, theirs_now
@@ -96,7 +98,7 @@ def test_win_rates_and_the_best_response_under_a_draw(draw):
     zero = tabulate(always_roll(0), rules)
     for a, b in ((solution.policy, zero), (zero, zero)):
         rate = win_rate(a, b, rules)
-        v = iterate_from_a_draw(rules, lambda state, worth, _: worth(int(a[state])), b)
+        v = iterate_from_a_draw(rules, lambda state, worth, _, a=a: worth(int(a[state])), b)
         assert rate.first == pytest.approx(v[0][0, 0], abs=1e-12)
         assert rate.second == pytest.approx(1 - v[1][0, 0], abs=1e-12)
 

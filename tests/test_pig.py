@@ -27,9 +27,8 @@ def plain_value_iteration(game, tol=1e-14):
     while True:
         change = 0.0
         for (i, j, k) in value:
-            after = {"bust": lambda x: 1.0 - v(j, i, 0), "wipe": lambda x: 1.0 - v(j, 0, 0),
-                     "add": lambda x: v(i, j, k + x)}
-            roll = sum(float(p) * after[kind](x) for (kind, x), p in dist.items())
+            after = {"bust": 1.0 - v(j, i, 0), "wipe": 1.0 - v(j, 0, 0)}
+            roll = sum(float(p) * (v(i, j, k + x) if kind == "add" else after[kind]) for (kind, x), p in dist.items())
             best = roll if k == 0 else max(roll, 1.0 if i + k >= g else 1.0 - v(j, i + k, 0))
             change = max(change, abs(best - value[i, j, k]))
             value[i, j, k] = best

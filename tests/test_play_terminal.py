@@ -13,7 +13,7 @@ def scripted(answers):
         try:
             return next(answers)
         except StopIteration:
-            raise EOFError
+            raise EOFError from None
     return read, prompts, lines
 
 
@@ -80,7 +80,7 @@ def test_feral_hogs_game_in_the_terminal():
     policy = solve(rules).policy
     memory = {"you": 0, "bot": 0}
     for turn in record["turns"]:
-        me, other = turn["player"], "bot" if turn["player"] == "you" else "you"
+        me = turn["player"]
         if me == "bot":
             assert turn["num_dice"] == policy[turn["score"], turn["opponent_score"], memory["bot"], memory["you"]]
         memory[me] = turn["num_dice"]

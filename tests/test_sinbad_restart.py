@@ -1,7 +1,6 @@
 """SIGKILL the room server at random moments while bots play, start it again: every room comes
 back exactly as the event log had it, and the bots (in the room and over the network) finish."""
 import json
-import os
 import random
 import re
 import shutil

@@ -171,7 +171,9 @@ def test_random_play_with_disconnects_keeps_every_invariant(tmp_path):
             tokens[name] = welcome["token"]
         sockets["ann"].send(json.dumps({"say": "/start"}))
         rounds_over = {}
-        host = lambda: running.rooms.rooms["fuzz"]
+
+        def host():
+            return running.rooms.rooms["fuzz"]
 
         def check():
             chat = host().chat
