@@ -266,7 +266,8 @@ def machine() -> str:
         from threadpoolctl import threadpool_info
         info = [i for i in threadpool_info() if i.get("user_api") == "blas"]
         if info:
-            blas = f", BLAS {info[0].get('internal_api')} {info[0].get('version')} ({info[0].get('num_threads')} threads)"
+            blas = (f", BLAS {info[0].get('internal_api')} {info[0].get('version')} "
+                    f"({info[0].get('num_threads')} threads)")
     except ImportError:
         pass
     return (f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, Python "
@@ -394,7 +395,8 @@ def main() -> None:
     text = table(now, before, args.previous)
     print(machine())
     print(text)
-    print("solve at goal 100 by ruleset (ms): " + ", ".join(f"{k} {v:.1f}" for k, v in now["solve_ms_by_ruleset"].items()))
+    by_ruleset = now["solve_ms_by_ruleset"]
+    print("solve at goal 100 by ruleset (ms): " + ", ".join(f"{k} {v:.1f}" for k, v in by_ruleset.items()))
     print(per_state_table(now["per_state"]))
     scaling = now["goal_scaling"]
     print("goal scaling (su18): " + "; ".join(f"goal {g}: {v['seconds']:.2f} s, {v['us_per_state']:.3f} us/state, "
@@ -406,13 +408,15 @@ def main() -> None:
              if before else ""))
     if args.write:
         extra = (f"Every built-in game at its goal, time per state against su18's (the frontier: every game "
-                 f"of at least {FRONTIER_STATES:,} states within {FRONTIER:g}x):\n\n{per_state_table(now['per_state'])}\n\n"
+                 f"of at least {FRONTIER_STATES:,} states within {FRONTIER:g}x):\n\n"
+                 f"{per_state_table(now['per_state'])}\n\n"
                  f"Solve at goal 100 by ruleset (ms): "
                  + ", ".join(f"{k} {v:.1f}" for k, v in now["solve_ms_by_ruleset"].items()) + ".\n\n"
                  + "Growth with the goal (su18): " + "; ".join(
                      f"goal {g}: {v['seconds']:.2f} s, {v['us_per_state']:.3f} us per state, peak "
                      f"{v['peak_arrays']:.2f} arrays of goal^2 x actions" for g, v in scaling.items()) + ".\n")
-        body = (f"# Benchmarks\n\nMeasured by `python scripts/bench.py{' --previous ' + args.previous if before else ''}"
+        previous = f" --previous {args.previous}" if before else ""
+        body = (f"# Benchmarks\n\nMeasured by `python scripts/bench.py{previous}"
                 f"{' --quick' if args.quick else ''} --write {args.write.name}` on {time.strftime('%Y-%m-%d')}, "
                 f"every figure a median of repeated runs in one process, the previous revision's in a second "
                 f"process on a checkout of it (its round robin on 40 strategies, scaled per pair).\n\n"

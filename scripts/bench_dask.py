@@ -70,7 +70,8 @@ def main() -> None:
     print(f"\n10,000 strategies on {machines} workers (one core each): {big_pairs:,} pairs x "
           f"{per_pair * 1000:.2f} ms = {big_pairs * per_pair / 3600:,.1f} worker-hours; at the "
           f"{share:.0%} per-worker efficiency measured with {max(usable) if usable else 1} worker(s) here, "
-          f"{big_pairs * per_pair / machines / share / 60:,.0f} min; in tasks of {block} opponents that is {big_tasks:,} tasks "
+          f"{big_pairs * per_pair / machines / share / 60:,.0f} min; "
+          f"in tasks of {block} opponents that is {big_tasks:,} tasks "
           f"(at ~1 ms of scheduler time each, {big_tasks / 1000 / 60:.1f} min of scheduling, overlapping the work), "
           f"each shipping {block} tables of 10 KB (5 MB): {big_tasks * 5 / 1e6:,.2f} TB in all unless the tables "
           f"are scattered to the workers once (100 MB each)")

@@ -50,7 +50,8 @@ def lines_of(result: dict) -> list:
     proven = sum(g["proven"] for g in result["games"])
     out = [f"`hogsolve {' '.join(COMMAND)} --out DIR`: {result['wall']:.1f} s wall, {result['cpu']:.1f} s of CPU "
            f"(budget 600 s of CPU); every decision proven in {proven} of {len(result['games'])} games.", "",
-           "| game | solve (with the check, in rationals) | exact check | by | every decision proven |", "| --- | --- | --- | --- | --- |"]
+           "| game | solve (with the check, in rationals) | exact check | by | every decision proven |",
+           "| --- | --- | --- | --- | --- |"]
     for g in result["games"]:
         out.append(f"| {g['game']} | {g['solve']:.2f} s | {g['check']:.2f} s | {g['method']} | "
                    f"{'yes' if g['proven'] else '**no**'} |")

@@ -69,7 +69,8 @@ def main() -> None:
         seconds = median_time(functools.partial(solve_pig, game), args.repeats)
         states = sum(game.goal - i for i in range(game.goal)) * game.goal
         print(f"{name:8} {game.goal:>5} {states:>9} {seconds * 1000:>10.0f} ms  "
-              f"{solution.first_player_win_probability:.12f} ({'proven' if solution.certificate.proven else 'not proven'})")
+              f"{solution.first_player_win_probability:.12f} "
+              f"({'proven' if solution.certificate.proven else 'not proven'})")
     game = get_pig_game("pig")
     solution = solve_pig(game)
     seconds = median_time(lambda: pig_win_rate(solution, hold_at(20), game), args.repeats)

@@ -37,7 +37,8 @@ def _options(parser: argparse.ArgumentParser) -> list:
 
 def _parser_markdown(parser: argparse.ArgumentParser, title: str, depth: int) -> list:
     """One verb (and its own sub-verbs, one level down) as Markdown."""
-    lines = [f"{'#' * depth} `{title}`", "", parser.description or "", "", "```", parser.format_usage().strip(), "```", ""]
+    lines = [f"{'#' * depth} `{title}`", "", parser.description or "", "", "```", parser.format_usage().strip(), "```",
+             ""]
     rows = _options(parser)
     if rows:
         lines += ["| argument | what it does |", "| --- | --- |", *rows, ""]

@@ -80,7 +80,8 @@ def train(env_id: str, kwargs: dict, episodes: int, every: int, seed: int, rules
         if number % every == 0:
             result = evaluate_agent(agent.policy, rules)
             rows.append((number, result.against_optimal.average, result.exploitability))
-            print(f"  {env_id} {number:7d} episodes: win rate against the optimum {result.against_optimal.average:.4f}, "
+            print(f"  {env_id} {number:7d} episodes: "
+                  f"win rate against the optimum {result.against_optimal.average:.4f}, "
                   f"exploitability {result.exploitability:.4f}", flush=True)
     return rows
 

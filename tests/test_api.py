@@ -15,7 +15,8 @@ from hogsolve.solver.optimal import solve as solve_hog
 from hogsolve.solver.pig import solve_pig
 
 GAMES = [pytest.param("su18", id="su18-name"), pytest.param(get_rules("fa19", goal=40), id="fa19-object"),
-         pytest.param("piglet", id="piglet-name"), pytest.param(get_pig_game("two-dice-pig", goal=30), id="2dice-object")]
+         pytest.param("piglet", id="piglet-name"),
+         pytest.param(get_pig_game("two-dice-pig", goal=30), id="2dice-object")]
 
 
 def baseline(game):
@@ -60,7 +61,8 @@ def test_each_call_gives_the_familys_own_figures():
     a, b = hogsolve.always_roll(3), hogsolve.always_roll(6)
     assert hogsolve.win_rate(a, b, rules) == evaluate.win_rate(a, b, rules)
     hold = hogsolve.hold_at(15)
-    assert hogsolve.win_rate(hold, hogsolve.hold_at(20), pig) == pig_evaluate.pig_win_rate(hold, hogsolve.hold_at(20), pig)
+    assert hogsolve.win_rate(hold, hogsolve.hold_at(20), pig) == \
+        pig_evaluate.pig_win_rate(hold, hogsolve.hold_at(20), pig)
     assert hogsolve.best_response(a, rules).win_rate == evaluate.best_response(a, rules).win_rate
     assert hogsolve.best_response(hold, pig).win_rate == pig_evaluate.pig_best_response(hold, pig).win_rate
     assert hogsolve.regret(hold, pig).total_expected_loss == pig_evaluate.pig_regret(hold, pig).total_expected_loss

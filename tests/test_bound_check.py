@@ -36,8 +36,9 @@ def test_a_hog_policy_is_proven_and_a_planted_move_is_caught(name, goal):
     assert caught.wrong and caught.worse == 1 and caught.worst[0] == list(state)
 
 
-@pytest.mark.parametrize("name, goal", [("pig", 25), ("piglet", 10), pytest.param("big-pig", 25, marks=pytest.mark.slow),
-                                        ("two-dice-pig", 16)])
+@pytest.mark.parametrize("name, goal",
+                         [("pig", 25), ("piglet", 10), pytest.param("big-pig", 25, marks=pytest.mark.slow),
+                          ("two-dice-pig", 16)])
 def test_a_pig_policy_is_proven_and_a_planted_move_is_caught(name, goal):
     game = get_pig_game(name, goal)
     solution = solve_pig(game)
@@ -279,7 +280,8 @@ def test_matching_compares_sure_results_and_each_score_pairs_chance():
 @pytest.mark.parametrize("rules", [pytest.param(get_rules("fa19", goal=16).replace(max_dice=2), marks=pytest.mark.slow),
                                    get_rules("su18", goal=14).replace(max_dice=4),
                                    get_rules("sp20", goal=6).replace(max_dice=3),
-                                   pytest.param(get_rules("sp20", goal=12).replace(max_dice=3), marks=pytest.mark.slow)],
+                                   pytest.param(get_rules("sp20", goal=12).replace(max_dice=3),
+                                                marks=pytest.mark.slow)],
                          ids=["fa19", "su18", "sp20-6", "sp20"])
 def test_with_every_decision_a_tie_the_settled_policy_is_the_exact_tie_rule(monkeypatch, rules):
     """The bound widened until it orders nothing, every decision is settled exactly.  From a
@@ -328,7 +330,8 @@ def _landing(model, key):
 @pytest.mark.parametrize("rules", [get_rules("fa19", goal=16).replace(max_dice=2),
                                    get_rules("su18", goal=14).replace(max_dice=4),
                                    get_rules("sp22", goal=16).replace(endless="draw"),
-                                   pytest.param(get_rules("sp22", goal=30).replace(endless="draw"), marks=pytest.mark.slow)],
+                                   pytest.param(get_rules("sp22", goal=30).replace(endless="draw"),
+                                                marks=pytest.mark.slow)],
                          ids=["fa19", "su18", "sp22-16", "sp22"])
 def test_decided_states_are_exactly_the_sure_results_even_from_wrong_candidates(rules):
     """``decided_states`` from values with planted false candidates (open states set to 1 and

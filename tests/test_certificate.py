@@ -174,8 +174,9 @@ def check_proven_means_proven(bacon, swaps, sides, pig_out, goal, max_dice):
     assert best_response(solution.policy, rules).exploitability <= c.error_bound
 
 
-@pytest.mark.parametrize("name", ["su18", pytest.param("fa13", marks=pytest.mark.slow), "fa21", pytest.param("sp15", marks=pytest.mark.slow),
-                                  pytest.param("fa15", marks=pytest.mark.slow)])
+@pytest.mark.parametrize("name",
+                         ["su18", pytest.param("fa13", marks=pytest.mark.slow), "fa21",
+                          pytest.param("sp15", marks=pytest.mark.slow), pytest.param("fa15", marks=pytest.mark.slow)])
 def test_quick_exact_check_agrees_with_the_full_one(name):
     """verify_ties (exact values from the certified decisions, ties settled exactly) gives the
     full recomputation's exact start value and exact policy, on plain, mixed-dice, points-bonus,

@@ -42,7 +42,8 @@ def test_command_examples_print_what_the_page_says(page, tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.pin
-@pytest.mark.parametrize("page", [p for p in _command_pages() if any(b.annotation == ("run", "slow") for b in blocks(p))],
+@pytest.mark.parametrize("page",
+                         [p for p in _command_pages() if any(b.annotation == ("run", "slow") for b in blocks(p))],
                          ids=lambda p: str(p.relative_to(ROOT)))
 def test_slow_command_examples_print_what_the_page_says(page, tmp_path):
     problems = run_page(page, tmp_path, slow=True)
@@ -118,9 +119,11 @@ def test_the_apps_route_list_in_its_docstring_is_its_routes(tmp_path):
     (tmp_path / "s.py").write_text("def final_strategy(score, opponent_score):\n    return 4\n")
     lab = Lab(str(tmp_path / "s.py"), "final_strategy", get_rules("su18"))
     routes = app_module.create_app(Access(("127.0.0.1:8000",)), lab=lab).app.routes
-    paths = {r.path for r in routes if not isinstance(r, Mount)} | {r.path + "/..." for r in routes if isinstance(r, Mount)}
+    paths = ({r.path for r in routes if not isinstance(r, Mount)}
+             | {r.path + "/..." for r in routes if isinstance(r, Mount)})
     doc = app_module.__doc__
-    spelled = {p.replace("{id:str}", "ID").replace("{name}", "NAME").replace("{room:str}", "ROOM").replace("{room}", "ROOM")
+    spelled = {p.replace("{id:str}", "ID").replace("{name}", "NAME").replace("{room:str}", "ROOM")
+               .replace("{room}", "ROOM")
                for p in paths}
     named = set(re.findall(r"``(?:GET|POST|WS)?\s*(/[^`\[\s]*)", doc)) | set(re.findall(r"``(/[^`\s\[]*)``", doc))
     missing = sorted(p for p in spelled if p not in named)

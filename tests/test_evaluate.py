@@ -53,9 +53,11 @@ def test_best_response_matches_recursion(name):
     assert achieved.average == pytest.approx(br.win_rate.average, abs=1e-13)
 
 
-@pytest.mark.parametrize("name", ["su18", pytest.param("fa13", marks=pytest.mark.slow), "sp15", pytest.param("fa15", marks=pytest.mark.slow),
-                                  pytest.param("fa19", marks=pytest.mark.slow), "fa20", pytest.param("fa21", marks=pytest.mark.slow),
-                                  pytest.param("hog", marks=pytest.mark.slow)])
+@pytest.mark.parametrize("name",
+                         ["su18", pytest.param("fa13", marks=pytest.mark.slow), "sp15",
+                          pytest.param("fa15", marks=pytest.mark.slow), pytest.param("fa19", marks=pytest.mark.slow),
+                          "fa20", pytest.param("fa21", marks=pytest.mark.slow),
+                          pytest.param("hog", marks=pytest.mark.slow)])
 def test_monte_carlo_agrees_within_interval(name):
     """Every kind of rule the simulator follows: mixed dice (fa13), a points bonus (sp15),
     Piggy Back (fa15), memories (fa19), extra turns (fa20), final bonuses (fa21), no zero
@@ -173,7 +175,9 @@ def _best_response_by_transitions(model, opponent):
     return mine(start), 1 - theirs(start)
 
 
-@pytest.mark.parametrize("name, goal, max_dice", [pytest.param("sp15", 25, 10, marks=pytest.mark.slow), pytest.param("fa15", 25, 10, marks=pytest.mark.slow),
+@pytest.mark.parametrize("name, goal, max_dice",
+                         [pytest.param("sp15", 25, 10, marks=pytest.mark.slow),
+                          pytest.param("fa15", 25, 10, marks=pytest.mark.slow),
                                                   ("fa19", 16, 3)])
 def test_best_response_by_two_tables_matches_a_recursion(name, goal, max_dice):
     """The pairwise pass (Hogtimus points, Piggy Back, memories) against a plain recursion."""

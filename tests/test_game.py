@@ -109,7 +109,9 @@ def faces_for(points, n, sides, pig_out):
     return faces
 
 
-@pytest.mark.parametrize("name", [pytest.param("su18", marks=pytest.mark.slow), pytest.param("fa13", marks=pytest.mark.slow)])  # test_properties samples all four in the default tier
+# test_properties samples all four in the default tier
+@pytest.mark.parametrize("name", [pytest.param("su18", marks=pytest.mark.slow),
+                                  pytest.param("fa13", marks=pytest.mark.slow)])
 def test_engine_matches_model_in_every_state(name):
     rules = get_rules(name)
     model = compile_model(rules)

@@ -83,7 +83,8 @@ def play_to_the_end(page, act, dice="5", check_midgame=None, most=200):
     """Roll ``dice`` until the game is over, or ``most`` times."""
     moves = 0
     while page.is_hidden("#game-over") and moves < most:
-        page.wait_for_function(polling=50, expression=f"!document.querySelector(\".dice-button[data-dice='{dice}']\").disabled"
+        page.wait_for_function(polling=50,
+                               expression=f"!document.querySelector(\".dice-button[data-dice='{dice}']\").disabled"
                                " || !document.getElementById('game-over').hidden")
         if not page.is_hidden("#game-over"):
             break
@@ -131,7 +132,8 @@ def test_play_whole_game_on_the_desktop(browser, tmp_path):
         page.check("#hint-toggle")
 
         def midgame():
-            page.wait_for_function(polling=50, expression="document.getElementById('hint-text').textContent.startsWith('Optimal')")
+            page.wait_for_function(polling=50,
+                                   expression="document.getElementById('hint-text').textContent.startsWith('Optimal')")
             assert "0.00" in page.inner_html("#hint-chart") and "1.00" in page.inner_html("#hint-chart")
             page.hover("#policy-canvas", position={"x": 150, "y": 200})
             page.wait_for_timeout(900)  # let the dice land
@@ -294,9 +296,12 @@ def test_nellers_hog_in_the_page(browser):
         page.check("#hint-toggle")
         page.select_option("#first", "you")
         start_game(page)
-        page.wait_for_function(polling=50, expression="() => !document.querySelector('.dice-button[data-dice=\"5\"]').disabled")
+        page.wait_for_function(polling=50,
+                               expression="() => !document.querySelector('.dice-button[data-dice=\"5\"]').disabled")
         assert page.is_hidden('.dice-button[data-dice="0"]')
-        page.wait_for_function(polling=50, expression="() => document.querySelector('#hint-text').textContent.startsWith('Optimal: roll')")
+        page.wait_for_function(polling=50,
+                               expression="() => document.querySelector('#hint-text').textContent"
+                                          ".startsWith('Optimal: roll')")
         assert "roll 0 dice" not in page.text_content("#hint-text")
         assert "0: not allowed" in page.get_attribute("#hint-chart", "aria-label")
         page.click('.dice-button[data-dice="5"]')
@@ -355,18 +360,22 @@ def test_feral_map_follows_the_game_and_agrees_with_the_hint(browser):
         page.check("#hint-toggle")
         start_game(page)
         for dice in ("4", "6", "2", "8"):
-            page.wait_for_function(polling=50, expression="() => !document.querySelector('.dice-button[data-dice=\"3\"]').disabled"
+            page.wait_for_function(polling=50,
+                                   expression="() => !document.querySelector('.dice-button[data-dice=\"3\"]').disabled"
                                    " || !document.getElementById('game-over').hidden")
             if not page.is_hidden("#game-over"):
                 break
             state = server_state(port, page.evaluate("document.body.dataset.gameId"))
             memory = ",".join(map(str, state["memories"]))
-            page.wait_for_function(polling=50, expression=f"() => document.getElementById('policy-canvas').dataset.memory === '{memory}'")
+            page.wait_for_function(polling=50,
+                                   expression=f"() => document.getElementById('policy-canvas').dataset.memory ==="
+                                              f" '{memory}'")
             assert page.is_visible("#memory-choice") and "following the game" in page.inner_text("#memory-note")
             page.wait_for_function(polling=50, expression="() => document.querySelector('.dice-button.best') !== null")
             best = int(page.get_attribute(".dice-button.best", "data-dice"))
             you, bot = state["scores"]["you"], state["scores"]["bot"]
-            assert page.evaluate(f"hogsolvePage.policy().policy[{you}][{bot}]") == best  # the map says what the hint says
+            # the map says what the hint says
+            assert page.evaluate(f"hogsolvePage.policy().policy[{you}][{bot}]") == best
             turns = len(state["turns"])
             page.click(f".dice-button[data-dice='{dice}']")
             page.wait_for_function(polling=50, expression=f"Number(document.body.dataset.turns) > {turns}")
@@ -428,7 +437,9 @@ def play_pig(page, port, act, game="piglet", hold_at=3):
             break
         moves = int(page.evaluate("document.body.dataset.moves"))
         if moves < 3:  # the hint draws (checked on the first moves only, to keep the test short)
-            page.wait_for_function(polling=50, expression="() => document.getElementById('hint-text').textContent.startsWith('Optimal')")
+            page.wait_for_function(polling=50,
+                                   expression="() => document.getElementById('hint-text').textContent"
+                                              ".startsWith('Optimal')")
         total = int(page.inner_text("#turn-total"))
         act("#hold" if total >= hold_at else "#roll")
         page.wait_for_function(polling=50, expression=f"Number(document.body.dataset.moves) > {moves}")
@@ -446,7 +457,9 @@ def test_roll_hold_hint_and_map_of_a_roll_or_hold_game(browser):
         page.select_option("#rules", "two-dice-pig")
         start_game(page)
         page.check("#hint-toggle")
-        page.wait_for_function(polling=50, expression="() => document.getElementById('hint-text').textContent.startsWith('Optimal: roll')")
+        page.wait_for_function(polling=50,
+                               expression="() => document.getElementById('hint-text').textContent"
+                                          ".startsWith('Optimal: roll')")
         assert page.is_disabled("#hold")  # the first roll of a turn is compulsory
         page.click("#roll")
         page.wait_for_function(polling=50, expression="Number(document.body.dataset.moves) > 0")
@@ -526,12 +539,15 @@ def test_two_browsers_play_each_other_over_the_network_mode(browser, most):
         a.wait_for_selector("body[data-ready='1']")
         a.select_option("#rules", "piglet")
         a.click("#new-game")
-        a.wait_for_function(polling=50, expression="() => document.getElementById('share').textContent.includes('#table=')")
+        a.wait_for_function(polling=50,
+                            expression="() => document.getElementById('share').textContent.includes('#table=')")
         link = a.inner_text("#share")
         assert f"access={server.token}" in link
         b.goto(link)
         b.wait_for_function(polling=50, expression="() => document.body.dataset.seat === '1'")
-        a.wait_for_function(polling=50, expression="() => document.getElementById('connection').textContent === 'Your friend is here.'")
+        a.wait_for_function(polling=50,
+                            expression="() => document.getElementById('connection').textContent === 'Your friend is"
+                                       " here.'")
         pages = {"0": a, "1": b}
         made = 0
         for _ in range(300):
@@ -585,7 +601,8 @@ def test_three_browsers_play_a_room_round_to_hog(browser, tmp_path):
         pages[0].fill("#line", "/start")
         pages[0].press("#line", "Enter")
         for page in pages:
-            page.wait_for_function(polling=50, expression="() => (document.body.dataset.hand || '').split(',').length === 9")
+            page.wait_for_function(polling=50,
+                                   expression="() => (document.body.dataset.hand || '').split(',').length === 9")
         items = sorted(set(sum((hand_of(p) for p in pages), [])))
         target = {}
         for i, page in sorted(enumerate(pages), key=lambda ip: -max(hand_of(ip[1]).count(x) for x in items)):
@@ -623,7 +640,9 @@ def test_three_browsers_play_a_room_round_to_hog(browser, tmp_path):
             assert f"p{winner} says hog" in page.inner_text("#chat")
         pages[1].fill("#line", "<b>nice</b> round")  # a player's HTML is shown as text
         pages[1].press("#line", "Enter")
-        pages[0].wait_for_function(polling=50, expression="() => document.getElementById('chat').textContent.includes('<b>nice</b>')")
+        pages[0].wait_for_function(polling=50,
+                                   expression="() => document.getElementById('chat').textContent"
+                                              ".includes('<b>nice</b>')")
         assert pages[0].locator("#chat b").count() == 0
         pages[0].screenshot(path=str(shots / "sinbad-room.png"), full_page=False)
         assert (shots / "sinbad-room.png").stat().st_size > 10_000
@@ -651,10 +670,12 @@ def test_a_room_keeps_its_story_across_reloads_and_lost_connections(browser, opt
             page.evaluate(f"() => {{ document.getElementById('line').value = 'line {i}'; }}")
             page.press("#line", "Enter")
             page.wait_for_timeout(55)  # as a person types: under the room's 20 lines a second
-        page.wait_for_function(polling=50, expression="() => document.getElementById('chat').textContent.includes('line 119')")
+        page.wait_for_function(polling=50,
+                               expression="() => document.getElementById('chat').textContent.includes('line 119')")
         page.reload()
         page.wait_for_function(polling=50, expression="() => document.body.dataset.seat === 'Zoë'")
-        page.wait_for_function(polling=50, expression="() => document.getElementById('chat').textContent.includes('line 119')")
+        page.wait_for_function(polling=50,
+                               expression="() => document.getElementById('chat').textContent.includes('line 119')")
         chat = page.inner_text("#chat")
         assert "line 0" in chat and "welcome to story" in chat
         first = page.locator("#chat li").first.bounding_box()
@@ -662,13 +683,16 @@ def test_a_room_keeps_its_story_across_reloads_and_lost_connections(browser, opt
         assert first["x"] - chat_box["x"] >= 30  # room for a marker of three digits and its dot
         context.set_offline(True)  # the page cannot reach the server
         page.evaluate("() => hogsolvePage.dropConnection()")
-        page.wait_for_function(polling=50, expression="() => document.getElementById('connection').textContent.includes('reconnecting')")
+        page.wait_for_function(polling=50,
+                               expression="() => document.getElementById('connection').textContent"
+                                          ".includes('reconnecting')")
         page.fill("#line", "typed while away")
         page.press("#line", "Enter")
         assert page.input_value("#line") == "typed while away" and "Not connected" in page.inner_text("#notice")
         context.set_offline(False)
         page.wait_for_function(polling=100, timeout=20_000,
-                               expression="() => document.getElementById('chat').textContent.includes('Zoë: typed while away')")
+                               expression="() => document.getElementById('chat').textContent.includes('Zoë: typed"
+                                          " while away')")
         assert page.input_value("#line") == "" and problems == []
         context.close()
 
@@ -687,7 +711,8 @@ def test_the_hog_page_names_each_semesters_rules(browser, options):
         seen, moves = "", 0
         while page.is_hidden("#game-over") and moves < 80 and not ("Boar Brawl" in seen and "Sus Fuss" in seen):
             dice = "0" if moves % 2 else "4"
-            page.wait_for_function(polling=50, expression=f"!document.querySelector(\".dice-button[data-dice='{dice}']\").disabled"
+            page.wait_for_function(polling=50,
+                                   expression=f"!document.querySelector(\".dice-button[data-dice='{dice}']\").disabled"
                                    " || !document.getElementById('game-over').hidden")
             if not page.is_hidden("#game-over"):
                 break
@@ -718,7 +743,8 @@ def test_motion_stays_in_the_tray_or_off_and_focus_lands_on_a_move(browser, opti
             turns = int(page.evaluate("document.body.dataset.turns"))
             page.click(".dice-button[data-dice='3']")
             page.wait_for_function(polling=50, expression=f"Number(document.body.dataset.turns) > {turns}")
-            names = page.eval_on_selector_all("#tray .die, #tray .tray-row", "xs => xs.map((x) => getComputedStyle(x).animationName)")
+            names = page.eval_on_selector_all("#tray .die, #tray .tray-row",
+                                              "xs => xs.map((x) => getComputedStyle(x).animationName)")
             if motion == "reduce":
                 assert set(names) == {"none"}, names
             else:
@@ -749,7 +775,8 @@ def test_the_friend_page_alone_resumes_the_last_table(browser):
         page.wait_for_function(polling=50, expression="() => location.hash.includes('table=')")
         table = page.evaluate("location.hash")
         page.goto(f"http://127.0.0.1:{port}/friend")  # no link: the page finds its table again
-        page.wait_for_function(polling=50, expression=f"() => location.hash === '{table}' && document.body.dataset.seat === '0'")
+        page.wait_for_function(polling=50,
+                               expression=f"() => location.hash === '{table}' && document.body.dataset.seat === '0'")
         context.close()
 
 
@@ -789,7 +816,8 @@ def test_the_lab_shows_the_figures_a_state_a_game_and_a_broken_save(browser, tmp
     lab = Lab(str(file), "final_strategy", get_rules("su18", goal=30))
     with running_server(lab=lab) as (_, port):
         context, page, problems = open_at(browser, port, "/lab", options)
-        page.wait_for_function(polling=50, expression="() => document.getElementById('fig-average').textContent !== '–'")
+        page.wait_for_function(polling=50,
+                               expression="() => document.getElementById('fig-average').textContent !== '–'")
         figures = lab.payload()["figures"]
         assert page.inner_text("#fig-average") == f"{figures['average']:.12f}"
         assert page.inner_text("#fig-first") == f"{figures['first']:.12f}"
@@ -798,8 +826,11 @@ def test_the_lab_shows_the_figures_a_state_a_game_and_a_broken_save(browser, tmp
         assert no_horizontal_scroll(page)
         box = page.locator("#map-strategy").bounding_box()
         cell = box["width"] * (400 / 454) / 30  # the grid's cells, scaled as the page shows the canvas
-        page.mouse.click(box["x"] + box["width"] * 34 / 454 + 12.5 * cell, box["y"] + box["height"] * 22 / 432 + 5.5 * cell)
-        page.wait_for_function(polling=50, expression="() => document.getElementById('state-text').textContent.startsWith('State 5, 12')")
+        page.mouse.click(box["x"] + box["width"] * 34 / 454 + 12.5 * cell,
+                         box["y"] + box["height"] * 22 / 432 + 5.5 * cell)
+        page.wait_for_function(polling=50,
+                               expression="() => document.getElementById('state-text').textContent.startsWith('State"
+                                          " 5, 12')")
         assert "your strategy chooses 4" in page.inner_text("#state-text")
         assert page.locator("#state-actions tr").count() == 12  # a heading and 0..10 dice
         assert no_horizontal_scroll(page)  # a long path in the title wraps
@@ -810,10 +841,12 @@ def test_the_lab_shows_the_figures_a_state_a_game_and_a_broken_save(browser, tmp
         run = int(page.evaluate("document.body.dataset.run"))
         file.write_text("def final_strategy(score, opponent_score):\n    return 11\n")  # a return of 11
         page.wait_for_function(polling=100, timeout=60_000, expression="() => document.body.dataset.stale === '1'")
-        assert "11" in page.inner_text("#error-text") and page.inner_text("#fig-average") == f"{figures['average']:.12f}"
+        assert "11" in page.inner_text("#error-text")
+        assert page.inner_text("#fig-average") == f"{figures['average']:.12f}"
         file.write_text("def final_strategy(score, opponent_score):\n    return 5\n")
         page.wait_for_function(polling=100, timeout=60_000,
-                               expression=f"() => Number(document.body.dataset.run) > {run + 1} && document.body.dataset.stale === '0'")
+                               expression=f"() => Number(document.body.dataset.run) > {run + 1} && document.body"
+                                          f".dataset.stale === '0'")
         assert page.is_hidden("#error") and page.inner_text("#fig-average") != f"{figures['average']:.12f}"
         assert problems == []
         context.close()
@@ -841,7 +874,8 @@ def test_the_lab_shows_what_compare_best_response_and_regret_print(browser, tmp_
     lab = Lab(str(file), "final_strategy", resolve(rules, 25)[1])
     with running_server(lab=lab) as (_, port):
         context, page, problems = open_at(browser, port, "/lab", DESKTOP)
-        page.wait_for_function(polling=50, expression="() => document.getElementById('fig-average').textContent !== '–'")
+        page.wait_for_function(polling=50,
+                               expression="() => document.getElementById('fig-average').textContent !== '–'")
         assert [page.inner_text(f"#fig-{k}") for k in ("first", "second", "average")] == [first, second, average]
         assert page.inner_text("#fig-best") == f"{response['win_rate']['average']:.12f}"
         assert page.locator("#worst tbody tr").count() == len(worst["worst_states"])

@@ -719,7 +719,8 @@ def test_gymnasium_refuses_an_action_outside_its_space_and_can_put_the_mask_in_t
     assert env.metadata["render_fps"] == 4
     observation, info = env.reset(seed=2)
     assert set(observation) == {"observation", "action_mask"}
-    assert np.array_equal(observation["action_mask"], info["action_mask"]) and env.observation_space.contains(observation)
+    assert np.array_equal(observation["action_mask"], info["action_mask"])
+    assert env.observation_space.contains(observation)
     with pytest.raises(ValueError, match="^action 2 is outside 0 to 1$"):
         env.unwrapped.step(2)
     with pytest.raises(ValueError, match="^action -1 is outside 0 to 1$"):

@@ -148,17 +148,22 @@ def value_iteration_start(spec: str) -> float:
 
 
 @pytest.mark.parametrize("spec, ours", [
-    pytest.param("python_hogsolve_hog(rules=su18,goal=3)", lambda: solve(get_rules("su18", goal=3)).win_probability[0, 0],
+    pytest.param("python_hogsolve_hog(rules=su18,goal=3)",
+                 lambda: solve(get_rules("su18", goal=3)).win_probability[0, 0],
                  marks=pytest.mark.slow),
-    pytest.param("python_hogsolve_pig(game=piglet,goal=5)", lambda: solve_pig(get_pig_game("piglet", goal=5)).value[0, 0, 0],
+    pytest.param("python_hogsolve_pig(game=piglet,goal=5)",
+                 lambda: solve_pig(get_pig_game("piglet", goal=5)).value[0, 0, 0],
                  marks=pytest.mark.slow),
-    pytest.param("python_hogsolve_pig(game=piglet,goal=6)", lambda: solve_pig(get_pig_game("piglet", goal=6)).value[0, 0, 0],
+    pytest.param("python_hogsolve_pig(game=piglet,goal=6)",
+                 lambda: solve_pig(get_pig_game("piglet", goal=6)).value[0, 0, 0],
                  marks=pytest.mark.slow),
-    pytest.param("python_hogsolve_hog(rules=su18,goal=5)", lambda: solve(get_rules("su18", goal=5)).win_probability[0, 0],
+    pytest.param("python_hogsolve_hog(rules=su18,goal=5)",
+                 lambda: solve(get_rules("su18", goal=5)).win_probability[0, 0],
                  marks=pytest.mark.slow),
     pytest.param("python_hogsolve_pig(game=pig,goal=8)", lambda: solve_pig(get_pig_game("pig", goal=8)).value[0, 0, 0],
                  marks=pytest.mark.slow),
-    pytest.param("python_hogsolve_hog(rules=fa13,goal=8)", lambda: solve(get_rules("fa13", goal=8)).win_probability[0, 0],
+    pytest.param("python_hogsolve_hog(rules=fa13,goal=8)",
+                 lambda: solve(get_rules("fa13", goal=8)).win_probability[0, 0],
                  marks=pytest.mark.slow),
     pytest.param("python_hogsolve_pig(game=two-dice-pig,goal=8)",
                  lambda: solve_pig(get_pig_game("two-dice-pig", goal=8)).value[0, 0, 0], marks=pytest.mark.slow),
@@ -186,8 +191,10 @@ def exact_value(state, tables, memo):
     return value
 
 
-@pytest.mark.parametrize("a, b", [pytest.param("always_roll:3", "optimal", marks=pytest.mark.slow), pytest.param("optimal", "always_roll:6", marks=pytest.mark.slow),
-                                  pytest.param("always_roll:1", "always_roll:10", marks=pytest.mark.slow)])
+@pytest.mark.parametrize("a, b",
+                         [pytest.param("always_roll:3", "optimal", marks=pytest.mark.slow),
+                          pytest.param("optimal", "always_roll:6", marks=pytest.mark.slow),
+                          pytest.param("always_roll:1", "always_roll:10", marks=pytest.mark.slow)])
 def test_openspiel_play_values_equal_hogsolves_win_rate(a, b):
     rules = get_rules("su18", goal=15)
     pa, pb = (hogsolve.load_strategy(s, rules).table for s in (a, b))

@@ -24,8 +24,9 @@ def check(report, signum):
     assert report["seconds"] < 5.0, report  # measured 0.04-0.5 s on an idle 2-core machine
 
 
-@pytest.mark.parametrize("name, signum", [pytest.param("contest", signal.SIGINT, marks=pytest.mark.slow), pytest.param("sinbad", signal.SIGTERM,
-                                                                                   marks=pytest.mark.slow)])
+@pytest.mark.parametrize("name, signum",
+                         [pytest.param("contest", signal.SIGINT, marks=pytest.mark.slow),
+                          pytest.param("sinbad", signal.SIGTERM, marks=pytest.mark.slow)])
 def test_an_interrupt_leaves_nothing_behind(tmp_path, name, signum):
     check(interrupt(name, signum, 1.5, tmp_path), signum)
 

@@ -114,7 +114,8 @@ def test_the_worst_states_are_the_largest_expected_losses_with_their_own_figures
     r = regret(always_roll(4), rules)
     rows = r.worst(12)
     e = r.loss * r.reach
-    order = sorted((i for i in np.ndindex(e.shape) if e[i] > 0), key=lambda i: (-e[i], np.ravel_multi_index(i, e.shape)))
+    order = sorted((i for i in np.ndindex(e.shape) if e[i] > 0),
+                   key=lambda i: (-e[i], np.ravel_multi_index(i, e.shape)))
     assert len(rows) == 12
     for row, where in zip(rows, order[:12]):
         assert (row["score"], row["opponent_score"]) == where[:2]
@@ -184,7 +185,8 @@ def test_a_bound_check_in_json_and_in_words(su18):
     planted[5, 5] = int(np.argsort(q)[-2])
     wrong = check_hog_policy(model, solution.win_probability, planted)
     assert repr(wrong).endswith(f": WRONG: {wrong.reason}") and wrong.reason.startswith("1 decisions are worse")
-    assert wrong.to_dict()["message"] == wrong.reason and "reason" not in wrong.to_dict() and wrong.to_dict()["proven"] is False
+    record = wrong.to_dict()
+    assert record["message"] == wrong.reason and "reason" not in record and record["proven"] is False
 
 
 def test_results_name_their_strategies():

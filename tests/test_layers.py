@@ -144,7 +144,8 @@ def test_game_facts_live_on_the_game_not_in_switches():
     number of actions, observations, decision states and tables are the game's own."""
     import re
     allowed = {PACKAGE / "families.py"} | set((PACKAGE / "hog").glob("*.py")) | set((PACKAGE / "pig").glob("*.py"))
-    switch = re.compile(r"\bis_hog\b|isinstance\([^)]*\bPigGame\)|family(?:_name|\.name)? [!=]= \"(?:hog|roll-or-hold)\"")
+    switch = re.compile(r"\bis_hog\b|isinstance\([^)]*\bPigGame\)"
+                        r"|family(?:_name|\.name)? [!=]= \"(?:hog|roll-or-hold)\"")
     found = [f"{path.relative_to(ROOT)}:{n}" for path in sorted(PACKAGE.rglob("*.py")) if path not in allowed
              for n, line in enumerate(path.read_text().splitlines(), 1) if switch.search(line)]
     assert found == []

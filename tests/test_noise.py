@@ -104,7 +104,8 @@ def same_files(out, names):
 #: A float-only Hog table of each kind (memories; passes; Neller's cycles), an exact one, and
 #: the roll-or-hold games: the default tier runs the quick ones, the slow tier the rest.
 QUICK = [(["--rules", "sp22", "--endless", "draw"], ["sp22"])]
-SLOW = [(["--rules", "su18"], ["su18"]), (["--rules", "hog"], ["hog"]), (["--rules", "pig", "piglet"], ["pig", "piglet"]),
+SLOW = [(["--rules", "su18"], ["su18"]), (["--rules", "hog"], ["hog"]),
+        (["--rules", "pig", "piglet"], ["pig", "piglet"]),
         (["--rules", "fa19", "sp20", "su20"], ["fa19", "sp20", "su20"]),
         (["--rules", "two-dice-pig", "big-pig"], ["two-dice-pig", "big-pig"])]
 

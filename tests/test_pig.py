@@ -52,7 +52,8 @@ def test_pig_first_player_wins_53_06_percent():
     """Neller & Presser (2004): the first player wins 53.06% under optimal play."""
     solution = solve_pig(get_pig_game("pig"))
     assert round(solution.first_player_win_probability, 4) == 0.5306
-    assert solution.certificate.proven and solution.certificate.error_bound < solution.certificate.min_decision_margin / 2
+    certificate = solution.certificate
+    assert certificate.proven and certificate.error_bound < certificate.min_decision_margin / 2
     # the optimal table played against itself gives the same number (an independent sweep)
     rate = pig_win_rate(solution, solution, solution.game)
     first, average = rate.first, rate.average
@@ -233,7 +234,8 @@ def test_vectorised_monte_carlo_and_compare_simulate(capsys):
     solution = solve_pig(game)
     rate = pig_win_rate(solution, hold_at_or_goal(25, game.goal), game)
     first, second = rate.first, rate.second
-    won_first, n_first, won_second, n_second = simulate_pig(solution, hold_at_or_goal(25, game.goal), game, 60_000, seed=2)
+    won_first, n_first, won_second, n_second = simulate_pig(solution, hold_at_or_goal(25, game.goal), game, 60_000,
+                                                            seed=2)
     for exact, won, n in ((first, won_first, n_first), (second, won_second, n_second)):
         low, high = wilson_interval(won / n, n, z=3.3)
         assert low <= exact <= high
@@ -447,7 +449,8 @@ def test_play_and_tournament_start_from_the_shipped_tables(verb, monkeypatch):
     monkeypatch.setattr(strategy_pig, "solve_pig", no_solving)
     if verb[0] == "tournament":  # the win rates themselves take passes over every wipe (tested above)
         from hogsolve.analysis.results import WinRate
-        monkeypatch.setattr("hogsolve.analysis.pig.evaluate.pig_win_rate", lambda a, b, game: WinRate("a", "b", 0.5, 0.5))
+        monkeypatch.setattr("hogsolve.analysis.pig.evaluate.pig_win_rate",
+                            lambda a, b, game: WinRate("a", "b", 0.5, 0.5))
     result = run_main(verb[0], *verb[1:], "--rules", "two-dice-pig", stdin="q\n")
     assert result.returncode == 0, result.stderr
 

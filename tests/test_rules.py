@@ -10,8 +10,8 @@ su18, fa18, fa13, fa14 = (get_rules(n) for n in ("su18", "fa18", "fa13", "fa14")
 
 
 def test_builtin_names():
-    assert list(rulesets()) == ["fa13", "fa14", "sp15", "su15", "fa15", "sp17", "fa17", "sp18", "su18", "fa18", "su19", "fa19",
-                                "sp20", "su20", "fa20", "sp21", "fa21", "sp22", "su22", "fa22", "fa23", "hog"]
+    assert list(rulesets()) == ["fa13", "fa14", "sp15", "su15", "fa15", "sp17", "fa17", "sp18", "su18", "fa18", "su19",
+                                "fa19", "sp20", "su20", "fa20", "sp21", "fa21", "sp22", "su22", "fa22", "fa23", "hog"]
     assert get_rules("sp14") is get_rules("fa13") and get_rules("sp23").name == "fa22"
     assert get_rules("fa25").name == "fa23"
 

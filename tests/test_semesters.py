@@ -187,8 +187,9 @@ def test_fa23_onward():
 
 @pytest.mark.parametrize("name", [n for n in rulesets() if n not in ("su18", "fa18", "fa13", "fa14", "sp22", "hog")
                                   and get_rules(n).history is None])
-@pytest.mark.parametrize("goal", [1, 2, pytest.param(11, marks=pytest.mark.slow), pytest.param(14, marks=pytest.mark.slow),
-                                  pytest.param(25, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("goal",
+                         [1, 2, pytest.param(11, marks=pytest.mark.slow), pytest.param(14, marks=pytest.mark.slow),
+                          pytest.param(25, marks=pytest.mark.slow)])
 def test_solver_matches_a_plain_recursion(name, goal):
     """The new rules through the compiled model agree with a recursion over the rules' text."""
     rules = get_rules(name, goal=goal)
@@ -311,8 +312,8 @@ def test_feral_hogs_bonus_follows_each_players_memory():
     # fa19 remembers dice: rolling 2 at the start (memory 0) earns the bonus
     turns = play(always_roll(2), always_roll(4), fa19, dice=make_test_dice(3), goal=30).turns
     assert [t.feral_bonus for t in turns[:4]] == [3, 0, 0, 0]
-    assert turns[0].new_score == 6 + 3 and {"kind": "feral_hogs", "name": "Feral Hogs", "text": "Feral Hogs: +3 points", "points": 3} in \
-        turns[0].events()
+    feral = {"kind": "feral_hogs", "name": "Feral Hogs", "text": "Feral Hogs: +3 points", "points": 3}
+    assert turns[0].new_score == 6 + 3 and feral in turns[0].events()
     # sp20 remembers points: 3 dice of 2s score 6, then rolling 4 dice is |4 - 6| = 2 -> bonus
     first = iter([3])
     turns = play(lambda s, o: next(first, 4), always_roll(1), sp20, dice=make_test_dice(2), goal=40).turns
@@ -335,7 +336,9 @@ def test_sp22_hefty_hogs_and_hog_pile():
     assert int(zero_dice_points(rules, 30, 0)) == 1  # our reading of 0: one digit 0, (30 + 1) % 30
 
 
-@pytest.mark.parametrize("name", ["fa19", pytest.param("sp20", marks=pytest.mark.slow), pytest.param("su20", marks=pytest.mark.slow)])
+@pytest.mark.parametrize("name",
+                         ["fa19", pytest.param("sp20", marks=pytest.mark.slow),
+                          pytest.param("su20", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("goal, max_dice", [(7, 4), pytest.param(15, 5, marks=pytest.mark.slow)])
 def test_feral_hogs_solver_matches_a_plain_recursion(name, goal, max_dice):
     """Every state (both memories included) against a recursion that keeps raw, uncapped
@@ -363,8 +366,10 @@ def test_feral_hogs_solver_matches_a_plain_recursion(name, goal, max_dice):
     assert action_value(s, o, 2, 4, solution.policy[s, o, 2, 4]) == pytest.approx(best, abs=1e-12)
 
 
-@pytest.mark.parametrize("name, goal", [pytest.param("fa19", 40, marks=pytest.mark.slow), pytest.param("fa19", 100, marks=pytest.mark.slow),
-                                        pytest.param("sp20", 100, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("name, goal",
+                         [pytest.param("fa19", 40, marks=pytest.mark.slow),
+                          pytest.param("fa19", 100, marks=pytest.mark.slow),
+                          pytest.param("sp20", 100, marks=pytest.mark.slow)])
 def test_feral_hogs_everywhere_downstream(name, goal):
     """Exact win rates, best response, regret and Monte Carlo all follow the memories; a
     student's 2-argument strategy is evaluated exactly as one that ignores them."""

@@ -341,7 +341,8 @@ def test_commands_before_the_deal_are_refused():
 def test_the_terminal_speaks_to_the_person_in_the_second_person():
     from hogsolve.sessions.sinbad_terminal import play_room, second_person
     assert second_person("you offers 1 card") == "you offer 1 card"
-    assert second_person("you is away") == "you are away" and second_person("bob offers 2 cards") == "bob offers 2 cards"
+    assert second_person("you is away") == "you are away"
+    assert second_person("bob offers 2 cards") == "bob offers 2 cards"
     lines = []
     answers = iter(["/b 1", "/quit"])
     play_room(bots=2, seed=4, read=lambda prompt: next(answers), write=lines.append)
@@ -389,15 +390,19 @@ def test_every_room_line_as_the_bot_guide_documents_it():
 @pytest.mark.parametrize("players, items, target, message", [
     (["ann", "bad name"], DEFAULT_ITEMS, 60, "player name 'bad name' must be one word of letters, digits, _ . or -"),
     (["ann", "ann"], DEFAULT_ITEMS, 60, "player names must differ"),
-    (["ann", "bob"], (("ham", 10), ("bacon", 0)), 60, "an item is (one-word name, positive int value), got ('bacon', 0)"),
+    (["ann", "bob"], (("ham", 10), ("bacon", 0)), 60,
+     "an item is (one-word name, positive int value), got ('bacon', 0)"),
     (["ann", "bob"], (("ham", 10), ("bacon", True)), 60,
      "an item is (one-word name, positive int value), got ('bacon', True)"),
-    (["ann", "bob"], (("ham", 10), ("bacon", 2.5)), 60, "an item is (one-word name, positive int value), got ('bacon', 2.5)"),
-    (["ann", "bob"], (("ham", 10), ("bac on", 5)), 60, "an item is (one-word name, positive int value), got ('bac on', 5)"),
+    (["ann", "bob"], (("ham", 10), ("bacon", 2.5)), 60,
+     "an item is (one-word name, positive int value), got ('bacon', 2.5)"),
+    (["ann", "bob"], (("ham", 10), ("bac on", 5)), 60,
+     "an item is (one-word name, positive int value), got ('bac on', 5)"),
     (["ann", "bob"], (("ham", 10), (5, 5)), 60, "an item is (one-word name, positive int value), got (5, 5)"),
     (["ann", "bob"], (("ham", 10), ("bacon", 5, 1)), 60,
      "an item is (one-word name, positive int value), got ('bacon', 5, 1)"),
-    (["ann", "bob"], (("ham", 10), ["bacon", 5]), 60, "an item is (one-word name, positive int value), got ['bacon', 5]"),
+    (["ann", "bob"], (("ham", 10), ["bacon", 5]), 60,
+     "an item is (one-word name, positive int value), got ['bacon', 5]"),
     (["ann", "bob"], (("ham", 10), ("ham", 15)), 60, "item names must differ (each item has exactly nine cards)"),
     (["ann", "bob"], (("ham", 10), ("bacon", 10)), 60, "item values must be distinct"),
     (["ann"], DEFAULT_ITEMS, 60, "2 to 8 players, got 1"),

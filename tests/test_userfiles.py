@@ -473,9 +473,10 @@ def test_a_student_process_starts_with_its_limits_fixed_and_death_tied_to_ours(t
     assert ctypes.CDLL(None).prctl  # Linux, as CI
     path = write(tmp_path / "hog.py", "import ctypes, os, resource\n"
                                       "sig = ctypes.c_int(-1)\n"
-                                      "ctypes.CDLL(None, use_errno=True).prctl(2, ctypes.byref(sig))  # PR_GET\n"
+                                      "ctypes.CDLL(None).prctl(2, ctypes.byref(sig))  # PR_GET_PDEATHSIG\n"
                                       "print(resource.getrlimit(resource.RLIMIT_FSIZE), "
-                                      "resource.getrlimit(resource.RLIMIT_AS), sig.value, os.getsid(0) == os.getpid())\n"
+                                      "resource.getrlimit(resource.RLIMIT_AS), sig.value, "
+                                      "os.getsid(0) == os.getpid())\n"
                                       "def final_strategy(score, opponent_score):\n"
                                       "    return 4\n")
     _, captured = tabulate_file(str(path), "final_strategy", get_rules("su18"), use_cache=False, memory_mb=1500)
