@@ -499,3 +499,117 @@ def test_a_file_that_exits_is_cached_as_failed_like_any_other_failure(tmp_path):
         tabulate_file(str(path), "final_strategy", rules)
     with pytest.raises(UserFileError, match=r"exited with code 3 .*\(cached: the file is unchanged"):
         tabulate_file(str(path), "final_strategy", rules)
+
+
+@pytest.mark.parametrize("source, words", [
+    ("raise ValueError('bad')\n", "ValueError while being imported: bad"),
+    ("def final_strategy(score, opponent_score):\n    raise ValueError('bad')\n",
+     "raised ValueError: bad at score 0, opponent score 0"),
+    ("x = 1\n", "has no function 'final_strategy'"),
+    ("import os\nos._exit(0)\n", "exited with code 0 (os._exit?) while being imported"),
+    # Python ignores SIGXFSZ; a file that restores it is killed by the kernel at the output cap
+    ("import os, signal\nsignal.signal(signal.SIGXFSZ, signal.SIG_DFL)\n"
+     "while True:\n    os.write(1, b'x' * 2 ** 20)\n", "printed more than 64 MB while being imported"),
+], ids=["at import", "in a call", "no function", "exit 0", "killed at the output cap"])
+def test_a_failure_is_reported_in_exactly_these_words(tmp_path, source, words):
+    """Mistakes in the failure messages put together here: the file's label missing, a place
+    or a hint that is not there printed as text ("None", an empty place), an exit with code 0
+    read as a signal, the output cap given in the wrong unit."""
+    from hogsolve.strategy.userfile import UserFileError, tabulate_file
+    path = write(tmp_path / "hog.py", source)
+    with pytest.raises(UserFileError) as failure:
+        tabulate_file(str(path), "final_strategy", get_rules("su18"), use_cache=False)
+    assert str(failure.value) == f"{path}:final_strategy {words}"
+
+
+def test_a_time_out_is_cached_with_its_limit(tmp_path):
+    """Mistake: a time-out cached without the limit it hit, so a longer limit replays it from
+    the cache instead of running the file again; or its message without the file's label."""
+    from hogsolve.strategy.userfile import UserFileError, tabulate_file
+    path = write(tmp_path / "hog.py", "def final_strategy(score, opponent_score):\n    while True:\n        pass\n")
+    rules = get_rules("su18", goal=10)
+    label = f"{path}:final_strategy"
+    with pytest.raises(UserFileError, match=rf"^{label} did not finish within 0.3 s \(stopped at score 0, "
+                                            r"opponent score 0\)$"):
+        tabulate_file(str(path), "final_strategy", rules, timeout=0.3)
+    with pytest.raises(UserFileError, match=r"within 0.3 s .*\(cached"):
+        tabulate_file(str(path), "final_strategy", rules, timeout=0.3)
+    with pytest.raises(UserFileError, match=rf"^{label} did not finish within 0.6 s \(stopped at score 0, "
+                                            r"opponent score 0\)$"):  # a longer limit: run again
+        tabulate_file(str(path), "final_strategy", rules, timeout=0.6)
+
+
+def test_a_failure_is_cached_against_the_data_it_read_and_not_when_it_listed_a_folder(tmp_path):
+    """Mistakes: a failure cached without the files the child saw it read (a data file beside it
+    is mended, and the old failure comes back from the cache), a time-out (which reports
+    nothing) cached against the helpers beside it only, or a failure cached although the file
+    listed a folder (what it would read next is unknown)."""
+    from hogsolve.strategy.userfile import UserFileError, tabulate_file
+    rules = get_rules("su18", goal=10)
+    data = write(tmp_path / "reads" / "data" / "dice.txt", "bad\n")  # not beside it: only the child knows
+    path = write(tmp_path / "reads" / "hog.py", "DICE = int(open('data/dice.txt').read())\n"
+                                                "def final_strategy(score, opponent_score):\n    return DICE\n")
+    with pytest.raises(UserFileError, match="ValueError while being imported"):
+        tabulate_file(str(path), "final_strategy", rules)
+    data.write_text("6\n")
+    policy, _ = tabulate_file(str(path), "final_strategy", rules)
+    assert int(policy.table.min()) == int(policy.table.max()) == 6
+    mode = write(tmp_path / "loops" / "mode.txt", "loop")
+    loops = write(tmp_path / "loops" / "hog.py", "while open('mode.txt').read() == 'loop':\n    pass\n"
+                                                 "def final_strategy(score, opponent_score):\n    return 5\n")
+    with pytest.raises(UserFileError, match="did not finish within 0.3 s"):
+        tabulate_file(str(loops), "final_strategy", rules, timeout=0.3)
+    mode.write_text("play")
+    policy, _ = tabulate_file(str(loops), "final_strategy", rules, timeout=0.3)
+    assert int(policy.table.min()) == 5
+    lists = write(tmp_path / "lists" / "hog.py", "import os\nFILES = os.listdir('.')\n"
+                                                 "def final_strategy(score, opponent_score):\n"
+                                                 "    raise ValueError(len(FILES))\n")
+    for _ in range(2):
+        with pytest.raises(UserFileError) as failure:
+            tabulate_file(str(lists), "final_strategy", rules)
+        assert "raised ValueError: 1 at score 0" in str(failure.value) and "(cached" not in str(failure.value)
+
+
+def test_a_hogsolve_killed_outright_takes_the_students_whole_process_group_with_it(tmp_path):
+    """Mistake: no watcher in the student's process group, so a hogsolve killed with SIGKILL (no
+    clean-up runs) leaves what the file started running for ever.  The student's own process
+    also has a parent-death signal; the grandchild it starts has only the watcher."""
+    import signal
+    import subprocess
+
+    import psutil
+    pids = tmp_path / "pids"
+    path = write(tmp_path / "hog.py", "import os, subprocess, sys, time\n"
+                                      "child = subprocess.Popen([sys.executable, '-c', "
+                                      "'import time; time.sleep(60)'])\n"
+                                      f"open({str(pids)!r}, 'w').write(f'{{os.getpid()}} {{child.pid}}')\n"
+                                      "while True:\n    time.sleep(0.05)\n")
+    runner = subprocess.Popen([sys.executable, "-c", "import sys; from hogsolve import get_rules; "
+                               "from hogsolve.strategy.userfile import tabulate_file; "
+                               "tabulate_file(sys.argv[1], 'final_strategy', get_rules('su18'), use_cache=False)",
+                               str(path)])
+    try:
+        deadline = time.monotonic() + 30
+        while not (pids.exists() and len(pids.read_text().split()) == 2) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        student, grandchild = map(int, pids.read_text().split())
+        os.kill(runner.pid, signal.SIGKILL)
+        runner.wait()
+
+        def alive(pid):
+            try:
+                return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+            except psutil.NoSuchProcess:
+                return False
+        deadline = time.monotonic() + 10
+        while (alive(student) or alive(grandchild)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not alive(student) and not alive(grandchild)
+    finally:
+        runner.kill()
+        for pid in map(int, pids.read_text().split()) if pids.exists() else ():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass

@@ -129,9 +129,10 @@ def _cached(file: Path, function: str, rules: Game) -> Optional[dict]:
 
 
 def _folder_files(file: Path) -> Dict[str, str]:
-    """Every ``*.py`` beside ``file`` with its digest: what a failure is cached against (a failed
-    run does not report the helpers it imported, so any change beside it runs it again)."""
-    return {p.name: _sha256(p) for p in sorted(file.parent.glob("*.py")) if p.is_file()}
+    """Every file beside ``file`` with its digest: what a failure is cached against besides the
+    files it reported (a time-out or a crash reports nothing, so any change beside it, a helper
+    or a data file, runs it again)."""
+    return {p.name: _sha256(p) for p in sorted(file.parent.iterdir()) if p.is_file()}
 
 
 def _store(file: Path, function: str, rules: Game, record: dict) -> None:
@@ -334,7 +335,6 @@ def _run(file: Path, label: str, function: str, game: Game, timeout: float, memo
                                        "memory_mb": int(memory_mb), "output_mb": OUTPUT_LIMIT // 2 ** 20}))
         outputs = [work / "stdout", work / "stderr"]
         env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1"}
-        env.pop("PYTHONSTARTUP", None)
         try:
             proc = _supervised(file, request, outputs, env, watch_read, memory_mb, label, timeout, progress)
         finally:
@@ -354,7 +354,7 @@ def _run(file: Path, label: str, function: str, game: Game, timeout: float, memo
     if not report["ok"]:
         where = (f" at score {report['score']}, opponent score {report['opponent_score']}"
                  if report["score"] >= 0 else "")
-        raise _Failed(f"{label} {report['message']}{where}{report.get('hint', '')}",
+        raise _Failed(f"{label} {report['message']}{where}{report['hint']}",
                       files=report.get("files"), uncacheable=report.get("uncacheable", ""))
     if "actions" in report:
         try:

@@ -127,9 +127,20 @@ def main(request_path: str) -> None:
                 pass
         os._exit(0)  # no atexit handlers or threads of the user's code
 
+    def seen() -> dict:
+        """The files the user's code has loaded and read so far (what a result, a failure too, is
+        cached against), and why it cannot be cached, if it cannot."""
+        folder = os.path.dirname(request["file"])
+        try:
+            files = user_files(folder)
+            data, why = reads.data_files(folder, system_paths())
+        except Exception as exc:  # out of memory, say: what it read is not known
+            return {"files": {}, "uncacheable": f"what it read is not known ({described(exc)})"}
+        return {"files": {**data, **files}, **({"uncacheable": why} if why else {})}
+
     def fail(kind, message, score=-1, opponent_score=-1, hint=""):
         finish({"ok": False, "kind": kind, "message": message, "score": score,
-                "opponent_score": opponent_score, "hint": hint})
+                "opponent_score": opponent_score, "hint": hint, **seen()})
 
     def raised(exc, score=-1, opponent_score=-1, during=""):
         """The one line for an exception of the user's code (the limits named as limits)."""
@@ -143,9 +154,7 @@ def main(request_path: str) -> None:
         fail("raised", f"raised {described(exc)}{during}", score, opponent_score)
 
     def done(result):
-        files = user_files(folder)
-        data, why = reads.data_files(folder, system_paths())
-        finish({**result, "files": {**data, **files}, **({"uncacheable": why} if why else {})})
+        finish({**result, **seen()})
 
     path, function = request["file"], request["function"]
     folder = os.path.dirname(path)
