@@ -138,3 +138,14 @@ def test_an_observed_memory_is_capped_where_larger_ones_play_alike():
     last = spec.rules.context_shape[0] - 1
     assert spec.observe(state, 0).tolist() == [0, 0, last, 3]
     assert spec.highs.tolist() == [40, 40, last, last]
+
+
+def test_an_agent_that_rolls_fewer_dice_than_the_rules_allow_is_named_in_the_message(tmp_path):
+    """Neller's Hog forbids rolling no dice; the check is made on the table the agent's answers
+    give, in this process.  Mistake: that failure's message lost (the file's label, the reason)."""
+    from hogsolve import get_rules
+    from hogsolve.strategy.userfile import UserFileError, tabulate_file
+    path = write(tmp_path, "zero.py", "def agent(o):\n    return 0\n")
+    with pytest.raises(UserFileError) as failure:
+        tabulate_file(str(path), "agent", get_rules("hog", goal=10), use_cache=False)
+    assert str(failure.value) == f"{path}:agent chose fewer than 1 die, which hog forbids"

@@ -156,7 +156,9 @@ class Ruleset:
         table = np.zeros((int(self.goal),) * 2 + tuple(self.context_shape), dtype=np.int8)
         table[index] = actions
         if (table < int(self.min_dice)).any():
-            raise StrategyError(f"chose fewer than {int(self.min_dice)} dice, which {self.name} forbids")
+            least = int(self.min_dice)
+            raise StrategyError(f"chose fewer than {least} {'die' if least == 1 else 'dice'}, "
+                                f"which {self.name} forbids")
         return table
 
     def stored_table(self, values: np.ndarray) -> np.ndarray:
