@@ -9,6 +9,7 @@ import shutil
 import sys
 import time
 from pathlib import Path
+from typing import Tuple
 
 import numpy as np
 import pytest
@@ -613,3 +614,56 @@ def test_a_hogsolve_killed_outright_takes_the_students_whole_process_group_with_
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+
+
+def _sleeper(folder: Path) -> Tuple[Path, Path]:
+    """A student file that writes its PID, then sleeps at import for longer than any test."""
+    pid = folder / "pid"
+    return write(folder / "hog.py", f"import os, time\nopen({str(pid)!r}, 'w').write(str(os.getpid()))\n"
+                                    "time.sleep(60)\n"), pid
+
+
+def _gone(pid: int) -> bool:
+    import psutil
+    try:
+        return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return True
+
+
+def test_a_ctrl_c_while_the_student_starts_stops_it_at_once(tmp_path, monkeypatch):
+    """Ctrl-C that lands while the child is being started (after the check before it): the
+    child is killed at once and the run ends as interrupted.  Mistake: that kill aimed wrong
+    (a TypeError instead, and the sleeper runs on)."""
+    from hogsolve.strategy import userfile
+    from hogsolve.util.interrupts import Interrupted
+    path, _ = _sleeper(tmp_path)
+    answers = iter([False])  # not yet when the run begins; from then on, yes
+    monkeypatch.setattr(userfile, "stopping", lambda: next(answers, True))
+    start = time.monotonic()
+    with pytest.raises(Interrupted):
+        userfile.tabulate_table(str(path), "final_strategy", get_rules("su18"), use_cache=False)
+    assert time.monotonic() - start < 20
+
+
+def test_an_exception_while_waiting_for_the_student_kills_it_before_it_goes_up(tmp_path, monkeypatch):
+    """KeyboardInterrupt (or anything) raised while hogsolve waits for the child: the child's
+    group is killed and reaped before the exception goes on.  Mistake: the kill skipped or
+    aimed wrong, leaving the sleeper running."""
+    import subprocess
+
+    from hogsolve.strategy.userfile import tabulate_file
+    path, pid = _sleeper(tmp_path)
+    wait = subprocess.Popen.wait
+
+    def interrupted_wait(self, timeout=None):
+        if timeout is not None:  # the supervisor's wait within the time limit
+            deadline = time.monotonic() + 20
+            while not pid.exists() and time.monotonic() < deadline:
+                time.sleep(0.02)
+            raise KeyboardInterrupt
+        return wait(self)
+    monkeypatch.setattr(subprocess.Popen, "wait", interrupted_wait)
+    with pytest.raises(KeyboardInterrupt):
+        tabulate_file(str(path), "final_strategy", get_rules("su18"), use_cache=False)
+    assert _gone(int(pid.read_text()))
