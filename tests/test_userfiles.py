@@ -419,7 +419,8 @@ def test_a_cached_failure_is_run_again_once_a_missing_helper_appears(tmp_path):
 def test_work_folders_left_by_dead_processes_are_removed_and_no_others(tmp_path, monkeypatch):
     """Mistakes in the clean-up of folders a killed hogsolve left: a dead process's folder kept,
     a live process's (or our own) removed, a name that is not a PID read as one, a new folder
-    not named with this process's PID (then nobody could tell whose it is)."""
+    not named with this process's PID (then nobody could tell whose it is), a name that cannot
+    be removed (a symbolic link, or one another hogsolve removes first) stopping the run."""
     import tempfile
 
     from hogsolve.strategy.userfile import _work_folder
@@ -428,6 +429,7 @@ def test_work_folders_left_by_dead_processes_are_removed_and_no_others(tmp_path,
                              ("99999999-ab12cd", f"{os.getpid()}-ef34gh", f"{os.getppid()}-ij56kl", "12a-mn78op"))
     for folder in (dead, mine, live, odd):
         folder.mkdir()
+    (tmp_path / "hogsolve-99999998-qr90st").symlink_to(live)  # rmtree refuses a link
     work = _work_folder()
     try:
         assert not dead.exists() and mine.exists() and live.exists() and odd.exists()
@@ -667,3 +669,33 @@ def test_an_exception_while_waiting_for_the_student_kills_it_before_it_goes_up(t
     with pytest.raises(KeyboardInterrupt):
         tabulate_file(str(path), "final_strategy", get_rules("su18"), use_cache=False)
     assert _gone(int(pid.read_text()))
+
+
+def test_a_tabulated_file_says_where_it_came_from(tmp_path):
+    """The policy's source names the file, the function and the file's SHA-256 (computed here
+    by hashlib), and the helper it loaded.  Mistake: a key or a value of that record wrong."""
+    import hashlib
+
+    from hogsolve.strategy.userfile import tabulate_file
+    write(tmp_path / "helper.py", "DICE = 5\n")
+    path = write(tmp_path / "hog.py", "from helper import DICE\n"
+                                      "def final_strategy(score, opponent_score):\n    return DICE\n")
+    policy, _ = tabulate_file(str(path), "final_strategy", get_rules("su18", goal=10), use_cache=False)
+    digest = {name: hashlib.sha256((tmp_path / name).read_bytes()).hexdigest() for name in ("hog.py", "helper.py")}
+    assert policy.source == {"kind": "file", "file": str(path.resolve()), "function": "final_strategy",
+                             "sha256": digest["hog.py"], "files": digest}
+
+
+def test_tabulate_table_replays_a_cached_failure_unless_told_and_names_a_missing_file(tmp_path):
+    """tabulate_table's defaults, which the contest and the lab rely on: a failure comes back from
+    the cache (no second run); a missing file is named."""
+    from hogsolve.strategy.userfile import UserFileError, tabulate_table
+    path = write(tmp_path / "hog.py", "raise ValueError('bad')\n")
+    rules = get_rules("su18", goal=10)
+    for cached in (False, True):
+        with pytest.raises(UserFileError) as failure:
+            tabulate_table(str(path), "final_strategy", rules)
+        assert ("(cached" in str(failure.value)) == cached
+    with pytest.raises(UserFileError) as failure:
+        tabulate_table(str(tmp_path / "gone.py"), "final_strategy", rules)
+    assert str(failure.value) == f"{tmp_path / 'gone.py'}:final_strategy: no such file: {tmp_path / 'gone.py'}"
