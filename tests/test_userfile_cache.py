@@ -99,3 +99,16 @@ def test_the_first_lines_printed_are_kept_as_printed(tmp_path):
 def test_a_bad_function_name_is_named_in_the_message():
     with pytest.raises(UserFileError, match=r"bad strategy 'hog.py:no-name': 'no-name' is not a function name"):
         file_spec("hog.py:no-name")
+
+
+def test_a_record_of_an_older_hogsolve_without_limits_is_run_again_not_trusted(student):
+    """A cache record made before limits were recorded (no ``limits``, ``lines`` or ``text``):
+    neither its table nor its failure is trusted, and reading it does not crash."""
+    from hogsolve.strategy.userfile import tabulate_file
+    rules = get_rules("su18", goal=10)
+    for old in ({"files": {}, "table": [7] * 100}, {"files": {}, "failed": "an old failure", "timeout": None}):
+        path = userfile._cache_path(student, "final_strategy", rules)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"records": [old]}))
+        policy, _ = tabulate_file(str(student), "final_strategy", rules)
+        assert int(policy.table.min()) == int(policy.table.max()) == 4  # the file's own answer
