@@ -517,12 +517,14 @@ def test_a_file_that_exits_is_cached_as_failed_like_any_other_failure(tmp_path):
 def test_a_failure_is_reported_in_exactly_these_words(tmp_path, source, words):
     """Mistakes in the failure messages put together here: the file's label missing, a place
     or a hint that is not there printed as text ("None", an empty place), an exit with code 0
-    read as a signal, the output cap given in the wrong unit."""
-    from hogsolve.strategy.userfile import UserFileError, tabulate_file
+    read as a signal, the output cap given in the wrong unit; and a failure stored although
+    the cache was not to be used."""
+    from hogsolve.strategy.userfile import UserFileError, cache_dir, tabulate_file
     path = write(tmp_path / "hog.py", source)
     with pytest.raises(UserFileError) as failure:
         tabulate_file(str(path), "final_strategy", get_rules("su18"), use_cache=False)
     assert str(failure.value) == f"{path}:final_strategy {words}"
+    assert not cache_dir().exists() or not any(cache_dir().iterdir())
 
 
 def test_a_time_out_is_cached_with_its_limit(tmp_path):
@@ -680,10 +682,17 @@ def test_a_tabulated_file_says_where_it_came_from(tmp_path):
     write(tmp_path / "helper.py", "DICE = 5\n")
     path = write(tmp_path / "hog.py", "from helper import DICE\n"
                                       "def final_strategy(score, opponent_score):\n    return DICE\n")
-    policy, _ = tabulate_file(str(path), "final_strategy", get_rules("su18", goal=10), use_cache=False)
     digest = {name: hashlib.sha256((tmp_path / name).read_bytes()).hexdigest() for name in ("hog.py", "helper.py")}
-    assert policy.source == {"kind": "file", "file": str(path.resolve()), "function": "final_strategy",
-                             "sha256": digest["hog.py"], "files": digest}
+    expected = {"kind": "file", "file": str(path.resolve()), "function": "final_strategy", "sha256": digest["hog.py"],
+                "files": digest}
+    policy, _ = tabulate_file(str(path), "final_strategy", get_rules("su18", goal=10))
+    assert policy.source == expected
+    policy, _ = tabulate_file(str(path), "final_strategy", get_rules("su18", goal=10))
+    assert policy.source == {**expected, "cached": True}
+    lister = write(tmp_path / "lists" / "hog.py", "import os\nN = len(os.listdir('.'))\n"
+                                                  "def final_strategy(score, opponent_score):\n    return N\n")
+    policy, _ = tabulate_file(str(lister), "final_strategy", get_rules("su18", goal=10))
+    assert policy.source["not_cached"] == "it lists the folder '.'" and "cached" not in policy.source
 
 
 def test_tabulate_table_replays_a_cached_failure_unless_told_and_names_a_missing_file(tmp_path):
