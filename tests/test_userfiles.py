@@ -529,7 +529,8 @@ def test_a_failure_is_reported_in_exactly_these_words(tmp_path, source, words):
 
 def test_a_time_out_is_cached_with_its_limit(tmp_path):
     """Mistake: a time-out cached without the limit it hit, so a longer limit replays it from
-    the cache instead of running the file again; or its message without the file's label."""
+    the cache instead of running the file again; ``retry_failed`` not passed on; the message
+    without the file's label."""
     from hogsolve.strategy.userfile import UserFileError, tabulate_file
     path = write(tmp_path / "hog.py", "def final_strategy(score, opponent_score):\n    while True:\n        pass\n")
     rules = get_rules("su18", goal=10)
@@ -539,6 +540,8 @@ def test_a_time_out_is_cached_with_its_limit(tmp_path):
         tabulate_file(str(path), "final_strategy", rules, timeout=0.3)
     with pytest.raises(UserFileError, match=r"within 0.3 s .*\(cached"):
         tabulate_file(str(path), "final_strategy", rules, timeout=0.3)
+    with pytest.raises(UserFileError, match=r"within 0.3 s \(stopped at score 0, opponent score 0\)$"):
+        tabulate_file(str(path), "final_strategy", rules, timeout=0.3, retry_failed=True)  # run again
     with pytest.raises(UserFileError, match=rf"^{label} did not finish within 0.6 s \(stopped at score 0, "
                                             r"opponent score 0\)$"):  # a longer limit: run again
         tabulate_file(str(path), "final_strategy", rules, timeout=0.6)
