@@ -228,7 +228,9 @@ def test_matched_outcomes_are_worth_the_same_exactly(goal):
 
 
 @pytest.mark.parametrize("rules", [get_rules("fa19", goal=16).replace(max_dice=2),
-                                   get_rules("su18", goal=14).replace(max_dice=4)], ids=["memories", "plain"])
+                                   get_rules("su18", goal=14).replace(max_dice=4),
+                                   get_rules("su18", goal=30).replace(max_dice=2)],
+                         ids=["memories", "plain", "plain-with-lost-states"])
 def test_merged_outcomes_fold_sure_results_into_won_and_lost(rules):
     """An action's merged distribution: the same total chance, "won" holding the wins and the
     landings in states lost for sure (for the opponent, who moves there), "lost" the rest
@@ -492,3 +494,19 @@ def test_settling_a_tie_exactly_tells_a_worse_choice_from_an_exact_tie():
     assert (bool(exact[state]), bool(wrong[state]), int(better[state])) == (False, True, best)
     assert (bool(exact[tie]), bool(wrong[tie]), int(better[tie])) == (True, False, -1)
     assert int(exact.sum()) == 1 and int(wrong.sum()) == 1
+
+
+def test_a_verdict_sorts_each_margin_at_its_exact_boundary():
+    """The verdict from margins placed exactly on and around the boundaries (error 0.25: a
+    margin above 0.5 is proven, at or below it unproven, below -0.5 worse, between a tie),
+    and its five worst states in the order of their margins, equal margins in the states'
+    order.  Mistakes: a boundary moved by one ulp (``<`` for ``<=``), the worse band set at
+    -3 x error, an unstable sort of equal margins (numpy's default reorders them)."""
+    from hogsolve.solver.bound_check import _verdict
+    margin = np.array([[0.5 + 2 ** -50, 0.5, -0.5, -0.5 - 2 ** -50, -0.7, np.inf, -np.inf, 1.0]])
+    check = _verdict("test", margin, 0.25, 0.0, "")
+    assert (check.worse, check.ties) == (3, 2)  # -0.5 - ulp, -0.7, -inf worse; 0.5 and -0.5 ties
+    assert check.worst == [[0, 6], [0, 4], [0, 3], [0, 2], [0, 1]]
+    assert check.min_margin == -0.7 and check.reason.startswith("3 decisions are worse than another action")
+    equal = np.concatenate([np.full(20, -1.0), np.full(20, -2.0), np.full(20, -1.0)])
+    assert _verdict("test", equal, 0.25, 0.0, "").worst == [[20], [21], [22], [23], [24]]
