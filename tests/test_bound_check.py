@@ -510,3 +510,18 @@ def test_a_verdict_sorts_each_margin_at_its_exact_boundary():
     assert check.min_margin == -0.7 and check.reason.startswith("3 decisions are worse than another action")
     equal = np.concatenate([np.full(20, -1.0), np.full(20, -2.0), np.full(20, -1.0)])
     assert _verdict("test", equal, 0.25, 0.0, "").worst == [[20], [21], [22], [23], [24]]
+
+
+def test_a_pass_never_counts_as_a_sure_win_even_into_a_state_lost_for_sure():
+    """sp22 at goal 100 has passes that land the opponent in a state lost for sure.  The pass
+    is still no sure win: the opponent may pass back, for ever (a draw here).  Mistake: the
+    guard dropped, so the pass is taken as the fewest dice that win for sure."""
+    from hogsolve.solver.bound_check import decided_states
+    from hogsolve.solver.passes import zero_dice_passes
+    rules = get_rules("sp22").replace(endless="draw")
+    model = model_for(rules)
+    lost, won, sure = decided_states(model, solve(rules, model=model).win_probability)
+    passes = zero_dice_passes(model)
+    into_lost = passes & lost.T  # a pass at (s, o) hands the opponent (o, s)
+    assert into_lost.any()  # the case the guard is for
+    assert not (sure[..., 0] & passes).any()
