@@ -525,3 +525,38 @@ def test_a_pass_never_counts_as_a_sure_win_even_into_a_state_lost_for_sure():
     into_lost = passes & lost.T  # a pass at (s, o) hands the opponent (o, s)
     assert into_lost.any()  # the case the guard is for
     assert not (sure[..., 0] & passes).any()
+
+
+def test_a_tie_whose_outcomes_differ_only_in_a_memory_that_no_longer_matters_is_settled_by_matching(monkeypatch):
+    """Two actions whose outcomes land on the same scores with the same chances, in states that
+    differ only in a memory ``equal`` proves irrelevant: the tie is settled by matching, to the
+    matcher's full depth.  No built-in game's dice give two counts the same chances, so the
+    two distributions are made by hand from fa19's states (the rest of the model is real).
+    Mistake: ``_settle_ties`` calling the matcher without its depth."""
+    from fractions import Fraction
+    from hogsolve.solver import bound_check
+    from hogsolve.solver.bound_check import SAME_VALUE_DEPTH, _ExactTies, _settle_ties, decided_states
+    model, solution = _feral_model()
+    values, fresh = solution.win_probability, solution.action_values
+    lost, won, _ = decided_states(model, values)
+    same = _ExactTies(model, lost, won, fresh, 0.05)
+    open_states = [tuple(map(int, s)) for s in np.argwhere(~lost & ~won)]
+    x, x2 = next((a, b) for a in open_states for b in open_states
+                 if a[:2] == b[:2] and a != b and same.equal(a, b, SAME_VALUE_DEPTH))
+    state = next(s for s in open_states if s[:2] != x[:2])
+    real = bound_check._ExactTies.outcomes
+    half = Fraction(1, 2)
+    made = {0: {x: half, "won": half}, 1: {x2: half, "won": half}}
+
+    def outcomes(self, at, n):
+        return made[n] if at == state and n in made else real(self, at, n)
+    monkeypatch.setattr(bound_check._ExactTies, "outcomes", outcomes)
+    policy = solution.policy.astype(np.intp).copy()
+    policy[state] = 0
+    q = fresh.copy()
+    q[state] = -np.inf
+    q[state][:2] = 0.5  # the two actions tied, every other out of reach
+    ties = np.zeros(policy.shape, dtype=bool)
+    ties[state] = True
+    exact, wrong, better = _settle_ties(model, values, q, policy, ties, 0.05)
+    assert bool(exact[state]) and not bool(wrong[state]) and int(better[state]) == -1
