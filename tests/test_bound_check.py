@@ -229,7 +229,7 @@ def test_matched_outcomes_are_worth_the_same_exactly(goal):
 
 @pytest.mark.parametrize("rules", [get_rules("fa19", goal=16).replace(max_dice=2),
                                    get_rules("su18", goal=14).replace(max_dice=4),
-                                   get_rules("su18", goal=30).replace(max_dice=2)],
+                                   get_rules("su18", goal=20).replace(max_dice=1)],
                          ids=["memories", "plain", "plain-with-lost-states"])
 def test_merged_outcomes_fold_sure_results_into_won_and_lost(rules):
     """An action's merged distribution: the same total chance, "won" holding the wins and the
@@ -281,10 +281,10 @@ def test_matching_compares_sure_results_and_each_score_pairs_chance():
 
 @pytest.mark.parametrize("rules", [pytest.param(get_rules("fa19", goal=16).replace(max_dice=2), marks=pytest.mark.slow),
                                    get_rules("su18", goal=14).replace(max_dice=4),
-                                   get_rules("sp20", goal=6).replace(max_dice=3),
+                                   get_rules("sp20", goal=5).replace(max_dice=2),
                                    pytest.param(get_rules("sp20", goal=12).replace(max_dice=3),
                                                 marks=pytest.mark.slow)],
-                         ids=["fa19", "su18", "sp20-6", "sp20"])
+                         ids=["fa19", "su18", "sp20-5", "sp20"])
 def test_with_every_decision_a_tie_the_settled_policy_is_the_exact_tie_rule(monkeypatch, rules):
     """The bound widened until it orders nothing, every decision is settled exactly.  From a
     policy of random dice, ``prove_float_table`` must return, in every state, an exactly
