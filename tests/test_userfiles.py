@@ -586,7 +586,6 @@ def test_a_hogsolve_killed_outright_takes_the_students_whole_process_group_with_
     import signal
     import subprocess
 
-    import psutil
     pids = tmp_path / "pids"
     path = write(tmp_path / "hog.py", "import os, subprocess, sys, time\n"
                                       "child = subprocess.Popen([sys.executable, '-c', "
@@ -604,16 +603,10 @@ def test_a_hogsolve_killed_outright_takes_the_students_whole_process_group_with_
         student, grandchild = map(int, pids.read_text().split())
         os.kill(runner.pid, signal.SIGKILL)
         runner.wait()
-
-        def alive(pid):
-            try:
-                return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
-            except psutil.NoSuchProcess:
-                return False
         deadline = time.monotonic() + 10
-        while (alive(student) or alive(grandchild)) and time.monotonic() < deadline:
+        while not (_gone(student) and _gone(grandchild)) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert not alive(student) and not alive(grandchild)
+        assert _gone(student) and _gone(grandchild)
     finally:
         runner.kill()
         for pid in map(int, pids.read_text().split()) if pids.exists() else ():
