@@ -428,13 +428,14 @@ def test_every_semester_of_the_course_is_listed():
     """`hogsolve rules` names every semester of the course's rule history (sp14 to fa25):
     built in, an alias, or not built in with the reason."""
     from hogsolve.hog.rules import ALIASES, NOT_BUILT_IN
-    course = ["sp14", "su14", "fa14", "sp15", "su15", "fa15", "sp16", "fa16", "sp17", "fa17", "sp18", "su18",
-              "fa18", "su19", "fa19", "sp20", "su20", "fa20", "sp21", "fa21", "sp22", "su22", "fa22", "sp23",
-              "su23", "fa23", "sp24", "su24", "fa24", "su25", "fa25"]
+    course = [f"{term}{year:02d}" for year in range(14, 26) for term in ("sp", "su", "fa")]
     known = set(rulesets()) | set(ALIASES) | set(NOT_BUILT_IN)
     assert [s for s in course if s not in known] == []
     with pytest.raises(ValueError, match="fa16 is not built in: Pork Chop"):
         get_rules("fa16")
+    for semester in ("su16", "su17", "sp19", "su21", "sp25"):  # each refused with what is not known of it
+        with pytest.raises(ValueError, match=f"^{semester} is not built in: .{{30}}"):
+            get_rules(semester)
 
 
 def test_neller_hog_against_plain_value_iteration():

@@ -12,7 +12,7 @@ import os
 import sys
 from fractions import Fraction
 from pathlib import Path
-from typing import Callable, Dict, Optional, cast
+from typing import Callable, Dict, List, Optional, cast
 
 
 class UsageError(HogsolveError):
@@ -121,7 +121,9 @@ def add_rules_option(p, *, many: bool = False) -> None:
     if many:
         p.add_argument("--rules", nargs="+", metavar="NAME", help=f"rulesets ({names})")
     else:
-        p.add_argument("--rules", default="su18", metavar="NAME", help=f"ruleset ({names}; default su18)")
+        p.add_argument("--rules", default=None, metavar="NAME",
+                       help=f"ruleset or semester ({names}; default: the semester that the course's proj01.ok "
+                            "beside a student's file names, else su18)")
     p.add_argument("--rules-file", type=Path, metavar="FILE.toml", default=None,
                    help="a ruleset described as data instead of --rules (see `hogsolve rules --show fa22 --toml`)")
     p.add_argument("--goal", type=int_in_range(1, what="the goal"), default=None,
@@ -331,8 +333,11 @@ def stderr_console():
 
 
 def rules_of(args):
-    """The ruleset named by --rules/--goal/--max-memory/--endless."""
-    return load_rules(args.rules, args.goal, max_memory_gb=args.max_memory, rules_file=args.rules_file,
+    """The ruleset named by --rules/--goal/--max-memory/--endless (su18 when none is named and no
+    student's folder named one: see :func:`settle_rules`)."""
+    from ..strategy.semester import DEFAULT_RULES
+    name = args.rules or (None if args.rules_file else DEFAULT_RULES)
+    return load_rules(name, args.goal, max_memory_gb=args.max_memory, rules_file=args.rules_file,
                       endless=getattr(args, "endless", "none"))
 
 
@@ -351,13 +356,66 @@ def solve_progress(label: str):
     return wrap
 
 
+def student_files(args) -> List[Path]:
+    """The student files a verb's arguments name: ``FILE.py[:NAME]`` strategies, a lab's file, and
+    the entries of a tournament's folders."""
+    from ..contest.entries import ContestError, find_entries
+    texts = [getattr(args, key, None) for key in ("a", "b", "spec", "file")] + list(getattr(args, "specs", None) or [])
+    out: List[Path] = []
+    for text in texts:
+        if not isinstance(text, str):
+            continue
+        head = text.rpartition(":")[0]
+        path = Path(head if head.endswith(".py") else text)
+        if path.suffix == ".py" and path.is_file():
+            out.append(path)
+        elif "specs" in vars(args) and path.is_dir():
+            try:
+                entries, _ = find_entries([text])
+            except (ContestError, OSError):
+                continue
+            out += [Path(spec.rpartition(":")[0]) for _, spec, is_file in entries if is_file]
+    return out
+
+
+def settle_rules(args, files: Optional[List[Path]] = None) -> None:
+    """Choose the ruleset of a verb run on student files: without --rules, the semester their
+    folders' course ok files name (one line on stderr says which, or what was assumed); with
+    --rules, a warning where an ok file names another semester's rules (see
+    :mod:`hogsolve.strategy.semester`).  Sets ``args.rules``."""
+    from ..families import HOG, family_of
+    from ..hog.rules import UnknownRulesetError, get_rules
+    from ..strategy.semester import SemesterError, choose_rules
+    if getattr(args, "rules_file", None) is not None or isinstance(args.rules, list):
+        return
+    given_name = None
+    if args.rules is not None:
+        if family_of(args.rules) is not HOG:
+            return
+        try:
+            given_name = get_rules(args.rules).name
+        except UnknownRulesetError:
+            return  # rules_of says what is wrong with the name
+    try:
+        choice = choose_rules(student_files(args) if files is None else files, args.rules, given_name=given_name)
+    except SemesterError as exc:
+        raise UsageError(str(exc)) from None
+    for line in choice.notes:
+        print(line, file=sys.stderr)
+    if choice.name is not None:
+        args.rules = choice.name
+
+
 def by_family(handlers: Dict[str, Callable]) -> Callable:
     """A verb's ``run(args)`` that hands ``args`` to the handler of the family owning
-    ``args.rules`` (see :mod:`hogsolve.families`); ``handlers`` maps family names to handlers."""
+    ``args.rules`` (see :mod:`hogsolve.families`), once the semester of any student files is
+    settled (:func:`settle_rules`); ``handlers`` maps family names to handlers."""
     from ..families import FAMILIES, family_of
     assert set(handlers) == set(FAMILIES), "a verb serves every family"
 
     def run(args):
+        if hasattr(args, "rules"):
+            settle_rules(args)
         names = args.rules if isinstance(args.rules, list) else [args.rules]
         owners = {family_of(name).name for name in names or [None]}
         if len(owners) > 1:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .common import UsageError, int_in_range, ip_address, listening
+from .common import UsageError, int_in_range, ip_address, listening, settle_rules
 
 
 def setup_lab(p):
@@ -12,9 +12,9 @@ def setup_lab(p):
                    help="the strategy: a Python file and its function (default final_strategy), in any form "
                         "compare accepts (a Hog strategy of two arguments, a Feral Hogs strategy, a roll-or-hold "
                         "function, an agent)")
-    p.add_argument("--rules", default="su18", metavar="NAME",
+    p.add_argument("--rules", default=None, metavar="NAME",
                    help="the game (a ruleset, a semester such as sp23, a rule file, pig, piglet, two-dice-pig, "
-                        "big-pig; default su18)")
+                        "big-pig; default: the semester the course's proj01.ok beside the file names, else su18)")
     p.add_argument("--goal", type=int_in_range(1, what="the goal"), default=None, help="another goal")
     p.add_argument("--port", type=int_in_range(0, 65535, what="the port"), default=8062,
                    help="port (default 8062; 0: any free port)")
@@ -30,6 +30,7 @@ def setup_lab(p):
         from ..errors import HogsolveError
         from ..gui.lab import Lab
         from ..gui.server import serve
+        from ..strategy.semester import DEFAULT_RULES
         path, _, name = args.file.rpartition(":") if args.file.rpartition(":")[0].endswith(".py") \
             else (args.file, "", "final_strategy")
         if not path.endswith(".py"):
@@ -41,8 +42,10 @@ def setup_lab(p):
         if args.host is not None and not args.lab_on_network:
             raise UsageError("with --host the lab would show your file to the network: add --lab-on-network "
                              "to offer it there (behind the access token), or leave --host out")
+        args.rules_file = None
+        settle_rules(args, [Path(path)])
         try:
-            _, rules = resolve(args.rules, args.goal)
+            _, rules = resolve(args.rules or DEFAULT_RULES, args.goal)
             lab = Lab(path, name, rules)
         except (HogsolveError, OSError) as error:
             raise UsageError(str(error)) from None

@@ -238,8 +238,17 @@ NO_VALUE: Dict[str, str] = {
 
 #: Semesters of the course's rule history that are not built in, and why.
 NOT_BUILT_IN: Dict[str, str] = {
+    "su16": "its Hog Tied rule (at most one die when the score sum ends in 7, seen in a su16 project with its "
+            "proj01.ok) limits the dice by the state, which hogsolve's rules cannot express yet",
     "fa16": "Pork Chop (roll -1 dice to swap six- and four-sided dice for the rest of the game) and the "
             "order of When Pigs Fly's cap are uncertain, and no official example settles them",
+    "su17": "no official source of its rules was found (no project page or ok tests of that semester)",
+    "sp19": "no official source of its rules was found; student projects of 2019 have Time Trot, an extra "
+            "turn that depends on the turn number, which hogsolve's game state does not hold",
+    "su21": "no official source of its rules was found; student projects of 2021 pair More Boar with Time "
+            "Trot, an extra turn that depends on the turn number, which hogsolve's game state does not hold",
+    "sp25": "no official source confirms its rules; if they are fa23's (Boar Brawl and Sus Fuss), --rules "
+            "fa23 plays them",
 }
 
 #: Semesters whose rules are another semester's (hogsolve's fa13 is the sp14 ruleset).

@@ -8,6 +8,7 @@ Every spec becomes a :class:`~hogsolve.strategy.policy.Policy`:
 * ``path/to/file.py:function`` — a user's file, run isolated (:mod:`hogsolve.strategy.userfile`):
   a CS 61A ``final_strategy(score, opponent_score)``, or an agent on observation vectors
   (:mod:`hogsolve.strategy.observations`: a callable of one argument, or ``predict``);
+  ``path/to/file.py`` alone is its ``final_strategy``, as the lab and the contest take it;
 * ``table:path.csv`` — a policy table in the solutions/ layout, validated like code;
   ``table:path.npy`` — the same as a numpy array (the form of history rulesets' tables).
 """
@@ -33,10 +34,11 @@ from ..util.files import sha256
 from .userfile import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, UserFileError, file_spec, tabulate_file
 
 SPEC_FORMS = ("optimal", "always_roll:N", "bacon:MARGIN:N", "swap:MARGIN:N", "random:SEED",
-              "FILE.py:FUNCTION", "FILE.py:AGENT", "table:PATH.csv")
+              "FILE.py:FUNCTION", "FILE.py (its final_strategy)", "FILE.py:AGENT", "table:PATH.csv")
 SPEC_HELP = ("a strategy: optimal; always_roll:N; bacon:MARGIN:N or swap:MARGIN:N (the CS 61A "
              "baselines); random:SEED; FILE.py:FUNCTION (your file, e.g. hog.py:final_strategy, run "
-             "isolated; or an agent on observation vectors, e.g. agent.py:agent); "
+             "isolated; FILE.py alone is its final_strategy; or an agent on observation vectors, e.g. "
+             "agent.py:agent); "
              "table:PATH.csv (a policy table in the solutions/ layout)")
 
 
@@ -97,6 +99,8 @@ def load_strategy(spec: str, rules: Ruleset, *, timeout: float = DEFAULT_TIMEOUT
         load = load_table_npy if rest.endswith(".npy") else load_table_csv
         return Policy(load(Path(rest), rules), rules, spec,
                       {"kind": "table", "path": str(Path(rest).resolve())})
+    if spec.endswith(".py"):  # a file alone is its final_strategy, as in the lab and the contest
+        spec = f"{spec}:final_strategy"
     try:
         named = file_spec(spec)
     except UserFileError as exc:
@@ -111,8 +115,6 @@ def load_strategy(spec: str, rules: Ruleset, *, timeout: float = DEFAULT_TIMEOUT
         if captured is not None and captured.lines and on_output is not None:
             on_output(spec, captured)
         return policy
-    if spec.endswith(".py"):
-        raise _bad(spec, f"name the function too, e.g. {spec}:final_strategy")
     raise _bad(spec, "unknown form")
 
 
