@@ -17,7 +17,8 @@ def test_rules_lists_every_ruleset(capsys):
     listed = [line.split()[0] for line in out.splitlines() if not line.startswith(" ")]
     assert listed == ["fa13", "fa14", "sp15", "su15", "fa15", "sp17", "fa17", "sp18", "su18", "fa18", "su19", "fa19",
                       "sp20", "su20", "fa20", "sp21", "fa21", "sp22", "su22",
-                      "fa22", "fa23", "hog", "fa16", "pig", "piglet", "two-dice-pig", "big-pig"]
+                      "fa22", "fa23", "hog", "su16", "fa16", "su17", "sp19", "su21", "sp25", "pig", "piglet",
+                      "two-dice-pig", "big-pig"]
     assert "fa23 (also su23, sp24, su24, fa24, su25, fa25)" in out and "fa13 (also sp14, su14)" in out
     assert "fa16  not built in: Pork Chop" in out and "no optimal value: at (72, 75)" in out
     assert "inferred: Free Bacon 2 + |tens - ones| is inferred" in out

@@ -57,7 +57,7 @@ def test_regret_and_tournament(capsys):
 def test_cheating_student_strategy_is_one_line(tmp_path):
     f = tmp_path / "hog.py"
     f.write_text("def final_strategy(score, opponent_score):\n    return 11 if score > 50 else 3\n")
-    result = run("compare", f"{f}:final_strategy", "optimal")
+    result = run("compare", f"{f}:final_strategy", "optimal", "--rules", "su18")
     assert result.returncode == 2
     assert "returned 11 at score 51, opponent score 0" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1

@@ -142,7 +142,8 @@ def test_a_strategy_that_lists_a_folder_is_not_cached(tmp_path, monkeypatch):
 
 def student_error(tmp_path, source, *extra):
     (tmp_path / "s.py").write_text(source)
-    r = run_main("compare", f"{tmp_path / 's.py'}:final_strategy", "always_roll:4", "--goal", "40", *extra)
+    r = run_main("compare", f"{tmp_path / 's.py'}:final_strategy", "always_roll:4", "--goal", "40", "--rules", "su18",
+                 *extra)
     assert r.returncode == 2 and r.stdout == "" and len(r.stderr.splitlines()) == 1, r
     return r.stderr
 

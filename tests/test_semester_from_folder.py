@@ -70,7 +70,8 @@ def test_an_alias_semester_and_an_old_ok_name(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     found = run_main("regret", "hog.py", "--goal", "30", "--top", "1")
     assert found.returncode == 0 and "against the optimal strategy (fa13)" in found.stdout
-    assert found.stderr.splitlines()[0] == "rules: sp14 (fa13's rules), from hog.ok (--rules NAME plays another ruleset)"
+    assert found.stderr.splitlines()[0] == ("rules: sp14 (fa13's rules), from hog.ok (--rules NAME plays another "
+                                            "ruleset)")
     agreeing = run_main("regret", "hog.py", "--goal", "30", "--top", "1", "--rules", "fa13")
     assert agreeing.stderr == "" and agreeing.stdout == found.stdout
 

@@ -112,3 +112,77 @@ def test_a_record_of_an_older_hogsolve_without_limits_is_run_again_not_trusted(s
         path.write_text(json.dumps({"records": [old]}))
         policy, _ = tabulate_file(str(student), "final_strategy", rules)
         assert int(policy.table.min()) == int(policy.table.max()) == 4  # the file's own answer
+
+
+# --- a file saved while it runs (the cache is keyed on the bytes that ran) -------------------------
+
+def _when_both_runs_call(then, timeout=30.0):
+    """A thread that waits until both of this process's student runs are calling the strategy (their
+    progress files say so), then calls ``then()``."""
+    import glob
+    import os
+    import struct
+    import tempfile
+    import threading
+    import time
+
+    def watch():
+        deadline = time.monotonic() + timeout
+        pattern = os.path.join(tempfile.gettempdir(), f"{userfile.WORK_PREFIX}{os.getpid()}-*", "run*", "progress")
+        while time.monotonic() < deadline:
+            phases = []
+            for path in glob.glob(pattern):
+                try:
+                    phases.append(struct.unpack("<iii", open(path, "rb").read()[:12])[0])
+                except (OSError, struct.error):
+                    pass
+            if len(phases) == 2 and all(phase == 2 for phase in phases):
+                break
+            time.sleep(0.01)
+        then()
+    thread = threading.Thread(target=watch)
+    thread.start()
+    return thread
+
+
+def test_a_file_saved_while_it_runs_gives_the_new_figure_and_the_old_one_is_not_cached(tmp_path, monkeypatch):
+    """The student saves `return 5` while `return 4` is being tabulated (the runs wait at the first
+    state until the save).  Mistake (the bug students met): the key taken from the files as they
+    are when the run ends, so the new file's key held the old file's table, printed for ever after."""
+    monkeypatch.setenv("HOGSOLVE_CACHE", str(tmp_path / "cache"))
+    go = tmp_path / "go"
+    file = tmp_path / "hog.py"
+    old = ("import os, time\ndef final_strategy(score, opponent_score):\n"
+           f"    while not os.path.exists({str(go)!r}):\n        time.sleep(0.01)\n    return 4\n")
+    new = "def final_strategy(score, opponent_score):\n    return 5\n"
+    file.write_text(old)
+    rules = get_rules("su18", goal=10)
+
+    def save():
+        file.write_text(new)
+        go.write_text("")
+    thread = _when_both_runs_call(save)
+    table, source, _ = userfile.tabulate_table(str(file), "final_strategy", rules)
+    thread.join()
+    assert (table == 5).all() and "not_cached" not in source
+    again, source, _ = userfile.tabulate_table(str(file), "final_strategy", rules)
+    assert source.get("cached") and (again == 5).all()
+    file.write_text(old)  # the old bytes were never stored: they run again, and give their own figure
+    table, source, _ = userfile.tabulate_table(str(file), "final_strategy", rules)
+    assert (table == 4).all() and "cached" not in source
+
+
+def test_a_loop_fixed_while_it_runs_is_not_cached_as_a_loop(tmp_path, monkeypatch):
+    """A looping save, fixed before its time limit ends.  Mistake: the time-out stored against the
+    fixed file (the folder hashed after the run), so the fix stays 'did not finish' from the cache."""
+    monkeypatch.setenv("HOGSOLVE_CACHE", str(tmp_path / "cache"))
+    file = tmp_path / "hog.py"
+    file.write_text("def final_strategy(score, opponent_score):\n    while True:\n        pass\n")
+    rules = get_rules("su18", goal=10)
+    thread = _when_both_runs_call(lambda: file.write_text("def final_strategy(score, opponent_score):\n"
+                                                          "    return 6\n"))
+    with pytest.raises(UserFileError, match="did not finish within 2 s"):
+        userfile.tabulate_table(str(file), "final_strategy", rules, timeout=2)
+    thread.join()
+    table, source, _ = userfile.tabulate_table(str(file), "final_strategy", rules, timeout=2)
+    assert (table == 6).all() and "cached" not in source

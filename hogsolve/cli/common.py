@@ -396,8 +396,11 @@ def settle_rules(args, files: Optional[List[Path]] = None) -> None:
             given_name = get_rules(args.rules).name
         except UnknownRulesetError:
             return  # rules_of says what is wrong with the name
+    files = student_files(args) if files is None else files
+    if not files:
+        return  # nothing to read a semester from: --rules, or su18 (rules_of)
     try:
-        choice = choose_rules(student_files(args) if files is None else files, args.rules, given_name=given_name)
+        choice = choose_rules(files, args.rules, given_name=given_name)
     except SemesterError as exc:
         raise UsageError(str(exc)) from None
     for line in choice.notes:

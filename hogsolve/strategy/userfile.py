@@ -40,13 +40,15 @@ import struct
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 import psutil
 
 from .observations import Game, decision_rows, num_actions, table_of
+from .userfile_child import RANDOM_HINT
 from .agent_calls import AgentError
 from .policy import Policy, rules_key
 from ..hog.rules import Ruleset
@@ -101,8 +103,10 @@ def cache_dir() -> Path:
     return Path(os.environ.get("HOGSOLVE_CACHE", Path.home() / ".cache" / "hogsolve")) / "strategies"
 
 
-def _cache_path(file: Path, function: str, rules: Game) -> Path:
-    key = json.dumps({"file": _sha256(file), "function": function, "rules": rules_key(rules)},
+def _cache_path(file: Path, function: str, rules: Game, digest: Optional[str] = None) -> Path:
+    """Where the records of ``function`` of ``file`` live: keyed on the file's bytes (``digest``,
+    as the run read them; the file's present bytes when not given)."""
+    key = json.dumps({"file": digest or _sha256(file), "function": function, "rules": rules_key(rules)},
                      sort_keys=True)
     return cache_dir() / (sha256(key.encode()) + ".json")
 
@@ -136,7 +140,7 @@ def _folder_files(file: Path) -> Dict[str, str]:
 
 
 def _store(file: Path, function: str, rules: Game, record: dict) -> None:
-    path = _cache_path(file, function, rules)
+    path = _cache_path(file, function, rules, record["files"].get(file.name))
     try:
         records = json.loads(path.read_text())["records"] if path.exists() else []
         if not isinstance(records, list):
@@ -250,20 +254,35 @@ def tabulate_table(path: str, function: str, game: Game, *, timeout: float = DEF
             raise UserFileError(f"{hit['failed']} (cached: the file is unchanged; --retry-failed runs it again)")
     if stopping():  # Ctrl-C came while this thread waited its turn: start nothing new
         raise Interrupted()
+    before = _folder_files(file) if use_cache else {}  # what a failure that reports nothing ran
     try:
-        table, files, captured, uncacheable = _run(file, label, function, game, timeout, memory_mb)
+        for _attempt in range(RUNS_WHILE_EDITED):
+            table, files, captured, uncacheable, changed = _run(file, label, function, game, timeout, memory_mb)
+            if not changed:
+                break  # else a file was saved while it ran: run the new bytes
+        if changed:
+            uncacheable = (f"{', '.join(changed)} changed while it ran, {RUNS_WHILE_EDITED} times: the figures are "
+                           "of one of its versions")
     except _Failed as failure:
         if stopping():  # killed by the clean-up, not by its own doing: neither cached nor reported
             raise Interrupted() from None
-        if use_cache and not failure.uncacheable:
-            _store(file, function, game, {"files": {**failure.files, **_folder_files(file)},
+        if use_cache and not failure.uncacheable and _folder_files(file) == before:  # nothing saved meanwhile
+            _store(file, function, game, {"files": {**before, **failure.files},
                                           "failed": failure.message, "timeout": failure.timeout, "limits": limits})
         raise UserFileError(failure.message) from None
+    source["sha256"] = files.get(file.name, source["sha256"])  # the bytes that ran
+    assert captured is not None  # a run that gave a table read what it printed
     if use_cache and not uncacheable:
         _store(file, function, game, {"files": files, "table": table.reshape(-1).astype(int).tolist(),
                                       "shape": list(table.shape), "lines": captured.lines,
                                       "text": captured.text, "limits": limits})
     return table, {**source, "files": files, **({"not_cached": uncacheable} if uncacheable else {})}, captured
+
+
+#: Runs of a file that is being saved while it runs before its figures are given uncached.
+RUNS_WHILE_EDITED = 3
+#: The two fresh runs that show a strategy random at import: (seed for ``random``, PYTHONHASHSEED).
+SEEDS = ((1, "1"), (2, "2"))
 
 
 class _Failed(Exception):
@@ -284,66 +303,98 @@ def _kill_group(pid: int) -> None:
         pass
 
 
-def _supervised(file: Path, request: Path, outputs: List[Path], env: dict, watch_read: int, memory_mb: int,
-                label: str, timeout: float, progress: Path) -> subprocess.Popen:
-    """Start the child, wait for it within ``timeout``, then kill its whole process group
-    (anything the file left running); raises :class:`_Failed` on a time-out."""
-    with open(outputs[0], "wb") as out, open(outputs[1], "wb") as err:
-        try:
-            proc = subprocess.Popen([sys.executable, str(CHILD), str(request)], cwd=file.parent,
-                                    stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env,
-                                    start_new_session=True, pass_fds=(watch_read,),
-                                    preexec_fn=functools.partial(_in_child, memory_mb))
-        finally:
-            os.close(watch_read)
-        if stopping():  # Ctrl-C came while it started: the clean-up may have missed it
-            _kill_group(proc.pid)
-        try:
-            proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            _kill_group(proc.pid)
-            proc.wait()
-            raise _Failed(f"{label} did not finish within {timeout:g} s (stopped {_where(progress)})",
-                          timeout) from None
-        finally:
+def _supervised(file: Path, children: List[dict], memory_mb: int, label: str, timeout: float) -> List[int]:
+    """Start the children (each ``request``, ``outputs``, ``env``, ``watch_read``, ``progress``) at
+    once, wait for them within ``timeout``, then kill each one's process group (anything the file
+    left running); their exit codes; raises :class:`_Failed` on a time-out."""
+    procs: List[subprocess.Popen] = []
+    try:
+        for child in children:
+            with open(child["outputs"][0], "wb") as out, open(child["outputs"][1], "wb") as err:
+                try:
+                    procs.append(subprocess.Popen(
+                        [sys.executable, str(CHILD), str(child["request"])], cwd=file.parent,
+                        stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=child["env"], start_new_session=True,
+                        pass_fds=(child["watch_read"],), preexec_fn=functools.partial(_in_child, memory_mb)))
+                finally:
+                    os.close(child["watch_read"])
+            if stopping():  # Ctrl-C came while it started: the clean-up may have missed it
+                _kill_group(procs[-1].pid)
+        deadline = time.monotonic() + timeout
+        for proc, child in zip(procs, children):
+            try:
+                proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                raise _Failed(f"{label} did not finish within {timeout:g} s (stopped {_where(child['progress'])})"
+                              f"{SLOW_HINT}", timeout) from None
+    finally:
+        for proc in procs:
             if proc.poll() is None:
                 _kill_group(proc.pid)
                 proc.wait()
-    _kill_group(proc.pid)  # anything the file left running
-    return proc
+    for proc in procs:
+        _kill_group(proc.pid)  # anything the file left running
+    return [int(proc.returncode) for proc in procs]
+
+
+#: What a student whose file ran out of time can do (a slow strategy is not a wrong one).
+SLOW_HINT = ("; a strategy that loops never finishes, but a correct slow one only needs longer: "
+             "--strategy-timeout SECONDS gives it more time")
 
 
 def _run(file: Path, label: str, function: str, game: Game, timeout: float, memory_mb: int = DEFAULT_MEMORY_MB):
-    """Tabulate ``function`` of ``file`` in a fresh interpreter: its table, the files it loaded
-    or read, what it printed, and why it cannot be cached ('' when it can); raises
-    :class:`_Failed`."""
+    """Tabulate ``function`` of ``file`` in two fresh interpreters at once, with other seeds for
+    ``random`` and other hash seeds, so that a strategy built from random numbers (at import or
+    in the call) shows as two tables; its table, the files it loaded or read (hashed as they were
+    read), what it printed, why it cannot be cached ('' when it can), and the files that changed
+    while it ran; raises :class:`_Failed`."""
     rows, index = decision_rows(game)
     with _work_folder() as work:
         work = Path(work)
-        progress, result, rows_file = work / "progress", work / "result.json", work / "rows.npy"
-        progress.write_bytes(bytes(12))
+        rows_file = work / "rows.npy"
         np.save(rows_file, rows, allow_pickle=False)
-        # the watcher's pipe: only the child gets the read end; when this process dies, its write
-        # end closes and the watcher kills the student's process group
-        watch_read, watch_write = os.pipe()
-        request = work / "request.json"
-        request.write_text(json.dumps({"watch_fd": watch_read, "file": str(file), "function": function,
-                                       "goal": int(game.goal),
-                                       "family": game.family, "max_dice": num_actions(game) - 1,
-                                       "num_actions": num_actions(game), "rows": str(rows_file),
-                                       "progress": str(progress), "result": str(result),
-                                       "memory_mb": int(memory_mb), "output_mb": OUTPUT_LIMIT // 2 ** 20}))
-        outputs = [work / "stdout", work / "stderr"]
-        env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1"}
+        children: List[Dict[str, Any]] = []
+        write_ends: List[int] = []
+        for number, (seed, hash_seed) in enumerate(SEEDS):
+            folder = work / f"run{number}"
+            folder.mkdir()
+            progress, result = folder / "progress", folder / "result.json"
+            progress.write_bytes(bytes(12))
+            # the watcher's pipe: only the child gets the read end; when this process dies, its write
+            # end closes and the watcher kills the student's process group
+            watch_read, watch_write = os.pipe()
+            write_ends.append(watch_write)
+            request = folder / "request.json"
+            request.write_text(json.dumps({"watch_fd": watch_read, "file": str(file), "function": function,
+                                           "goal": int(game.goal), "seed": seed,
+                                           "family": game.family, "max_dice": num_actions(game) - 1,
+                                           "num_actions": num_actions(game), "rows": str(rows_file),
+                                           "progress": str(progress), "result": str(result),
+                                           "memory_mb": int(memory_mb), "output_mb": OUTPUT_LIMIT // 2 ** 20}))
+            env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONDONTWRITEBYTECODE": "1"}
+            children.append({"request": request, "outputs": [folder / "stdout", folder / "stderr"], "env": env,
+                             "watch_read": watch_read, "progress": progress, "result": result})
         try:
-            proc = _supervised(file, request, outputs, env, watch_read, memory_mb, label, timeout, progress)
+            codes = _supervised(file, children, memory_mb, label, timeout)
         finally:
-            os.close(watch_write)
-        captured = _read_output(outputs)
-        report = json.loads(result.read_text()) if result.exists() else None
-        where = _where(progress)
+            for end in write_ends:
+                os.close(end)
+        captured = _read_output(children[0]["outputs"])
+        reports = [json.loads(c["result"].read_text()) if c["result"].exists() else None for c in children]
+        wheres = [_where(c["progress"]) for c in children]
+    first, second = (_check_report(report, code, where, label) for report, code, where in zip(reports, codes, wheres))
+    tables = [_table_of(report, game, index, label) for report in (first, second)]
+    changed = sorted(set(first.get("changed", [])) | set(second.get("changed", []))
+                     | {rel for rel, digest in first["files"].items() if second["files"].get(rel, digest) != digest})
+    if not changed and not np.array_equal(tables[0], tables[1]):
+        raise _Failed(f"{label} {_differ(tables, game)}", uncacheable="it is random")
+    return tables[0], first["files"], captured, first.get("uncacheable", ""), changed
+
+
+def _check_report(report: Optional[dict], code: int, where: str, label: str) -> dict:
+    """A child's report of a table; :class:`_Failed` with the one line of a child that did not
+    tabulate the file."""
     if report is None:
-        code = proc.returncode
         if code == -signal.SIGXFSZ:
             why = f"printed more than {OUTPUT_LIMIT // 2 ** 20} MB"
         elif code < 0:
@@ -354,13 +405,28 @@ def _run(file: Path, label: str, function: str, game: Game, timeout: float, memo
     if not report["ok"]:
         where = (f" at score {report['score']}, opponent score {report['opponent_score']}"
                  if report["score"] >= 0 else "")
+        nondeterministic = report.get("kind") == "nondeterministic"
         raise _Failed(f"{label} {report['message']}{where}{report['hint']}",
-                      files=report.get("files"), uncacheable=report.get("uncacheable", ""))
+                      files=report.get("files"), uncacheable="it is random" if nondeterministic
+                      else report.get("uncacheable", ""))
+    return report
+
+
+def _table_of(report: dict, game: Game, index, label: str) -> np.ndarray:
+    """The strategy table a child's report holds."""
     if "actions" in report:
         try:
-            table = table_of(game, np.array(report["actions"], dtype=np.int64), index)
+            return table_of(game, np.array(report["actions"], dtype=np.int64), index)
         except AgentError as exc:
             raise _Failed(f"{label} {exc}") from None
-    else:
-        table = np.array(report["table"], dtype=np.int64).reshape(game.goal, game.goal)
-    return table, report["files"], captured, report.get("uncacheable", "")
+    return np.array(report["table"], dtype=np.int64).reshape(game.goal, game.goal)
+
+
+def _differ(tables: List[np.ndarray], game: Game) -> str:
+    """The one line for a strategy whose two fresh runs chose differently: where first, and why."""
+    at = tuple(int(i) for i in np.argwhere(tables[0] != tables[1])[0])
+    where = f"at score {at[0]}, opponent score {at[1]}"
+    if len(at) > 2:
+        where += f", turn total {at[2]}" if game.family != "hog" else f", memory slots {at[2]} and {at[3]}"
+    return (f"is not a function of the scores: two fresh runs chose {tables[0][at]} and then {tables[1][at]} "
+            f"{where}{RANDOM_HINT}")

@@ -62,23 +62,69 @@ def from_import_system() -> bool:
     return frame is not None and "importlib" in frame.f_code.co_filename
 
 
-class FilesRead:
-    """An audit hook's record of the files the user's code opens for reading."""
+def digest_of(path: str):
+    """The sha256 of a file's bytes, None when it cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+    except OSError:
+        return None
 
-    def __init__(self, ignore):
+
+def source_of(path: str) -> str:
+    """The source file a cached ``__pycache__/NAME.TAG.pyc`` was compiled from (Python reads the
+    .pyc instead of the source while the source's size and time match), else ``path``."""
+    folder, name = os.path.split(path)
+    if name.endswith(".pyc") and os.path.basename(folder) == "__pycache__":
+        return os.path.join(os.path.dirname(folder), name.split(".", 1)[0] + ".py")
+    return path
+
+
+class FilesRead:
+    """An audit hook's record of the files the user's code opens for reading, each hashed as it is
+    opened: a result is keyed on the bytes that ran, not on what the files hold when it ends."""
+
+    def __init__(self, ignore, system=()):
         self.paths, self.listed, self.ignore = set(), [], {os.path.realpath(p) for p in ignore}
+        self.system, self.digests, self.busy = tuple(p + os.sep for p in system), {}, False
 
     def __call__(self, event, args):
         if event == "open":
             path, mode, flags = args
-            if path is None or isinstance(path, int):
+            if path is None or isinstance(path, int) or self.busy:
                 return
             writing = (isinstance(mode, str) and "r" not in mode and "+" not in mode) or \
                 (mode is None and isinstance(flags, int) and flags & os.O_ACCMODE == os.O_WRONLY)
             if not writing:
-                self.paths.add(os.path.abspath(os.fsdecode(path)))
+                opened = os.path.abspath(os.fsdecode(path))
+                self.paths.add(opened)
+                self.remember(source_of(opened))
         elif event in ("os.listdir", "os.scandir") and len(self.listed) < 5 and not from_import_system():
             self.listed.append(os.fsdecode(args[0]) if args and args[0] is not None else ".")
+
+    def remember(self, path: str) -> None:
+        """Hash ``path`` now, the first time it is read (not Python's own files, nor ours)."""
+        real = os.path.realpath(path)
+        if real in self.digests or real in self.ignore or real.startswith(self.system):
+            return
+        self.busy = True  # the hash's own open is not the user's
+        try:
+            self.digests[real] = digest_of(real) if os.path.isfile(real) else None
+        finally:
+            self.busy = False
+
+    def digest(self, path: str):
+        """The digest ``path`` had when it was first read (hashed now if it never was)."""
+        real = os.path.realpath(path)
+        if real not in self.digests:
+            self.remember(real)
+        return self.digests.get(real)
+
+    def changed(self, folder: str) -> list:
+        """The files read whose bytes are not what they were when read (edited during the run),
+        relative to ``folder``."""
+        return sorted(os.path.relpath(real, os.path.realpath(folder)) for real, digest in self.digests.items()
+                      if digest is not None and digest_of(real) != digest)
 
     def data_files(self, folder: str, system) -> tuple:
         """``(digests by path relative to folder, why not cacheable or '')``."""
@@ -93,10 +139,11 @@ class FilesRead:
                 if not stat.S_ISREG(os.stat(real).st_mode):
                     why = why or f"it reads {path}, which is not a regular file"
                     continue
-                with open(real, "rb") as f:
-                    out[os.path.relpath(real, os.path.realpath(folder))] = hashlib.sha256(f.read()).hexdigest()
             except OSError:
                 continue  # gone again (a file it tried and did not find): nothing to key on
+            digest = self.digest(real)
+            if digest is not None:
+                out[os.path.relpath(real, os.path.realpath(folder))] = digest
         return out, why
 
 
@@ -108,8 +155,12 @@ def main(request_path: str) -> None:
         watch_parent(int(request["watch_fd"]))
     progress = os.open(request["progress"], os.O_WRONLY)
     reads = FilesRead([request_path, request["progress"], request["result"], request["rows"],
-                       request["result"] + ".part", __file__, os.path.join(HERE, "agent_calls.py")])
+                       request["result"] + ".part", __file__, os.path.join(HERE, "agent_calls.py")],
+                      system_paths() | {os.path.realpath(HERE)})
     sys.addaudithook(reads)
+    if request.get("seed") is not None:  # each of the two runs draws other numbers: randomness shows
+        import random
+        random.seed(int(request["seed"]))
 
     def mark(phase, score=-1, opponent_score=-1):
         os.pwrite(progress, struct.pack("<iii", phase, score, opponent_score), 0)
@@ -132,11 +183,13 @@ def main(request_path: str) -> None:
         cached against), and why it cannot be cached, if it cannot."""
         folder = os.path.dirname(request["file"])
         try:
-            files = user_files(folder)
+            files = user_files(folder, reads.digest)
             data, why = reads.data_files(folder, system_paths())
+            changed = reads.changed(folder)
         except Exception as exc:  # out of memory, say: what it read is not known
             return {"files": {}, "uncacheable": f"what it read is not known ({described(exc)})"}
-        return {"files": {**data, **files}, **({"uncacheable": why} if why else {})}
+        return {"files": {**data, **files}, **({"uncacheable": why} if why else {}),
+                **({"changed": changed} if changed else {})}
 
     def fail(kind, message, score=-1, opponent_score=-1, hint=""):
         finish({"ok": False, "kind": kind, "message": message, "score": score,
@@ -210,11 +263,16 @@ def main(request_path: str) -> None:
                     fail("value", f"returned {short_repr(choice)}", s, o, f"; expected an int from 0 to {most}")
                 answers.append(int(choice))
             if answers[0] != answers[1]:
-                fail("nondeterministic", f"is not deterministic: it returned {answers[0]} and then "
-                                         f"{answers[1]}", s, o)
+                fail("nondeterministic", f"is not a function of the scores: it returned {answers[0]} and then "
+                                         f"{answers[1]}", s, o, RANDOM_HINT)
             table.append(answers[0])
     done({"ok": True, "table": table})
 
+
+#: Why a strategy's answers vary, and what to change (the same words as the parent's two-run check).
+RANDOM_HINT = ("; a strategy must depend only on what it is given (the scores), and this one draws random "
+               "numbers when it is imported or called (random, make_averaged, a Monte Carlo such as "
+               "max_scoring_num_rolls): compute its numbers without randomness, or call random.seed(0) first")
 
 #: How hogsolve calls each kind of strategy (named when a function cannot be called so).
 SIGNATURES = ("a Hog strategy as f(score, opponent_score) -> dice (the CS 61A form, every semester's "
@@ -298,8 +356,8 @@ def ask_every_row(calls, strategy, request, mark, fail, raised) -> list:
     differ = np.flatnonzero(results[0] != results[1])
     if len(differ):
         at = int(differ[0])
-        fail("nondeterministic", f"is not deterministic: it chose {results[0][at]} and then {results[1][at]} at "
-                                 f"the observation {rows[at].tolist()}")
+        fail("nondeterministic", f"is not a function of what it sees: it chose {results[0][at]} and then "
+                                 f"{results[1][at]} at the observation {rows[at].tolist()}", hint=RANDOM_HINT)
     return results[0].tolist()
 
 
@@ -312,9 +370,10 @@ def short_repr(value) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def user_files(folder: str) -> dict:
-    """sha256 of every loaded module file outside Python's own and installed packages,
-    by path relative to the user's folder."""
+def user_files(folder: str, digest) -> dict:
+    """sha256 of every loaded module file outside Python's own and installed packages (as
+    ``digest(path)`` gives it: the bytes when the file was read), by path relative to the user's
+    folder."""
     system = system_paths()
     here = os.path.realpath(os.path.dirname(__file__))
     out = {}
@@ -325,12 +384,9 @@ def user_files(folder: str) -> dict:
         real = os.path.realpath(file)
         if real.startswith(here + os.sep) or any(real.startswith(p + os.sep) for p in system):
             continue
-        try:
-            with open(real, "rb") as f:
-                digest = hashlib.sha256(f.read()).hexdigest()
-        except OSError:
-            continue
-        out[os.path.relpath(real, os.path.realpath(folder))] = digest
+        sha = digest(real)
+        if sha is not None:
+            out[os.path.relpath(real, os.path.realpath(folder))] = sha
     return dict(sorted(out.items()))
 
 
