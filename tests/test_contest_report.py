@@ -92,3 +92,28 @@ def test_the_page_sorts_and_reads_on_a_phone_from_disk(contest):
         assert tab.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
         assert requests == [(root / "results.html").as_uri()]
         browser.close()
+
+
+def test_an_exact_tie_is_reported_named_by_folder_and_skipped_once(tmp_path):
+    """Two identical entries at the default threshold tie exactly (1/2, settled in fractions).
+    Mistakes: the report crashing on the settled rate's JSON text ('1/2'), entries named by their
+    paths when --names folder is asked, the title not used, a skipped entry printed twice."""
+    from cli_helpers import run_main
+    for who, code in (("ann", "return 4"), ("ben", "return 4"), ("cy", "return 11")):
+        (tmp_path / "students" / who).mkdir(parents=True)
+        (tmp_path / "students" / who / "hog.py").write_text(f"def final_strategy(score, opponent_score):\n    {code}\n")
+    page = tmp_path / "report.html"
+    result = run_main("tournament", str(tmp_path / "students"), "always_roll:5", "--rules", "su18", "--goal", "30",
+                      "--names", "folder", "--title", "Fall contest", "--report", str(page))
+    assert result.returncode == 0, result.stderr
+    standings = result.stdout.splitlines()
+    rows = {line.split()[1]: line.split()[0] for line in standings[2:5]}
+    assert sorted(rows) == ["always_roll:5", "ann", "ben"] and rows["ann"] == rows["ben"] and rows["ann"][0] == "="
+    assert "ann vs ben: within rounding of the threshold, settled exactly: 0.500000000000 (exactly 1/2)" in standings
+    assert result.stdout.count("skipped cy: ") == 1 and "skipped" not in result.stderr
+    text = page.read_text()
+    assert "<title>Fall contest: su18</title>" in text and "settled exactly at 1/2 = 0.500000000000" in text
+    assert "students/ann" not in text and ">ann<" in text
+    anonymous = run_main("tournament", str(tmp_path / "students"), "always_roll:5", "--rules", "su18", "--goal", "30",
+                         "--names", "anonymous")
+    assert "entry 1" in anonymous.stdout and "ann" not in anonymous.stdout and "students" not in anonymous.stdout

@@ -76,4 +76,4 @@ def test_bad_table_and_missing_function(tmp_path):
     f.write_text("x = 1\n")
     with pytest.raises(StrategySpecError, match="no function 'final_strategy'"):
         parse_strategy(f"{f}:final_strategy", su18)
-    assert len(SPEC_FORMS) == 8 and "FILE.py:AGENT" in SPEC_FORMS
+    assert len(SPEC_FORMS) == 9 and "FILE.py:AGENT" in SPEC_FORMS and "FILE.py (its final_strategy)" in SPEC_FORMS

@@ -27,6 +27,11 @@ def setup_tournament(p):
     p.add_argument("--report", type=Path, metavar="RESULTS.html",
                    help="also write the tournament_hog as one self-contained HTML page (standings a reader can sort, "
                         "the win-rate heatmap, each entry against the optimum, the skipped entries)")
+    p.add_argument("--names", choices=("folder", "path", "anonymous"), default="path",
+                   help="how entries are named in the standings, the results file and the report: path (as given, "
+                        "the default), folder (a student's folder, students/alice/hog.py as alice) or anonymous "
+                        "(entry 1, entry 2, ... in the order given)")
+    p.add_argument("--title", default="Hog contest", metavar="TEXT", help="the report page's title")
     p.add_argument("--backend", choices=("local", "dask"), default="local",
                    help="local worker processes (--jobs) or a Dask cluster (--scheduler; "
                         "pip install 'hogsolve[dask]')")
@@ -51,8 +56,6 @@ def tournament_hog(args) -> int:
         entries, skipped = find_entries(args.specs)
     except ContestError as exc:
         raise UsageError(str(exc)) from None
-    for name, why in skipped:
-        print(f"skipped {name}: {why}", file=sys.stderr)
     rules = rules_of(args)
     if args.out is not None:
         output_file(args.out)
@@ -66,13 +69,13 @@ def tournament_hog(args) -> int:
         except (UsageError, Failure) as exc:
             if not is_file:
                 raise
-            print(f"skipped {name}: {exc}", file=sys.stderr)
             skipped.append((name, str(exc)))
             return None
     jobs = cap_jobs(args.jobs)
     with ThreadPoolExecutor(max_workers=jobs) as pool:  # each file runs in its own interpreter
         loaded = list(pool.map(load, entries))
-    names = [name for (name, _, _), policy in zip(entries, loaded) if policy is not None]
+    shown = entry_names([name for name, _, _ in entries], args.names)
+    names = [shown[k] for k, policy in enumerate(loaded) if policy is not None]
     policies = [policy for policy in loaded if policy is not None]
     if len(policies) < 2:
         raise UsageError(f"hogsolve tournament: {len(policies)} usable strateg{'y' if len(policies) == 1 else 'ies'};"
@@ -99,20 +102,34 @@ def tournament_hog(args) -> int:
         raise UsageError(str(exc)) from None
     if results is not None:
         write_or_fail(lambda: results.finish(result), args.out)
-    skipped.sort()
+    renamed = {name: shown[k] for k, (name, _, _) in enumerate(entries) if shown[k] != name}
+    skipped = sorted((renamed.get(name, name), why.replace(name, renamed[name]) if name in renamed else why)
+                     for name, why in skipped)
     record = {**result.to_dict(), "skipped": [{"entry": name, "reason": why} for name, why in skipped]}
     if args.report is not None:
         from ..contest.report import write_report
         by_name = dict(zip(names, policies))
         against = against_optimal([by_name[row["strategy"]] for row in record["ranking"]], rules)
-        write_or_fail(lambda: write_report(args.report, record, goal=int(rules.goal), against_optimal=against),
-                      args.report)
+        write_or_fail(lambda: write_report(args.report, record, goal=int(rules.goal), against_optimal=against,
+                                           title=args.title), args.report)
 
     def show():
         show_tournament(rules, result)
         for name, why in skipped:
             print(f"skipped {name}: {why}")
     return respond(args, record, show, not_proven=unproven(*policies))
+
+def entry_names(names: list, style: str) -> list:
+    """The names entries are shown by: as given (``path``), by a student's folder (``folder``:
+    students/alice/hog.py is alice; a spec or a lone file keeps its name) or ``anonymous``
+    (entry 1, entry 2, ...); a name that would repeat keeps its path."""
+    if style == "anonymous":
+        return [f"entry {k + 1}" for k in range(len(names))]
+    if style == "path":
+        return list(names)
+    folders = [Path(n).parent.name if n.endswith(".py") and Path(n).parent.name else n for n in names]
+    return [f if folders.count(f) == 1 else n for f, n in zip(folders, names)]
+
 
 def against_optimal(policies, rules) -> list:
     """Each policy's exact win rate against the optimal strategy (None where the ruleset has

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 import math
+from fractions import Fraction
 from typing import List, Optional, Sequence, Tuple, Union
 from pathlib import Path
 
@@ -126,7 +127,7 @@ def report_html(record: dict, *, goal: int, against_optimal: Sequence[Optional[f
                     if skipped else "<p>None.</p>")
     settled = record.get("settled_exactly", [])
     settled_html = "".join(f"<li>{esc(s['a'])} against {esc(s['b'])}: within rounding of the threshold, "
-                           f"settled exactly at {float(s['win_rate']):.12f}</li>" for s in settled)
+                           f"settled exactly at {_exact(s['win_rate'])}</li>" for s in settled)
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -158,7 +159,16 @@ def report_html(record: dict, *, goal: int, against_optimal: Sequence[Optional[f
 """
 
 
+def _exact(rate) -> str:
+    """An exactly settled win rate as the record holds it (a Fraction, or its JSON text "1/2"):
+    the fraction when it is short, and its decimal."""
+    value = Fraction(str(rate)) if not isinstance(rate, Fraction) else rate
+    text = f"{value.numerator}/{value.denominator}"
+    return (f"{text} = " if len(text) <= 12 else "") + f"{float(value):.12f}"
+
+
 def write_report(path: Union[str, Path], record: dict, *, goal: int,
-                 against_optimal: Sequence[Optional[float]]) -> None:
+                 against_optimal: Sequence[Optional[float]], title: str = "Hog contest") -> None:
     """Write :func:`report_html` to ``path`` (to a temporary name, then renamed)."""
-    atomic_write(Path(path), report_html(record, goal=goal, against_optimal=against_optimal).encode("utf-8"))
+    atomic_write(Path(path), report_html(record, goal=goal, against_optimal=against_optimal,
+                                         title=title).encode("utf-8"))

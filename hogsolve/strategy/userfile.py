@@ -387,7 +387,7 @@ def _run(file: Path, label: str, function: str, game: Game, timeout: float, memo
     changed = sorted(set(first.get("changed", [])) | set(second.get("changed", []))
                      | {rel for rel, digest in first["files"].items() if second["files"].get(rel, digest) != digest})
     if not changed and not np.array_equal(tables[0], tables[1]):
-        raise _Failed(f"{label} {_differ(tables, game)}", uncacheable="it is random")
+        raise _Failed(f"{label} {_differ(tables)}", uncacheable="it is random")
     return tables[0], first["files"], captured, first.get("uncacheable", ""), changed
 
 
@@ -422,11 +422,13 @@ def _table_of(report: dict, game: Game, index, label: str) -> np.ndarray:
     return np.array(report["table"], dtype=np.int64).reshape(game.goal, game.goal)
 
 
-def _differ(tables: List[np.ndarray], game: Game) -> str:
+def _differ(tables: List[np.ndarray]) -> str:
     """The one line for a strategy whose two fresh runs chose differently: where first, and why."""
     at = tuple(int(i) for i in np.argwhere(tables[0] != tables[1])[0])
     where = f"at score {at[0]}, opponent score {at[1]}"
-    if len(at) > 2:
-        where += f", turn total {at[2]}" if game.family != "hog" else f", memory slots {at[2]} and {at[3]}"
+    if len(at) == 3:  # a roll-or-hold table: (score, opponent score, turn total)
+        where += f", turn total {at[2]}"
+    elif len(at) == 4:  # a table with both players' memories
+        where += f", memory slots {at[2]} and {at[3]}"
     return (f"is not a function of the scores: two fresh runs chose {tables[0][at]} and then {tables[1][at]} "
             f"{where}{RANDOM_HINT}")
