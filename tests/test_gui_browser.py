@@ -1,5 +1,6 @@
 """End to end in real headless Chromium: whole games by clicking and by tapping on a phone."""
 import json
+import re
 import os
 import threading
 import urllib.request
@@ -824,6 +825,13 @@ def test_the_lab_shows_the_figures_a_state_a_game_and_a_broken_save(browser, tmp
         assert page.inner_text("#fig-best") == f"{figures['best_response']:.12f}"
         assert page.locator("#worst tbody tr").count() == len(figures["worst"])
         assert no_horizontal_scroll(page)
+        # every column of the costliest states shows, at 1280 px and on a phone (none cut off)
+        assert page.evaluate("(() => { const t = document.getElementById('worst'); "
+                             "return t.scrollWidth <= t.clientWidth; })()")
+        assert page.locator("#worst thead th").all_inner_texts() == ["score", "opp", "rolls", "best", "loss", "reach",
+                                                                     "expected"]
+        assert page.inner_text("#lab-status").startswith("Run 1 ended at ")
+        page.locator("#map-strategy").scroll_into_view_if_needed()  # a click lands only on what is on screen
         box = page.locator("#map-strategy").bounding_box()
         cell = box["width"] * (400 / 454) / 30  # the grid's cells, scaled as the page shows the canvas
         page.mouse.click(box["x"] + box["width"] * 34 / 454 + 12.5 * cell,
@@ -843,11 +851,20 @@ def test_the_lab_shows_the_figures_a_state_a_game_and_a_broken_save(browser, tmp
         page.wait_for_function(polling=100, timeout=60_000, expression="() => document.body.dataset.stale === '1'")
         assert "11" in page.inner_text("#error-text")
         assert page.inner_text("#fig-average") == f"{figures['average']:.12f}"
-        file.write_text("def final_strategy(score, opponent_score):\n    return 5\n")
+        # a slow but good save: the status says it is running (with its seconds) until the figures come
+        file.write_text(f"# {tmp_path}: not in the cache of the other page size's run\n"
+                        "import time\ntime.sleep(2.5)\ndef final_strategy(score, opponent_score):\n    return 5\n")
+        page.wait_for_function(polling=50, timeout=60_000, expression="() => document.body.dataset.running === '1'")
+        assert re.match(r"Run \d+ running \(\d+ s\)", page.inner_text("#lab-status"))
         page.wait_for_function(polling=100, timeout=60_000,
                                expression=f"() => Number(document.body.dataset.run) > {run + 1} && document.body"
                                           f".dataset.stale === '0'")
         assert page.is_hidden("#error") and page.inner_text("#fig-average") != f"{figures['average']:.12f}"
+        # the state panel follows the new run: the clicked state now shows the new choice
+        page.wait_for_function(polling=50, expression="() => document.getElementById('state-text').textContent"
+                                                      ".includes('your strategy chooses 5')")
+        took = re.search(r"ended at \d\d:\d\d:\d\d \((\d+\.\d) s\)", page.inner_text("#lab-status"))
+        assert took and float(took.group(1)) >= 2.4  # the run's own time, its 2.5 s sleep included
         assert problems == []
         context.close()
 
@@ -880,12 +897,17 @@ def test_the_lab_shows_what_compare_best_response_and_regret_print(browser, tmp_
         assert page.inner_text("#fig-best") == f"{response['win_rate']['average']:.12f}"
         assert page.locator("#worst tbody tr").count() == len(worst["worst_states"])
         cells = page.locator("#worst tbody tr").first.locator("td").all_inner_texts()
-        assert cells[:2] == [str(worst["worst_states"][0]["score"]), str(worst["worst_states"][0]["opponent_score"])]
+        top = worst["worst_states"][0]
+        assert cells[:2] == [str(top["score"]), str(top["opponent_score"])]
+        # the numbers as `regret` prints them: loss and reach to 6 decimals, the expected loss as 1.234e-03
+        assert cells[-3:] == [f"{top['loss']:.6f}", f"{top['reach']:.6f}", f"{top['expected_loss']:.3e}"]
         if rules == "fa19":  # the memory slices the policy map offers
-            assert page.is_visible("#memory-choice")
-            page.select_option("#memory-mine", "1")
+            assert page.is_visible("#memory-choice") and page.is_hidden("#unreached")
+            page.select_option("#memory-mine", "1")  # it rolls 3 or 5, never 1: this slice is never reached
             page.select_option("#memory-other", "2")
             page.wait_for_function(polling=50, expression="() => document.body.dataset.memory === '1,2'")
+            assert page.is_visible("#unreached") and "never reaches memories 1 and 2" in page.inner_text("#unreached")
+            assert "no expected loss here" in page.inner_text("#legend") and "e-300" not in page.inner_text("#legend")
         else:
             assert page.is_hidden("#memory-choice")
         assert problems == []

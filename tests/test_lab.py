@@ -181,3 +181,44 @@ def test_no_request_makes_the_lab_run_anything_but_its_file(tmp_path):
             status, payload = get(port, "/api/lab")
             assert payload["strategy"] == f"{file}:final_strategy" and payload["run"] == lab.runs
         assert not (tmp_path / "ran").exists() and lab.path == str(file) and lab.runs == 1
+
+
+def test_a_run_under_way_says_so_and_its_time_is_its_own(tmp_path):
+    """While a run is under way the payload says so (and for how long); once it ends, its time and
+    duration are the run's own, not when the page asked.  Mistakes: "up to date" during a slow
+    run, or the page's load time shown as the run's."""
+    import threading
+    file = tmp_path / "hog.py"
+    file.write_text("import time\ntime.sleep(1.2)\n" + HOG)
+    lab = Lab(str(file), "final_strategy", get_rules("su18", goal=20))
+    assert lab.payload()["running"] is False and lab.payload()["run"] == 0
+    worker = threading.Thread(target=lab.evaluate)
+    worker.start()
+    deadline = time.monotonic() + 30
+    while not lab.payload()["running"] and time.monotonic() < deadline:
+        time.sleep(0.01)
+    during = lab.payload()
+    assert during["running"] and during["run"] == 0 and during["running_for"] >= 0
+    worker.join()
+    after = lab.payload()
+    assert not after["running"] and after["run"] == 1 and after["seconds"] >= 1.2
+    time.sleep(1.1)
+    assert lab.payload()["time"] == after["time"]  # the run's end, not the moment of asking
+    assert lab.begin()["running"] is True and lab.begin()["figures"] == after["figures"]
+
+
+def test_the_lab_runs_every_save_and_names_what_it_can_do(tmp_path, capsys):
+    """A failure cached by `compare` is run again by the lab (it has no --retry-failed to offer),
+    and a time-out points at the lab's own --strategy-timeout.  Mistakes: a message that tells the
+    student to use an option the lab lacks; the lab's time limit not passed on."""
+    file = tmp_path / "hog.py"
+    file.write_text("def final_strategy(score, opponent_score):\n    raise ValueError('oops')\n")
+    assert run_main("compare", f"{file}:final_strategy", "optimal", "--rules", "su18", "--goal", "20").returncode == 2
+    lab = Lab(str(file), "final_strategy", get_rules("su18", goal=20))
+    lab.evaluate()
+    assert "oops" in lab.error and "cached" not in lab.error and "--retry-failed" not in lab.error
+    file.write_text("def final_strategy(score, opponent_score):\n    while True:\n        pass\n")
+    slow = Lab(str(file), "final_strategy", get_rules("su18", goal=20), timeout=0.5)
+    slow.evaluate()
+    assert "did not finish within 0.5 s" in slow.error and "--strategy-timeout SECONDS" in slow.error
+    assert "--strategy-timeout" in run_main("lab", "--help").stdout

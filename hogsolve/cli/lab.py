@@ -3,11 +3,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .common import UsageError, int_in_range, ip_address, listening, settle_rules
+from .common import UsageError, int_in_range, ip_address, listening, positive_seconds, settle_rules
 
 
 def setup_lab(p):
     """``hogsolve lab``: serve the strategy lab of one file."""
+    from ..strategy.userfile import DEFAULT_TIMEOUT
     p.add_argument("file", metavar="FILE.py[:NAME]",
                    help="the strategy: a Python file and its function (default final_strategy), in any form "
                         "compare accepts (a Hog strategy of two arguments, a Feral Hogs strategy, a roll-or-hold "
@@ -24,6 +25,9 @@ def setup_lab(p):
     p.add_argument("--lab-on-network", action="store_true",
                    help="with --host: offer the lab page on the network too (behind the access token)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    p.add_argument("--strategy-timeout", type=positive_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                   help=f"time limit for each run of the file (default {DEFAULT_TIMEOUT:g}); a correct but slow "
+                        "strategy needs more")
 
     def run(args):
         from ..api import resolve
@@ -46,7 +50,7 @@ def setup_lab(p):
         settle_rules(args, [Path(path)])
         try:
             _, rules = resolve(args.rules or DEFAULT_RULES, args.goal)
-            lab = Lab(path, name, rules)
+            lab = Lab(path, name, rules, timeout=args.strategy_timeout)
         except (HogsolveError, OSError) as error:
             raise UsageError(str(error)) from None
         with listening(args.host, args.port):

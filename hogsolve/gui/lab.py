@@ -71,6 +71,10 @@ class Lab:
         self.error = ""
         self.files: List[Path] = [Path(path).resolve()]
         self.runs = 0
+        self.reach: Optional[np.ndarray] = None  # how often the last good run reaches each state
+        self.started: Optional[float] = None  # when the run in progress began (None: none is)
+        self.finished = ""  # when the last run ended (HH:MM:SS), and how long it took
+        self.seconds: Optional[float] = None
         self.lock = threading.Lock()
 
     @property
@@ -87,25 +91,43 @@ class Lab:
         (marked stale) with the one-line message. Returns :meth:`payload`."""
         with self.lock:
             self.runs += 1
+            self.started = time.time()
             try:
-                table, source, _ = tabulate_table(self.path, self.function, self.rules, timeout=self.timeout)
+                # every save runs the file: a failure cached by an earlier run is not replayed
+                table, source, _ = tabulate_table(self.path, self.function, self.rules, timeout=self.timeout,
+                                                  retry_failed=True)
                 strategy = self.family.tabulated(self.rules, table)
-                figures, expected = self._figures(table, strategy)
+                figures, expected, reach = self._figures(table, strategy)
             except HogsolveError as error:
                 self.error = str(error)
-                return self.payload()
+                return self._ended()
             base = Path(self.path).resolve().parent
             self.files = [Path(self.path).resolve()] + [(base / name).resolve() for name in source.get("files", {})]
             self.table, self.strategy, self.figures, self.error = table, strategy, figures, ""
-            self.expected = expected
-            return self.payload()
+            self.expected, self.reach = expected, reach
+            return self._ended()
+
+    def _ended(self) -> Dict[str, Any]:
+        """Note when the run ended and how long it took; its payload."""
+        if self.started is not None:
+            self.seconds = time.time() - self.started
+        self.finished, self.started = time.strftime("%H:%M:%S"), None
+        return self.payload()
 
     def payload(self) -> Dict[str, Any]:
         """What the page shows: the figures (None before a first good run), whether they are
-        stale (the last run failed), the failure's message, and the run's number."""
+        stale (the last run failed), the failure's message, the last run's number, when it ended and
+        how long it took, and whether a new run is under way (for how long, in seconds)."""
+        running = self.started is not None
         return {"type": "figures", "strategy": self.label, "rules": self.rules.name, "goal": int(self.rules.goal),
                 "family": self.family.name, "figures": self.figures, "stale": bool(self.error and self.figures),
-                "error": self.error, "run": self.runs, "time": time.strftime("%H:%M:%S")}
+                "error": self.error, "run": self.runs - running, "time": self.finished,
+                "seconds": None if self.seconds is None else round(self.seconds, 2), "running": running,
+                "running_for": round(time.time() - self.started, 1) if self.started is not None else None}
+
+    def begin(self) -> Dict[str, Any]:
+        """The payload that says a run is starting (sent before :meth:`evaluate` is)."""
+        return {**self.payload(), "running": True, "running_for": 0.0}
 
     def _figures(self, table: np.ndarray, strategy: Any) -> Tuple[Dict[str, Any], np.ndarray]:
         """The page's figures of one run, and its loss x reach in every state (for other memory slices)."""
@@ -118,23 +140,33 @@ class Lab:
             response = responding.result()
         against = loss.win_rate
         expected = np.asarray(loss.loss * loss.reach, dtype=float)
+        reach = np.asarray(loss.reach, dtype=float)
         return {
             "first": float(against.first), "second": float(against.second), "average": float(against.average),
             "best_response": float(response.win_rate.average), "exploitability": float(response.exploitability),
             "total_expected_loss": float(loss.total_expected_loss),
             "worst": loss.to_dict(top=TOP)["worst_states"],
-            "maps": self._maps(table, expected, self.memory),
+            "maps": self._maps(table, expected, self.memory, reach),
             "memories": [int(n) for n in rules.context_shape],
-        }, expected
+        }, expected, reach
 
-    def _maps(self, table: np.ndarray, expected: np.ndarray, memory: Tuple[int, ...]) -> Dict[str, Any]:
+    def _reached(self, reach: Optional[np.ndarray], memory: Tuple[int, ...]) -> bool:
+        """Whether play against the optimal player ever reaches the slice ``memory`` of the maps."""
+        if reach is None:
+            return True
+        where = (slice(None), slice(None)) + tuple(memory)
+        return bool(np.any(reach[where[:reach.ndim]] > 0))
+
+    def _maps(self, table: np.ndarray, expected: np.ndarray, memory: Tuple[int, ...],
+              reach: Optional[np.ndarray] = None) -> Dict[str, Any]:
         """The strategy's map, the optimal map and the expected loss, as ``[score][opponent]``
-        grids (:data:`MAPS`) at ``memory`` (Feral Hogs); the loss summed over what the grid does not show."""
+        grids (:data:`MAPS`) at ``memory`` (Feral Hogs); the loss summed over what the grid does not
+        show; and whether play against the optimal player reaches that slice at all."""
         mine, best, cost = MAPS[self.family.name](self, table, expected, memory)
         return {"strategy": np.asarray(mine).astype(int).tolist(), "optimal": np.asarray(best).astype(int).tolist(),
                 "loss": [[x if math.isfinite(x) else None for x in row]
                          for row in np.asarray(cost, dtype=float).tolist()],
-                "memory": list(memory)}
+                "memory": list(memory), "reached": self._reached(reach, memory)}
 
     def maps(self, memory: Tuple[int, ...]) -> Dict[str, Any]:
         """The maps of the last good run at another slice of memories (both players' under Feral Hogs)."""
@@ -144,7 +176,7 @@ class Lab:
         if len(memory) != len(shape) or not all(0 <= m < n for m, n in zip(memory, shape)):
             raise LabError(f"memory is {len(shape)} whole numbers within {list(shape)}" if shape
                            else f"{self.rules.name} has no memories")
-        return self._maps(self.table, self.expected, tuple(memory))
+        return self._maps(self.table, self.expected, tuple(memory), self.reach)
 
     def state(self, where: Tuple[int, ...]) -> Dict[str, Any]:
         """One state: every action's exact win probability against optimal play, the strategy's
@@ -245,6 +277,7 @@ async def watch(lab: Lab, publish, stop: asyncio.Event) -> None:
         wanted = set(lab.files)
         async for changes in watchfiles.awatch(*folders, stop_event=stop, debounce=50, step=20):
             if any(Path(path).resolve() in wanted or path.endswith(".py") for _, path in changes):
+                await publish(lab.begin())  # the page says "running" until the figures come
                 await publish(await loop.run_in_executor(None, lab.evaluate))
                 if lab.watched() != folders:
                     break  # follow the new folders

@@ -3,6 +3,8 @@ import {$, api, el, showError, clearError, drawGrid, gridStateAt, legend} from "
 import {liveSocket} from "./socket.js";
 
 let shown = null;  // the last payload with figures
+let chosenState = null;  // the state the student clicked: shown again after every run
+let runningTimer = null;  // redraws "running (N s)" while a run is under way
 
 const DIGITS = (p) => (p === null || p === undefined ? "–" : p.toFixed(12));
 const PALETTE = ["#f7fbff", "#deebf7", "#c6dbef", "#9ecae1", "#6baed6", "#4292c6", "#2171b5", "#08519c",
@@ -34,19 +36,41 @@ function draw() {
   drawGrid($("map-loss"), goal, (s, o) => (maps.strategy[s][o] === maps.optimal[s][o] ? "#ffffff"
                                             : lossColour(maps.loss[s][o], mostLoss)), []);
   document.body.dataset.memory = maps.memory.join(",");
+  document.body.dataset.reached = maps.reached === false ? "0" : "1";
   const unit = shown.family === "hog" ? "dice" : "hold at turn total";
   $("map-unit").textContent = `(${unit}${maps.memory.length ? `, memories ${maps.memory.join(", ")}` : ""})`;
+  const anyLoss = maps.loss.flat().some((x) => x > 0);
   legend($("legend"), unit, [[choiceColour(0, most), "0"], [choiceColour(most, most), String(most)],
-                             [lossColour(mostLoss, mostLoss), `loss ${mostLoss.toPrecision(2)}`]]);
-  const rows = f.worst;
-  const keys = rows.length ? Object.keys(rows[0]) : [];
+                             anyLoss ? [lossColour(mostLoss, mostLoss), `loss ${mostLoss.toPrecision(2)}`]
+                                     : ["#ffffff", "no expected loss here"]]);
+  $("unreached").hidden = maps.reached !== false;
+  $("unreached").textContent = maps.reached === false
+    ? `Play against the optimal player never reaches memories ${maps.memory.join(" and ")}: nothing here costs anything.`
+    : "";
+  drawWorst(f.worst);
+}
+
+// The costliest states as `hogsolve regret` prints them: loss and reach to 6 decimals, the
+// expected loss in exponent form, the memories where the game has them (mine/the opponent's).
+const WORST_COLUMNS = [["score", "score", "int"], ["opponent_score", "opp", "int"], ["my_memory", "mems", "mems"],
+                       ["turn_total", "turn", "int"],
+                       ["choice", "rolls", "int"], ["optimal", "best", "int"], ["loss", "loss", "fixed"],
+                       ["reach", "reach", "fixed"], ["expected_loss", "expected", "exp"]];
+
+function drawWorst(rows) {
+  const columns = WORST_COLUMNS.filter(([key]) => rows.length && key in rows[0]);
   const head = el("tr");
-  keys.forEach((k) => head.appendChild(el("th", {scope: "col"}, k.replaceAll("_", " "))));
+  columns.forEach(([, label]) => head.appendChild(el("th", {scope: "col"}, label)));
   $("worst").querySelector("thead").replaceChildren(head);
   $("worst").querySelector("tbody").replaceChildren(...rows.map((r) => {
     const tr = el("tr");
-    keys.forEach((k) => tr.appendChild(el("td", {}, typeof r[k] === "number" && !Number.isInteger(r[k])
-                                                   ? r[k].toPrecision(6) : String(r[k]))));
+    columns.forEach(([key, , form]) => {
+      const v = r[key];
+      const text = form === "mems" ? `${v}/${r.opponent_memory}` : typeof v !== "number" ? String(v)
+        : form === "fixed" ? v.toFixed(6)
+        : form === "exp" ? v.toExponential(3).replace(/e([+-])(\d)$/, "e$10$2") : String(v);  // as Python's %.3e
+      tr.appendChild(el("td", {}, text));
+    });
     return tr;
   }));
 }
@@ -94,16 +118,41 @@ function show(payload) {
   } else {
     clearError();
   }
-  $("lab-status").textContent = `Run ${payload.run} at ${payload.time}: ` +
-    (payload.error ? (payload.figures ? "failed; the figures are stale" : "failed") : "up to date");
-  document.body.dataset.ready = "1";
+  showStatus(payload);
+  if (payload.figures && !payload.running) showChosenState();  // the state panel follows the new run
+  document.body.dataset.ready = payload.running && !payload.figures && !payload.error ? "0" : "1";
+}
+
+function showStatus(payload) {
+  clearInterval(runningTimer);
+  document.body.dataset.running = payload.running ? "1" : "0";
+  const last = payload.run ? `Run ${payload.run} ended at ${payload.time}` +
+    (payload.seconds !== null && payload.seconds !== undefined ? ` (${payload.seconds.toFixed(1)} s)` : "") + ": " +
+    (payload.error ? (payload.figures ? "failed; the figures are stale" : "failed") : "up to date") : "";
+  if (!payload.running) {
+    $("lab-status").textContent = last;
+    return;
+  }
+  const began = Date.now() - 1000 * (payload.running_for || 0);
+  const tick = () => {
+    $("lab-status").textContent = `Run ${payload.run + 1} running (${Math.floor((Date.now() - began) / 1000)} s)` +
+      (last ? `; ${last.charAt(0).toLowerCase()}${last.slice(1)}` : "");
+  };
+  tick();
+  runningTimer = setInterval(tick, 1000);
 }
 
 async function showState(event) {
   if (!shown) return;
   const at = gridStateAt(event.currentTarget, shown.goal, event);
   if (!at) return;
-  const where = [at[0], at[1], ...(shown.figures.maps.memory || [])];
+  chosenState = at;
+  await showChosenState();
+}
+
+async function showChosenState() {
+  if (!shown || !shown.figures || !chosenState) return;
+  const where = [chosenState[0], chosenState[1], ...(shown.figures.maps.memory || [])];
   if (shown.family !== "hog") where.push(Number($("turn-total").value) || 0);
   try {
     const state = await api("GET", `/api/lab/state?at=${where.join(",")}`);
