@@ -129,8 +129,9 @@ class Lab:
         """The payload that says a run is starting (sent before :meth:`evaluate` is)."""
         return {**self.payload(), "running": True, "running_for": 0.0}
 
-    def _figures(self, table: np.ndarray, strategy: Any) -> Tuple[Dict[str, Any], np.ndarray]:
-        """The page's figures of one run, and its loss x reach in every state (for other memory slices)."""
+    def _figures(self, table: np.ndarray, strategy: Any) -> Tuple[Dict[str, Any], np.ndarray, np.ndarray]:
+        """The page's figures of one run, its loss x reach and its reach in every state (for other memory
+        slices)."""
         rules = self.rules
         # the best response and the regret at once (numpy leaves the lock to the other); the regret
         # carries the strategy's win rate against the optimal player, compare's figures
