@@ -156,11 +156,31 @@ def test_a_student_over_its_memory_limit_is_one_clear_line(tmp_path, monkeypatch
 
 
 def test_a_student_over_its_output_limit_is_one_clear_line(tmp_path, monkeypatch):
+    """Writing past the output limit other than by print (os.write on the file) stops the run with
+    one line.  Mistake: an OSError's text instead."""
     monkeypatch.setenv("HOGSOLVE_CACHE", str(tmp_path / "cache"))
     from hogsolve.strategy import userfile
     monkeypatch.setattr(userfile, "OUTPUT_LIMIT", 2 ** 20)  # the same check, at 1 MB
-    err = student_error(tmp_path, "def final_strategy(s, o):\n    print('x' * 10_000)\n    return 4\n")
+    monkeypatch.setattr(userfile, "KEPT_CHARS", 2 ** 18)
+    err = student_error(tmp_path, "import sys\ndef final_strategy(s, o):\n    sys.__stdout__.write('x' * 10_000)\n"
+                                  "    return 4\n")
     assert "printed more than 1 MB (its output limit)" in err and "OSError" not in err
+
+
+def test_a_strategy_that_prints_on_every_call_is_cut_not_stopped(tmp_path, monkeypatch):
+    """print() on every call (ten lines a state here, past the 1 MB limit of this test) keeps its
+    first lines and its figure; the note counts every line.  Mistake: such a strategy disqualified
+    ("printed more than 1 MB"), or its lines counted from the cut file only."""
+    monkeypatch.setenv("HOGSOLVE_CACHE", str(tmp_path / "cache"))
+    from hogsolve.strategy import userfile
+    monkeypatch.setattr(userfile, "OUTPUT_LIMIT", 2 ** 20)
+    monkeypatch.setattr(userfile, "KEPT_CHARS", 2 ** 18)
+    (tmp_path / "s.py").write_text("def final_strategy(s, o):\n    for k in range(10):\n"
+                                   "        print('x' * 100, s, o, k)\n    return 4\n")
+    r = run_main("compare", f"{tmp_path / 's.py'}:final_strategy", "always_roll:4", "--rules", "su18")
+    assert r.returncode == 0 and r.stdout.split("average:")[1].split()[0] == "0.500000000000"
+    assert r.stderr == (f"note: {tmp_path / 's.py'}:final_strategy printed 200000 lines (hidden; --show-output "
+                        "shows them)\n")
 
 
 def test_a_strategy_of_the_wrong_signature_names_the_accepted_ones(tmp_path, monkeypatch):

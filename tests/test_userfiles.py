@@ -126,10 +126,20 @@ HOSTILE = {
     "float": ("def final_strategy(s, o):\n    return 3.0\n",
               "returned 3.0 at score 0, opponent score 0; expected an int from 0 to 10"),
     "missing helper": ("from dice import six_sided\n",
-                       "No module named 'dice' (a course's support files, such as dice.py or ucb.py, "
-                       "must sit beside"),
+                       "No module named 'dice' (the course's support file dice.py must sit beside hog.py, in "
+                       "its folder)"),
     "no function": ("def final_strategy_v2(s, o):\n    return 1\n", "has no function 'final_strategy'"),
 }
+
+
+def test_an_entry_without_its_project_names_the_file_it_imports(tmp_path, capsys):
+    """A contest entry that does `from hog import *` handed in without its hog.py.  Mistake: told
+    to add the course's dice.py and ucb.py, which are not what is missing."""
+    f = write(tmp_path / "entry.py", "from hog import *\n")
+    code, _, err = cli(capsys, "compare", str(f), "optimal", "--rules", "su18")
+    assert code == 2
+    assert "No module named 'hog' (the file it imports hog.py must sit beside entry.py, in its folder)" in err
+    assert "dice.py" not in err
 
 
 @pytest.mark.parametrize("case", list(HOSTILE))

@@ -64,6 +64,9 @@ DEFAULT_MEMORY_MB = 2048
 OUTPUT_LIMIT = 64 * 1024 * 1024
 #: Lines of captured output kept for --show-output.
 KEPT_LINES = 200
+#: Characters of each stream a strategy's print() passes on; the rest is counted and dropped (a
+#: strategy that prints on every call is cut, not stopped at :data:`OUTPUT_LIMIT`).
+KEPT_CHARS = 1 << 20
 
 
 class UserFileError(HogsolveError, ValueError):
@@ -370,7 +373,8 @@ def _run(file: Path, label: str, function: str, game: Game, timeout: float, memo
                                            "family": game.family, "max_dice": num_actions(game) - 1,
                                            "num_actions": num_actions(game), "rows": str(rows_file),
                                            "progress": str(progress), "result": str(result),
-                                           "memory_mb": int(memory_mb), "output_mb": OUTPUT_LIMIT // 2 ** 20}))
+                                           "memory_mb": int(memory_mb), "output_mb": OUTPUT_LIMIT // 2 ** 20,
+                                           "keep_chars": KEPT_CHARS}))
             env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONDONTWRITEBYTECODE": "1"}
             children.append({"request": request, "outputs": [folder / "stdout", folder / "stderr"], "env": env,
                              "watch_read": watch_read, "progress": progress, "result": result})
@@ -388,6 +392,8 @@ def _run(file: Path, label: str, function: str, game: Game, timeout: float, memo
                      | {rel for rel, digest in first["files"].items() if second["files"].get(rel, digest) != digest})
     if not changed and not np.array_equal(tables[0], tables[1]):
         raise _Failed(f"{label} {_differ(tables)}", uncacheable="it is random")
+    if first.get("printed", 0) > captured.lines:  # cut by the child: it says how much it printed
+        captured = dataclasses.replace(captured, lines=int(first["printed"]))
     return tables[0], first["files"], captured, first.get("uncacheable", ""), changed
 
 

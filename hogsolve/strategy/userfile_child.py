@@ -62,6 +62,37 @@ def from_import_system() -> bool:
     return frame is not None and "importlib" in frame.f_code.co_filename
 
 
+class Capped:
+    """A text stream that passes on the first ``limit`` characters and counts the lines of all of
+    it: a strategy that prints on every call has its output cut, not its run stopped (the kernel's
+    file-size limit still stops one that writes past it by other means)."""
+
+    def __init__(self, stream, limit: int):
+        self.stream, self.limit, self.written, self.lines, self.open_line = stream, limit, 0, 0, False
+
+    def write(self, text) -> int:
+        text = str(text)
+        if text:
+            self.lines += text.count("\n")
+            self.open_line = not text.endswith("\n")
+        if self.written < self.limit:
+            part = text[:self.limit - self.written]
+            self.stream.write(part)
+            self.written += len(part)
+        return len(text)
+
+    def writelines(self, lines) -> None:
+        for line in lines:
+            self.write(line)
+
+    def counted(self) -> int:
+        """Lines printed, the last one counted even without its newline."""
+        return self.lines + int(self.open_line)
+
+    def __getattr__(self, name):  # flush, fileno, encoding, isatty...: the real stream's
+        return getattr(self.stream, name)
+
+
 def digest_of(path: str):
     """The sha256 of a file's bytes, None when it cannot be read."""
     try:
@@ -158,6 +189,9 @@ def main(request_path: str) -> None:
                        request["result"] + ".part", __file__, os.path.join(HERE, "agent_calls.py")],
                       system_paths() | {os.path.realpath(HERE)})
     sys.addaudithook(reads)
+    keep = int(request.get("keep_chars", 1 << 20))
+    capped = [Capped(sys.stdout, keep), Capped(sys.stderr, keep)]
+    sys.stdout, sys.stderr = capped
     if request.get("seed") is not None:  # each of the two runs draws other numbers: randomness shows
         import random
         random.seed(int(request["seed"]))
@@ -166,14 +200,15 @@ def main(request_path: str) -> None:
         os.pwrite(progress, struct.pack("<iii", phase, score, opponent_score), 0)
 
     def finish(result):
+        result = {**result, "printed": sum(stream.counted() for stream in capped)}
         tmp = request["result"] + ".part"
         with open(tmp, "w") as f:
             json.dump(result, f)
         os.replace(tmp, request["result"])
         mark(DONE)
-        for stream in (sys.stdout, sys.stderr):
+        for stream in (sys.__stdout__, sys.__stderr__):
             try:
-                stream.flush()
+                stream.flush()  # type: ignore[union-attr]
             except Exception:
                 pass
         os._exit(0)  # no atexit handlers or threads of the user's code
@@ -226,8 +261,10 @@ def main(request_path: str) -> None:
     except SystemExit as exc:
         fail("exit", f"called sys.exit({exc.code!r}) while being imported")
     except ModuleNotFoundError as exc:
-        fail("import", f"ModuleNotFoundError: {exc} (a course's support files, such as dice.py or "
-                       f"ucb.py, must sit beside {os.path.basename(path)})")
+        missing = (exc.name or "").split(".")[0]
+        what = ("the course's support file" if missing in ("dice", "ucb") else "the file it imports")
+        fail("import", f"ModuleNotFoundError: {exc} ({what} {missing}.py must sit beside "
+                       f"{os.path.basename(path)}, in its folder)" if missing else f"ModuleNotFoundError: {exc}")
     except MemoryError as exc:
         raised(exc, during=" while being imported")
     except OSError as exc:
