@@ -90,6 +90,10 @@ def test_the_page_sorts_and_reads_on_a_phone_from_disk(contest):
         tab.click("table.standings th:nth-child(5) button")  # and again: lowest first
         assert first() == worst
         assert tab.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+        # every column of the standings shows on the phone, in its short heading (none scrolled away)
+        assert tab.evaluate("(() => { const t = document.querySelector('table.standings'); "
+                            "return t.scrollWidth <= t.parentElement.clientWidth; })()")
+        assert tab.locator("table.standings thead th").all_inner_texts() == ["#", "entry", "W", "L", "mean", "vs opt."]
         assert requests == [(root / "results.html").as_uri()]
         browser.close()
 
@@ -102,6 +106,8 @@ def test_an_exact_tie_is_reported_named_by_folder_and_skipped_once(tmp_path):
     for who, code in (("ann", "return 4"), ("ben", "return 4"), ("cy", "return 11")):
         (tmp_path / "students" / who).mkdir(parents=True)
         (tmp_path / "students" / who / "hog.py").write_text(f"def final_strategy(score, opponent_score):\n    {code}\n")
+    (tmp_path / "students" / "ann" / "hog_old.py").write_text("def final_strategy(score, opponent_score):\n"
+                                                              "    return 2\n")
     page = tmp_path / "report.html"
     result = run_main("tournament", str(tmp_path / "students"), "always_roll:5", "--rules", "su18", "--goal", "30",
                       "--names", "folder", "--title", "Fall contest", "--report", str(page))
@@ -110,8 +116,11 @@ def test_an_exact_tie_is_reported_named_by_folder_and_skipped_once(tmp_path):
     rows = {line.split()[1]: line.split()[0] for line in standings[2:5]}
     assert sorted(rows) == ["always_roll:5", "ann", "ben"] and rows["ann"] == rows["ben"] and rows["ann"][0] == "="
     assert "ann vs ben: within rounding of the threshold, settled exactly: 0.500000000000 (exactly 1/2)" in standings
+    # a second file beside an entry is left out, not counted as a skipped student
+    assert "left out ann/hog_old.py (not a student: ann's entry is another file in its folder)" in result.stdout
     assert result.stdout.count("skipped cy: ") == 1 and "skipped" not in result.stderr
     text = page.read_text()
+    assert "5 entries" not in text and "3 entries, 1 skipped" in text and "Other files left out" in text
     assert "<title>Fall contest: su18</title>" in text and "settled exactly at 1/2 = 0.500000000000" in text
     assert "students/ann" not in text and ">ann<" in text
     anonymous = run_main("tournament", str(tmp_path / "students"), "always_roll:5", "--rules", "su18", "--goal", "30",

@@ -468,3 +468,19 @@ def test_a_wipe_budget_too_small_says_so(monkeypatch):
         solve_pig(game)
     with pytest.raises(ConvergenceError, match="wipes send back did not settle in 2 solves"):
         pig_evaluate.pig_regret(hold_at(12), game, solution)
+
+
+def test_piglets_coin_is_flipped_not_rolled():
+    """Piglet's log says "flipped heads" or "flipped tails" (its coin shows 2 or 1), the dice games
+    "rolled".  Mistake: a coin flip told as "rolled 2"."""
+    from hogsolve.pig.engine import play_pig
+    from hogsolve.sessions.pig_terminal import describe
+    from hogsolve.strategy.pig import pig_bot
+    piglet = get_pig_game("piglet")
+    bot = pig_bot(piglet)
+    match = play_pig(bot, bot, piglet, seed=4)
+    rolls = [entry for entry in match.log if entry["action"] == "roll"]
+    assert rolls and all(entry["said"] == ("flipped heads" if entry["faces"] == [2] else "flipped tails")
+                         for entry in rolls)
+    assert {describe(entry, "Bot").split(":")[0] for entry in rolls} <= {"Bot flipped heads", "Bot flipped tails"}
+    assert get_pig_game("two-dice-pig").said((3, 5)) == "rolled 3 5"

@@ -102,10 +102,23 @@ def tournament_hog(args) -> int:
         raise UsageError(str(exc)) from None
     if results is not None:
         write_or_fail(lambda: results.finish(result), args.out)
+    # a second file beside an entry (students/x/hog_old.py beside students/x/hog.py) is left out, not a
+    # skipped student
+    entered = {str(Path(name).parent) for name, _, is_file in entries if is_file}
+    entered_names = {name for name, _, _ in entries}
+    left_out = sorted((name, why) for name, why in skipped
+                      if name.endswith(".py") and name not in entered_names and str(Path(name).parent) in entered)
+    skipped = [pair for pair in skipped if pair not in left_out]
     renamed = {name: shown[k] for k, (name, _, _) in enumerate(entries) if shown[k] != name}
     skipped = sorted((renamed.get(name, name), why.replace(name, renamed[name]) if name in renamed else why)
                      for name, why in skipped)
-    record = {**result.to_dict(), "skipped": [{"entry": name, "reason": why} for name, why in skipped]}
+    folder_entry = {str(Path(name).parent): shown[k] for k, (name, _, is_file) in enumerate(entries) if is_file}
+    if args.names != "path":  # named as the entry beside it is: ann/hog_old.py, never a path
+        left_out = [(f"{folder_entry[str(Path(name).parent)]}/{Path(name).name}",
+                     f"{folder_entry[str(Path(name).parent)]}'s entry is another file in its folder")
+                    for name, _ in left_out]
+    record = {**result.to_dict(), "skipped": [{"entry": name, "reason": why} for name, why in skipped],
+              "left_out": [{"file": name, "reason": why} for name, why in left_out]}
     if args.report is not None:
         from ..contest.report import write_report
         by_name = dict(zip(names, policies))
@@ -117,6 +130,8 @@ def tournament_hog(args) -> int:
         show_tournament(rules, result)
         for name, why in skipped:
             print(f"skipped {name}: {why}")
+        for name, why in left_out:
+            print(f"left out {name} (not a student: {why})")
     return respond(args, record, show, not_proven=unproven(*policies))
 
 def entry_names(names: list, style: str) -> list:

@@ -37,7 +37,13 @@ th[aria-sort="descending"] button::after { content: " \\2193"; color: #1d2430; }
 .legend { display: flex; gap: .3rem; align-items: center; margin: .4rem 0; color: #475569; }
 .legend span { display: inline-block; width: 2.2rem; height: 1rem; border-radius: 3px; }
 ul.skipped li { margin: .2rem 0; }
+.short { display: none; }
 @media (max-width: 700px) { body { font-size: 14px; } th, td { padding: .3rem .4rem; } }
+@media (max-width: 520px) {
+  .standings { font-size: 12.5px; } .standings th, .standings td { padding: .3rem .25rem; }
+  .standings .long { display: none; } .standings .short { display: inline; }
+  .standings th button::after { content: ""; } .standings td.name { white-space: normal; overflow-wrap: anywhere; }
+}
 """
 
 _SCRIPT = """
@@ -94,12 +100,12 @@ def report_html(record: dict, *, goal: int, against_optimal: Sequence[Optional[f
                 f"{record['threshold']:g}, ties count as losses; {len(names)} entries, "
                 f"{len(record.get('skipped', []))} skipped. Win rates are exact: each pair's two seatings "
                 "averaged, as CS 61A's contest counts them.")
-    head = ('<tr><th scope="col"><button type="button">rank</button></th>'
-            '<th scope="col"><button type="button">entry</button></th>'
-            '<th scope="col"><button type="button">wins</button></th>'
-            '<th scope="col"><button type="button">losses</button></th>'
-            '<th scope="col"><button type="button">mean win rate</button></th>'
-            '<th scope="col"><button type="button">against the optimum</button></th></tr>')
+    # each heading in full, and in a short form a phone shows (so that every column fits)
+    head = "<tr>" + "".join(
+        f'<th scope="col"><button type="button" aria-label="{long}"><span class="long">{long}</span>'
+        f'<span class="short">{short}</span></button></th>'
+        for long, short in (("rank", "#"), ("entry", "entry"), ("wins", "W"), ("losses", "L"),
+                            ("mean win rate", "mean"), ("against the optimum", "vs opt."))) + "</tr>"
     rows = []
     for row, optimum in zip(ranking, against_optimal):
         rank = ("=" if row["tied"] else "") + str(row["rank"])
@@ -125,6 +131,10 @@ def report_html(record: dict, *, goal: int, against_optimal: Sequence[Optional[f
     skipped_html = ("<ul class=\"skipped\">" + "".join(
         f"<li><strong>{esc(s['entry'])}</strong>: {esc(s['reason'])}</li>" for s in skipped) + "</ul>"
                     if skipped else "<p>None.</p>")
+    left_out = record.get("left_out", [])
+    if left_out:  # a student's second file (hog_old.py beside hog.py): not a skipped student
+        skipped_html += ("<p>Other files left out (each beside its folder's entry):</p><ul class=\"left-out\">"
+                         + "".join(f"<li>{esc(f['file'])}: {esc(f['reason'])}</li>" for f in left_out) + "</ul>")
     settled = record.get("settled_exactly", [])
     settled_html = "".join(f"<li>{esc(s['a'])} against {esc(s['b'])}: within rounding of the threshold, "
                            f"settled exactly at {_exact(s['win_rate'])}</li>" for s in settled)

@@ -52,7 +52,7 @@ class PigMatch:
         that reaches the goal is banked at once and wins (:data:`~hogsolve.pig.rules.GOAL_RULE`)."""
         if self.keep_log:
             self.log.append({"player": self.mover, "action": "roll", "faces": list(faces), "outcome": kind,
-                             "amount": amount})
+                             "amount": amount, "said": self.game.said(faces)})
         if kind == "wipe":
             self.scores[self.mover] = 0
         if kind in ("bust", "wipe"):

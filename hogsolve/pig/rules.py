@@ -52,6 +52,12 @@ class PigGame:
         """Exact probabilities of one roll's outcomes."""
         return ROLLS[self.roll](self.sides)
 
+    def said(self, faces: Sequence[int]) -> str:
+        """A roll in words: "flipped heads" (or tails) for the coin, "rolled 3 5" for dice."""
+        if self.roll == "coin":  # a coin shows 2 for heads, 1 for tails
+            return "flipped " + ("heads" if tuple(faces)[:1] == (2,) else "tails")
+        return "rolled " + " ".join(str(int(f)) for f in faces)
+
     def outcome_of(self, faces: Sequence[int]) -> Outcome:
         """The outcome of rolled faces (one face, or two for the two-dice games; a coin shows 1 or 2)."""
         return FACES[self.roll](tuple(faces))

@@ -12,8 +12,8 @@ def describe(entry: dict, who: str) -> str:
     """One roll or hold in words, e.g. ``Bot rolled 3: +3``."""
     if entry["action"] == "hold":
         return f"{who} held and banked {entry['banked']}"
-    faces = " ".join(str(f) for f in entry["faces"])
-    return f"{who} rolled {faces}: " + SAID.get(entry["outcome"], f"+{entry['amount']}")
+    said = entry.get("said") or "rolled " + " ".join(str(f) for f in entry["faces"])
+    return f"{who} {said}: " + SAID.get(entry["outcome"], f"+{entry['amount']}")
 
 
 def play_game(game, you_first: bool, seed, read: Callable[[str], str] = input,

@@ -106,6 +106,7 @@ function show(payload) {
   document.body.dataset.memory = "";
   $("lab-title").textContent = `${payload.strategy} in ${payload.rules} (goal ${payload.goal})`;
   $("turn-total-box").hidden = payload.family === "hog";
+  $("cs61a-note").hidden = payload.family !== "hog";  // the contest's average is Hog's, not Piglet's
   if (payload.figures) {
     shown = payload;
     offerMemories(payload.figures.memories);
