@@ -135,7 +135,14 @@ def test_play_whole_game_on_the_desktop(browser, tmp_path):
         def midgame():
             page.wait_for_function(polling=50,
                                    expression="document.getElementById('hint-text').textContent.startsWith('Optimal')")
-            assert "0.00" in page.inner_html("#hint-chart") and "1.00" in page.inner_html("#hint-chart")
+            # each bar is what a move gives up against the best, on an axis from 0 to a round scale:
+            # the best bar is flat and the worst move's bar is tall (not every bar at one half)
+            heights = page.evaluate("[...document.querySelectorAll('#hint-chart rect')].map((r) => "
+                                    "Number(r.getAttribute('height')))")
+            assert min(heights) <= 1.5 and max(heights) >= 40
+            labels = page.evaluate("[...document.querySelectorAll('#hint-chart text')].map((t) => t.textContent)")
+            scale = float(page.evaluate("document.getElementById('hint-chart').dataset.scale"))
+            assert "0" in labels and any(t.startswith("−") and float(t[1:]) == pytest.approx(scale) for t in labels)
             page.hover("#policy-canvas", position={"x": 150, "y": 200})
             page.wait_for_timeout(900)  # let the dice land
             assert page.is_visible("#tooltip") and "roll" in page.inner_text("#tooltip")
@@ -910,5 +917,7 @@ def test_the_lab_shows_what_compare_best_response_and_regret_print(browser, tmp_
             assert "no expected loss here" in page.inner_text("#legend") and "e-300" not in page.inner_text("#legend")
         else:
             assert page.is_hidden("#memory-choice")
+        # "the CS 61A win rate" names Hog's contest average, not a roll-or-hold game's
+        assert page.is_hidden("#cs61a-note") == (rules == "piglet")
         assert problems == []
         context.close()

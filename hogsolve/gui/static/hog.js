@@ -170,26 +170,36 @@ async function refreshHint() {
   drawHintChart(hint);
 }
 
+function niceCeiling(x) {  // 1, 2 or 5 times a power of ten, at least x
+  const power = 10 ** Math.floor(Math.log10(x));
+  return [1, 2, 5, 10].map((m) => m * power).find((v) => v >= x * (1 - 1e-12));
+}
+
 function drawHintChart(hint) {
-  // Bars start at 0 on a labelled axis, so their heights compare honestly.
+  // Win probabilities of the moves differ by little (0.49 against 0.50), so bars from 0 to 1 all
+  // look like one half. Each bar is what a move gives up against the best move instead: 0 for the
+  // best, hanging down on a labelled axis that starts at 0, so the heights compare honestly.
   const chart = $("hint-chart");
   chart.replaceChildren();
-  const left = 34, top = 8, height = 110, step = 26;
-  for (const v of [0, 0.25, 0.5, 0.75, 1]) {
-    const y = top + height * (1 - v);
+  const left = 44, top = 8, height = 110, step = 26;
+  const legal = hint.values.filter((v) => v !== null);
+  const best = Math.max(...legal);
+  const most = niceCeiling(Math.max(1e-4, ...legal.map((v) => best - v)));
+  for (const f of [0, 0.25, 0.5, 0.75, 1]) {
+    const y = top + height * f;
     chart.appendChild(svgEl("line", {x1: left, x2: left + step * hint.values.length, y1: y, y2: y,
                                      stroke: "#e5e7eb"}));
     chart.appendChild(svgText({x: left - 4, y: y + 4, "text-anchor": "end", "font-size": 10, fill: "#6b7280"},
-                              v.toFixed(2)));
+                              f === 0 ? "0" : `−${Number((most * f).toPrecision(2))}`));
   }
   hint.values.forEach((v, n) => {
     if (v === null) return;  // not a legal move here
-    const h = height * Math.max(0, Math.min(1, v));
+    const h = height * Math.min(1, (best - v) / most);
     const x = left + 3 + n * step;
-    const bar = svgEl("rect", {x, y: top + height - h, width: step - 6, height: Math.max(h, 1),
+    const bar = svgEl("rect", {x, y: top, width: step - 6, height: Math.max(h, 1.5),
                                fill: n === hint.best ? "#1d2430" : "#93a3b8"});
     const title = svgEl("title");
-    title.textContent = `${n} dice: win probability ${v.toFixed(4)}`;
+    title.textContent = `${n} dice: win probability ${v.toFixed(4)} (${(best - v).toFixed(4)} below the best)`;
     bar.appendChild(title);
     chart.appendChild(bar);
     chart.appendChild(svgText({x: x + (step - 6) / 2, y: top + height + 14, "text-anchor": "middle",
@@ -197,9 +207,10 @@ function drawHintChart(hint) {
   });
   chart.appendChild(svgText({x: left + step * hint.values.length / 2, y: top + height + 28,
                              "text-anchor": "middle", "font-size": 10, fill: "#6b7280"},
-                            "dice rolled (bar: win probability; dark: best)"));
+                            "dice rolled (bar: win probability given up against the best; dark: best)"));
   chart.setAttribute("aria-label", "win probability of each dice count: " +
     hint.values.map((v, n) => `${n}: ${v === null ? "not allowed" : v.toFixed(3)}`).join(", "));
+  chart.dataset.scale = String(most);
 }
 
 // ----------------------------------------------------------------- trend --
