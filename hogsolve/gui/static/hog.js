@@ -207,7 +207,7 @@ function drawHintChart(hint) {
   });
   chart.appendChild(svgText({x: left + step * hint.values.length / 2, y: top + height + 28,
                              "text-anchor": "middle", "font-size": 10, fill: "#6b7280"},
-                            "dice rolled (bar: win probability given up against the best; dark: best)"));
+                            "dice rolled (bar: win probability given up; dark: best)"));
   chart.setAttribute("aria-label", "win probability of each dice count: " +
     hint.values.map((v, n) => `${n}: ${v === null ? "not allowed" : v.toFixed(3)}`).join(", "));
   chart.dataset.scale = String(most);
