@@ -167,10 +167,21 @@ def test_module_level_argument_parsing_sees_no_hogsolve_arguments(tmp_path, caps
     assert json.loads(out)["exact"]["average"] == pytest.approx(0.5, abs=1e-12)
 
 
-def test_cache_follows_every_loaded_file(tmp_path):
-    log = tmp_path / "runs.log"
-    entry = write(tmp_path / "s" / "entry.py", f"open({str(log)!r}, 'a').write('ran\\n')\n"
-                                               "from hog import final_strategy\n")
+def test_cache_follows_every_loaded_file(tmp_path, monkeypatch):
+    from hogsolve.strategy import userfile
+    runs = []
+    run = userfile._run
+
+    def counted(*args, **kwargs):
+        runs.append(1)  # one run is two fresh processes
+        return run(*args, **kwargs)
+    monkeypatch.setattr(userfile, "_run", counted)
+
+    class Log:
+        def read_text(self):
+            return "ran\n" * (2 * len(runs))
+    log = Log()
+    entry = write(tmp_path / "s" / "entry.py", "from hog import final_strategy\n")
     helper = write(tmp_path / "s" / "hog.py", "def final_strategy(s, o):\n    return 3\n")
     first = load_strategy(f"{entry}:final_strategy", su18)
     again = load_strategy(f"{entry}:final_strategy", su18)
@@ -627,7 +638,7 @@ def test_a_hogsolve_killed_outright_takes_the_students_whole_process_group_with_
     runner = subprocess.Popen([sys.executable, "-c", "import sys; from hogsolve import get_rules; "
                                "from hogsolve.strategy.userfile import tabulate_file; "
                                "tabulate_file(sys.argv[1], 'final_strategy', get_rules('su18'), use_cache=False)",
-                               str(path)])
+                               str(path)], env={**os.environ, "HOGSOLVE_SANDBOX": "off"})  # a machine without walls
     try:
         deadline = time.monotonic() + 30
         while not (pids.exists() and len(pids.read_text().split()) == 2) and time.monotonic() < deadline:
@@ -649,7 +660,9 @@ def test_a_hogsolve_killed_outright_takes_the_students_whole_process_group_with_
 
 
 def _sleeper(folder: Path) -> Tuple[Path, Path]:
-    """A student file that writes its PID, then sleeps at import for longer than any test."""
+    """A student file that writes its PID, then sleeps at import for longer than any test (the
+    tests that use it check the supervision alone, with the walls off: they forbid writing the PID
+    where the test can read it)."""
     pid = folder / "pid"
     return write(folder / "hog.py", f"import os, time\nopen({str(pid)!r}, 'w').write(str(os.getpid()))\n"
                                     "time.sleep(60)\n"), pid
@@ -669,6 +682,7 @@ def test_a_ctrl_c_while_the_student_starts_stops_it_at_once(tmp_path, monkeypatc
     (a TypeError instead, and the sleeper runs on)."""
     from hogsolve.strategy import userfile
     from hogsolve.util.interrupts import Interrupted
+    monkeypatch.setenv("HOGSOLVE_SANDBOX", "off")
     path, _ = _sleeper(tmp_path)
     answers = iter([False])  # not yet when the run begins; from then on, yes
     monkeypatch.setattr(userfile, "stopping", lambda: next(answers, True))
@@ -685,6 +699,7 @@ def test_an_exception_while_waiting_for_the_student_kills_it_before_it_goes_up(t
     import subprocess
 
     from hogsolve.strategy.userfile import tabulate_file
+    monkeypatch.setenv("HOGSOLVE_SANDBOX", "off")
     path, pid = _sleeper(tmp_path)
     wait = subprocess.Popen.wait
 

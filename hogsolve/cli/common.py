@@ -250,10 +250,19 @@ def add_strategy_options(p) -> None:
     p.add_argument("--show-output", action="store_true",
                    help="show what FILE.py strategies printed (on stderr; hidden by default; kept with a "
                         "cached table too)")
+    add_sandbox_option(p)
     p.add_argument("--retry-failed", action="store_true",
                    help="run again FILE.py strategies that failed before (a failure is cached by content, "
                         "like a table, so an unchanged looping file does not cost its time limit twice)")
     add_unproven_option(p)
+
+
+def add_sandbox_option(p) -> None:
+    """Add --require-sandbox: refuse student files where this machine cannot wall them in."""
+    p.add_argument("--require-sandbox", action="store_true",
+                   help="refuse to run FILE.py strategies where this machine cannot wall them in (Landlock and "
+                        "seccomp; `hogsolve doctor` says what it enforces); HOGSOLVE_REQUIRE_SANDBOX=1 makes this "
+                        "the default")
 
 
 def add_unproven_option(p) -> None:
@@ -399,6 +408,7 @@ def settle_rules(args, files: Optional[List[Path]] = None) -> None:
     files = student_files(args) if files is None else files
     if not files:
         return  # nothing to read a semester from: --rules, or su18 (rules_of)
+    walls(args)
     try:
         choice = choose_rules(files, args.rules, given_name=given_name)
     except SemesterError as exc:
@@ -407,6 +417,18 @@ def settle_rules(args, files: Optional[List[Path]] = None) -> None:
         print(line, file=sys.stderr)
     if choice.name is not None:
         args.rules = choice.name
+
+
+def walls(args) -> None:
+    """Before student files run: --require-sandbox made the rule for every file this process runs,
+    and the one-line notice (once) where this machine cannot wall them in."""
+    from ..strategy.userfile import REQUIRE_SANDBOX_ENV, sandbox_notice, sandbox_required
+    if getattr(args, "require_sandbox", False):
+        os.environ[REQUIRE_SANDBOX_ENV] = "1"
+    if not sandbox_required():
+        line = sandbox_notice()
+        if line:
+            print(f"note: {line}", file=sys.stderr)
 
 
 def by_family(handlers: Dict[str, Callable]) -> Callable:

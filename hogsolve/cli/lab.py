@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .common import UsageError, int_in_range, ip_address, listening, positive_seconds, settle_rules
+from .common import UsageError, add_sandbox_option, int_in_range, ip_address, listening, positive_seconds, settle_rules
 
 
 def setup_lab(p):
@@ -25,6 +25,7 @@ def setup_lab(p):
     p.add_argument("--lab-on-network", action="store_true",
                    help="with --host: offer the lab page on the network too (behind the access token)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    add_sandbox_option(p)
     p.add_argument("--strategy-timeout", type=positive_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                    help=f"time limit for each run of the file (default {DEFAULT_TIMEOUT:g}); a correct but slow "
                         "strategy needs more")

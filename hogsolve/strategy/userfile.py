@@ -115,8 +115,71 @@ def _cache_path(file: Path, function: str, rules: Game, digest: Optional[str] = 
 
 
 def _limits(timeout: float, memory_mb: int) -> dict:
-    """The limits a cache record was made under (a success is reused under the same limits only)."""
-    return {"timeout": float(timeout), "memory_mb": int(memory_mb), "output_mb": OUTPUT_LIMIT // 2 ** 20}
+    """The limits a cache record was made under (a success is reused under the same limits only,
+    and in the same walls)."""
+    return {"timeout": float(timeout), "memory_mb": int(memory_mb), "output_mb": OUTPUT_LIMIT // 2 ** 20,
+            "sandboxed": bool(sandbox_support()["enforced"])}
+
+
+class SandboxError(UserFileError):
+    """Student code refused because this machine cannot wall it in and the walls are required."""
+
+
+#: Set (to anything but 0 or empty) to refuse student code where it cannot be walled in: the
+#: default a TA can make for every run (``--require-sandbox`` asks for it once).
+REQUIRE_SANDBOX_ENV = "HOGSOLVE_REQUIRE_SANDBOX"
+_NOTICES: List[str] = []
+
+
+#: Set to ``off`` to run student code without walls (a file that needs what they forbid, or a test
+#: of the supervision alone); hogsolve then says so as on a machine that cannot wall code in.
+SANDBOX_ENV = "HOGSOLVE_SANDBOX"
+
+
+@functools.lru_cache(maxsize=1)
+def _kernel_support() -> dict:
+    from . import sandbox_child
+    return sandbox_child.support()
+
+
+def sandbox_off() -> bool:
+    """Whether the walls are turned off (:data:`SANDBOX_ENV`)."""
+    return os.environ.get(SANDBOX_ENV, "").strip().lower() in ("off", "0", "no", "false")
+
+
+def sandbox_support() -> dict:
+    """What a student's process is walled in by on this machine (see :mod:`.sandbox_child`)."""
+    if sandbox_off():
+        return {**_kernel_support(), "files": False, "tcp": False, "signals": False, "seccomp": False,
+                "enforced": False, "off": True}
+    return _kernel_support()
+
+
+def sandbox_missing() -> str:
+    """'' where every wall stands; else the one line that says what this machine cannot enforce."""
+    have = sandbox_support()
+    if have["enforced"]:
+        return ""
+    if have.get("off"):
+        return f"student code runs without walls ({SANDBOX_ENV}=off): a strategy file runs with your permissions"
+    lacking = [what for key, what in (("files", "file access"), ("tcp", "TCP connections"),
+                                      ("seccomp", "sockets, programs and processes")) if not have[key]]
+    return (f"this machine cannot wall in student code (no kernel limits on {', '.join(lacking)}: "
+            f"Landlock ABI {have['landlock_abi']}): a strategy file runs with your permissions")
+
+
+def sandbox_notice() -> str:
+    """:func:`sandbox_missing`'s line the first time it is asked for in this process, then ''."""
+    line = sandbox_missing()
+    if not line or line in _NOTICES:
+        return ""
+    _NOTICES.append(line)
+    return line + f"; --require-sandbox (or {REQUIRE_SANDBOX_ENV}=1) refuses instead"
+
+
+def sandbox_required(required: bool = False) -> bool:
+    """Whether student code must be walled in: asked for, or made the default by the environment."""
+    return required or os.environ.get(REQUIRE_SANDBOX_ENV, "") not in ("", "0")
 
 
 def _cached(file: Path, function: str, rules: Game) -> Optional[dict]:
@@ -227,14 +290,21 @@ def tabulate_file(path: str, function: str, rules: Ruleset, *, timeout: float = 
 
 
 def tabulate_table(path: str, function: str, game: Game, *, timeout: float = DEFAULT_TIMEOUT,
-                   use_cache: bool = True, retry_failed: bool = False, memory_mb: int = DEFAULT_MEMORY_MB
-                   ) -> Tuple[np.ndarray, dict, Optional[CapturedOutput]]:
+                   use_cache: bool = True, retry_failed: bool = False, memory_mb: int = DEFAULT_MEMORY_MB,
+                   require_sandbox: bool = False) -> Tuple[np.ndarray, dict, Optional[CapturedOutput]]:
     """As :func:`tabulate_file`, for either family: the table (Hog's dice counts, or a
-    roll-or-hold game's roll table), where it came from, and what the file printed."""
+    roll-or-hold game's roll table), where it came from, and what the file printed.
+
+    The file runs walled in where the machine allows (:mod:`.sandbox_child`); with
+    ``require_sandbox`` (or :data:`REQUIRE_SANDBOX_ENV` set) a machine that cannot wall it in
+    refuses with :class:`SandboxError` instead."""
     label = f"{path}:{function}"
     file = Path(path).resolve()
     if not file.is_file():
         raise UserFileError(f"{label}: no such file: {path}")
+    if sandbox_required(require_sandbox) and sandbox_missing():
+        raise SandboxError(f"{label} not run: {sandbox_missing()}, and the walls are required (--require-sandbox "
+                           f"or {REQUIRE_SANDBOX_ENV})")
     source = {"kind": "file", "file": str(file), "function": function, "sha256": _sha256(file)}
     limits = _limits(timeout, memory_mb)
     if use_cache:
@@ -362,6 +432,8 @@ def _run(file: Path, label: str, function: str, game: Game, timeout: float, memo
             folder = work / f"run{number}"
             folder.mkdir()
             progress, result = folder / "progress", folder / "result.json"
+            private = folder / "tmp"  # the one folder it may write; removed with the work folder
+            private.mkdir()
             progress.write_bytes(bytes(12))
             # the watcher's pipe: only the child gets the read end; when this process dies, its write
             # end closes and the watcher kills the student's process group
@@ -374,8 +446,10 @@ def _run(file: Path, label: str, function: str, game: Game, timeout: float, memo
                                            "num_actions": num_actions(game), "rows": str(rows_file),
                                            "progress": str(progress), "result": str(result),
                                            "memory_mb": int(memory_mb), "output_mb": OUTPUT_LIMIT // 2 ** 20,
-                                           "keep_chars": KEPT_CHARS}))
-            env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONDONTWRITEBYTECODE": "1"}
+                                           "keep_chars": KEPT_CHARS,
+                                           "sandbox": None if sandbox_off() else
+                                           {"reads": _readable() + [str(rows_file)], "writes": [str(private)]}}))
+            env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONDONTWRITEBYTECODE": "1", "TMPDIR": str(private)}
             children.append({"request": request, "outputs": [folder / "stdout", folder / "stderr"], "env": env,
                              "watch_read": watch_read, "progress": progress, "result": result})
         try:
@@ -384,7 +458,7 @@ def _run(file: Path, label: str, function: str, game: Game, timeout: float, memo
             for end in write_ends:
                 os.close(end)
         captured = _read_output(children[0]["outputs"])
-        reports = [json.loads(c["result"].read_text()) if c["result"].exists() else None for c in children]
+        reports = [_report(c["result"]) for c in children]
         wheres = [_where(c["progress"]) for c in children]
     first, second = (_check_report(report, code, where, label) for report, code, where in zip(reports, codes, wheres))
     tables = [_table_of(report, game, index, label) for report in (first, second)]
@@ -395,6 +469,28 @@ def _run(file: Path, label: str, function: str, game: Game, timeout: float, memo
     if first.get("printed", 0) > captured.lines:  # cut by the child: it says how much it printed
         captured = dataclasses.replace(captured, lines=int(first["printed"]))
     return tables[0], first["files"], captured, first.get("uncacheable", ""), changed
+
+
+def _report(path: Path) -> Optional[dict]:
+    """A child's report, None when it wrote none (it died first) or only part of one."""
+    try:
+        report = json.loads(path.read_bytes() or b"null")
+    except (OSError, ValueError):
+        return None
+    return report if isinstance(report, dict) else None
+
+
+def _readable() -> List[str]:
+    """What a student's process may read besides its own folder: Python's installation (the
+    interpreter's own and installed packages) and hogsolve's child scripts."""
+    import site
+    import sysconfig
+    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, *sysconfig.get_paths().values(),
+             *site.getsitepackages(), str(CHILD.parent)}
+    user = site.getusersitepackages()
+    if user and os.path.isdir(user):
+        paths.add(user)
+    return sorted(p for p in paths if p and os.path.exists(p))
 
 
 def _check_report(report: Optional[dict], code: int, where: str, label: str) -> dict:

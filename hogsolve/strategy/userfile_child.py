@@ -119,19 +119,68 @@ class FilesRead:
         self.paths, self.listed, self.ignore = set(), [], {os.path.realpath(p) for p in ignore}
         self.system, self.digests, self.busy = tuple(p + os.sep for p in system), {}, False
 
+    #: The walls' rules as the one-line messages say them: (read roots, write roots, the folder),
+    #: set once the process is confined; None before (Python's own start-up is not checked).
+    policy: Any = None
+    violation = ""  # the first refused action ("tried to read /etc/passwd") and the rule it broke
+    rule = ""
+
     def __call__(self, event, args):
+        if self.busy:
+            return
         if event == "open":
             path, mode, flags = args
-            if path is None or isinstance(path, int) or self.busy:
+            if path is None or isinstance(path, int):
                 return
             writing = (isinstance(mode, str) and "r" not in mode and "+" not in mode) or \
                 (mode is None and isinstance(flags, int) and flags & os.O_ACCMODE == os.O_WRONLY)
+            opened = os.path.abspath(os.fsdecode(path))
+            updating = writing or (isinstance(mode, str) and any(c in mode for c in "+aw")) or \
+                (mode is None and isinstance(flags, int) and flags & os.O_ACCMODE != os.O_RDONLY)
+            self.check(opened, "write" if updating else "read")
             if not writing:
-                opened = os.path.abspath(os.fsdecode(path))
                 self.paths.add(opened)
                 self.remember(source_of(opened))
-        elif event in ("os.listdir", "os.scandir") and len(self.listed) < 5 and not from_import_system():
-            self.listed.append(os.fsdecode(args[0]) if args and args[0] is not None else ".")
+        elif event in ("os.listdir", "os.scandir"):
+            if from_import_system():
+                return  # the import system looks in every folder of the path: not the user's doing
+            where = os.fsdecode(args[0]) if args and args[0] is not None else "."
+            self.check(os.path.abspath(where), "list")
+            if len(self.listed) < 5:
+                self.listed.append(where)
+        elif self.policy is not None:
+            self.refused(event, args)
+
+    def check(self, path: str, how: str) -> None:
+        """Note the first access the walls refuse (the kernel refuses it; this names it)."""
+        if self.policy is None or self.violation:
+            return
+        reads, writes, folder = self.policy
+        real = os.path.realpath(path)
+        inside = any(real == root or real.startswith(root.rstrip(os.sep) + os.sep)
+                     for root in (writes if how == "write" else reads + writes))
+        if not inside:
+            self.violation = f"tried to {how} {path}"
+            self.rule = ("a strategy may write only its temporary folder ($TMPDIR)" if how == "write" else
+                         f"a strategy may read only its own folder ({folder}) and Python's files")
+
+    def refused(self, event, args) -> None:
+        """Name the first refused action of another kind: the network, a program, a process, a signal."""
+        if self.violation:
+            return
+        if event == "socket.__new__":
+            self.violation, self.rule = "tried to open a network socket", "a strategy may not use the network"
+        elif event in ("subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn"):
+            program = args[1] if event == "subprocess.Popen" and len(args) > 1 else args[0] if args else "?"
+            if isinstance(program, (list, tuple)):
+                program = program[0] if program else "?"
+            shown = os.fsdecode(program) if isinstance(program, (str, bytes)) else repr(program)
+            self.violation, self.rule = f"tried to run {shown}", "a strategy may not start other programs"
+        elif event in ("os.fork", "os.forkpty"):
+            self.violation, self.rule = "tried to start a process (os.fork)", "a strategy runs in one process"
+        elif event in ("os.kill", "os.killpg") and args and args[0] not in (0, os.getpid(), os.getpgid(0)):
+            self.violation = f"tried to send signal {args[1] if len(args) > 1 else '?'} to process {args[0]}"
+            self.rule = "a strategy may not signal other processes"
 
     def remember(self, path: str) -> None:
         """Hash ``path`` now, the first time it is read (not Python's own files, nor ours)."""
@@ -185,8 +234,9 @@ def main(request_path: str) -> None:
     if request.get("watch_fd") is not None:
         watch_parent(int(request["watch_fd"]))
     progress = os.open(request["progress"], os.O_WRONLY)
+    result_fd = os.open(request["result"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # before the walls
     reads = FilesRead([request_path, request["progress"], request["result"], request["rows"],
-                       request["result"] + ".part", __file__, os.path.join(HERE, "agent_calls.py")],
+                       __file__, os.path.join(HERE, "agent_calls.py"), os.path.join(HERE, "sandbox_child.py")],
                       system_paths() | {os.path.realpath(HERE)})
     sys.addaudithook(reads)
     keep = int(request.get("keep_chars", 1 << 20))
@@ -200,11 +250,11 @@ def main(request_path: str) -> None:
         os.pwrite(progress, struct.pack("<iii", phase, score, opponent_score), 0)
 
     def finish(result):
-        result = {**result, "printed": sum(stream.counted() for stream in capped)}
-        tmp = request["result"] + ".part"
-        with open(tmp, "w") as f:
-            json.dump(result, f)
-        os.replace(tmp, request["result"])
+        result = {**result, "printed": sum(stream.counted() for stream in capped), "sandbox": walls}
+        data = json.dumps(result).encode()
+        reads.busy = True  # our own last writes are not the user's
+        while data:
+            data = data[os.write(result_fd, data):]
         mark(DONE)
         for stream in (sys.__stdout__, sys.__stderr__):
             try:
@@ -227,6 +277,8 @@ def main(request_path: str) -> None:
                 **({"changed": changed} if changed else {})}
 
     def fail(kind, message, score=-1, opponent_score=-1, hint=""):
+        if reads.violation and kind != "sandbox":  # what the walls refused explains the failure
+            kind, message, hint = "sandbox", reads.violation, f": {reads.rule}"
         finish({"ok": False, "kind": kind, "message": message, "score": score,
                 "opponent_score": opponent_score, "hint": hint, **seen()})
 
@@ -242,6 +294,8 @@ def main(request_path: str) -> None:
         fail("raised", f"raised {described(exc)}{during}", score, opponent_score)
 
     def done(result):
+        if reads.violation:  # refused, even if the user's code caught the error and went on
+            fail("sandbox", reads.violation, hint=f": {reads.rule}")
         finish({**result, **seen()})
 
     path, function = request["file"], request["function"]
@@ -250,6 +304,7 @@ def main(request_path: str) -> None:
     sys.argv = [path]
     name = os.path.splitext(os.path.basename(path))[0]
 
+    walls = confine(request.get("sandbox"), reads, folder)
     mark(IMPORTING)
     try:
         spec = importlib.util.spec_from_file_location(name, path)
@@ -328,6 +383,30 @@ def check_signature(strategy, function, fail) -> None:
     except TypeError:
         fail("signature", f"takes {function}{signature}, which cannot be called with two arguments; hogsolve "
                           f"calls {SIGNATURES}")
+
+
+def confine(sandbox, reads: "FilesRead", folder: str) -> dict:
+    """Put up the walls the parent asked for (``sandbox``: the paths to read and write; None: no
+    walls) with ``sandbox_child.py`` beside this file; what the kernel enforces, or why nothing."""
+    if not sandbox:
+        return {"enforced": False, "why": "not asked for"}
+    spec = importlib.util.spec_from_file_location("_hogsolve_sandbox", os.path.join(HERE, "sandbox_child.py"))
+    assert spec is not None and spec.loader is not None  # a .py file beside this one
+    walls = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(walls)
+    readable = [os.path.realpath(p) for p in sandbox["reads"]] + [os.path.realpath(folder)]
+    writable = [os.path.realpath(p) for p in sandbox["writes"]]
+    reads.busy = True  # the walls' own opens (each path a rule names) are not the user's reads
+    try:
+        have = walls.confine(readable, writable)
+    except OSError as exc:
+        return {"enforced": False, "why": f"the kernel refused the walls ({exc})"}
+    finally:
+        reads.busy = False
+    if have.get("landlock_abi", 0) >= 1:
+        system = [os.path.realpath(p) for p in walls.SYSTEM_READS] + [f"/proc/{os.getpid()}"]
+        reads.policy = (readable + system, writable, folder)
+    return have
 
 
 def system_paths() -> set:
