@@ -502,7 +502,7 @@ def test_a_student_file_reads_an_empty_stdin_not_ours(tmp_path):
     assert int(policy.table.min()) == int(policy.table.max()) == 2
 
 
-def test_a_student_process_starts_with_its_limits_fixed_and_death_tied_to_ours(tmp_path):
+def test_a_student_process_starts_with_its_limits_fixed_and_death_tied_to_ours(tmp_path, monkeypatch):
     """What ``_in_child`` sets before the student's interpreter starts, read by the student's own
     code: the output cap (RLIMIT_FSIZE) and the memory cap (RLIMIT_AS), each with a hard limit
     equal to the soft one (else the file could lift its own cap), and the parent-death signal
@@ -515,6 +515,7 @@ def test_a_student_process_starts_with_its_limits_fixed_and_death_tied_to_ours(t
 
     from hogsolve.strategy.userfile import OUTPUT_LIMIT, tabulate_file
     assert ctypes.CDLL(None).prctl  # Linux, as CI
+    monkeypatch.setenv("HOGSOLVE_SANDBOX", "off")  # the file reads its limits through ctypes, which the walls refuse
     path = write(tmp_path / "hog.py", "import ctypes, os, resource\n"
                                       "sig = ctypes.c_int(-1)\n"
                                       "ctypes.CDLL(None).prctl(2, ctypes.byref(sig))  # PR_GET_PDEATHSIG\n"

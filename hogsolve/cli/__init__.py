@@ -28,6 +28,7 @@ VERBS: Dict[str, Tuple[str, str]] = {
     "gui": ("hogsolve.cli.gui", "play the optimal bot and explore its policy in the browser"),
     "lab": ("hogsolve.cli.lab", "one strategy file against the optimum in the browser, live as you save it"),
     "plot": ("hogsolve.cli.plot", "draw the policy heatmap and win-probability surface (needs matplotlib)"),
+    "doctor": ("hogsolve.cli.doctor", "what this machine enforces on a student's strategy file, tried for real"),
     "sibala": ("hogsolve.cli.sibala", "Sibala (十八啦): compare hands, exact odds, play the house"),
     "sinbad": ("hogsolve.cli.sinbad",
                "SinbadHogBot: the real-time room, network bots, tournaments, terminal play, deal odds"),

@@ -178,6 +178,11 @@ class FilesRead:
             self.violation, self.rule = f"tried to run {shown}", "a strategy may not start other programs"
         elif event in ("os.fork", "os.forkpty"):
             self.violation, self.rule = "tried to start a process (os.fork)", "a strategy runs in one process"
+        elif event == "ctypes.dlsym":  # a C function looked up to be called: past every Python-level check
+            name = args[1] if len(args) > 1 else "?"
+            name = os.fsdecode(name) if isinstance(name, (str, bytes)) else name
+            self.violation = f"called C code through ctypes ({name})"
+            self.rule = "a strategy may not call the system directly"
         elif event in ("os.kill", "os.killpg") and args and args[0] not in (0, os.getpid(), os.getpgid(0)):
             self.violation = f"tried to send signal {args[1] if len(args) > 1 else '?'} to process {args[0]}"
             self.rule = "a strategy may not signal other processes"
