@@ -71,6 +71,7 @@ class Capped:
         self.stream, self.limit, self.written, self.lines, self.open_line = stream, limit, 0, 0, False
 
     def write(self, text) -> int:
+        """Pass on what fits under the limit; count every line."""
         text = str(text)
         if text:
             self.lines += text.count("\n")
@@ -82,6 +83,7 @@ class Capped:
         return len(text)
 
     def writelines(self, lines) -> None:
+        """:meth:`write` each line."""
         for line in lines:
             self.write(line)
 
