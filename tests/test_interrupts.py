@@ -55,7 +55,9 @@ def test_a_student_dies_with_a_killed_hogsolve_and_its_folder_goes_next_time(tmp
     tmp = tmp_path / "tmp"
     tmp.mkdir()
     (tmp_path / "loop.py").write_text(SPAWNING)
-    env = {**os.environ, "HOGSOLVE_TEST_TAG": tag, "TMPDIR": str(tmp), "HOGSOLVE_CACHE": str(tmp_path / "cache")}
+    # HOGSOLVE_SANDBOX=off: a machine without walls, where the student's file can start a process of its own
+    env = {**os.environ, "HOGSOLVE_TEST_TAG": tag, "TMPDIR": str(tmp), "HOGSOLVE_CACHE": str(tmp_path / "cache"),
+           "HOGSOLVE_SANDBOX": "off"}
     argv = [sys.executable, "-m", "hogsolve", "compare", f"{tmp_path / 'loop.py'}:final_strategy", "always_roll:4"]
     proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 20
