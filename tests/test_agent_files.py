@@ -87,7 +87,7 @@ def test_a_pig_agent_and_a_pig_function_through_the_command_line(tmp_path):
 @pytest.mark.parametrize("body, message", [
     ("def agent(o):\n    return 11 if o[0] > 30 else 3\n",
      "chose 11 at the observation [31, 0]; expected an action from 0 to 10"),
-    ("import random\ndef agent(o):\n    return random.randrange(3)\n", "is not a function of what it sees"),
+    ("import random\ndef agent(o):\n    return random.randrange(3)\n", "it samples its actions"),
     ("def agent(o):\n    return 2.5\n", "chose 2.5 at the observation [0, 0]"),
     ("def agent(o):\n    raise KeyError('q')\n", "raised KeyError: 'q'"),
 ])

@@ -110,7 +110,11 @@ class HogState(WinnerTakesAll):
         if self.is_terminal():
             return f"{self.rules.name}: {scores}, player {self.match.winner} won"
         rolling = f", rolling {self.rolling} dice" if self.rolling is not None else ""
-        return f"{self.rules.name}: {scores}, player {self.match.mover} to move{rolling}"
+        # everything the state holds: under a history rule each player's memory of their last turn too,
+        # so that two states print alike only when they are one state (tabular algorithms key on this)
+        memories = (f", memories {self.match.remembered[0]} and {self.match.remembered[1]}"
+                    if self.rules.history is not None else "")
+        return f"{self.rules.name}: {scores}, player {self.match.mover} to move{rolling}{memories}"
 
 
 def new_state(rules: Ruleset, *, first: int = 0) -> HogState:

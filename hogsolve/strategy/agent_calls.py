@@ -42,6 +42,19 @@ def takes_observation(obj) -> bool:
     return len(required) == 1
 
 
+def deterministic(predict: Callable) -> Callable:
+    """``predict`` asked for its most likely action where it can be (Stable-Baselines3's
+    ``predict(obs, deterministic=True)``; by default it samples, and a sampled answer is no
+    strategy to evaluate exactly)."""
+    try:
+        parameters = inspect.signature(predict).parameters
+    except (TypeError, ValueError):
+        return predict
+    if "deterministic" in parameters:
+        return lambda observation: predict(observation, deterministic=True)
+    return predict
+
+
 def actions_of(agent, rows, num_actions: int, progress: Optional[Callable] = None):
     """The agent's action (int64) at each row of ``rows``, asked in one batch when the agent
     takes one (and answers a sample of the rows, asked again as a batch, alike), else row by row;
@@ -49,7 +62,7 @@ def actions_of(agent, rows, num_actions: int, progress: Optional[Callable] = Non
     import numpy as np  # here, not at the top: see the module docstring
 
     predict = getattr(agent, "predict", None)
-    act = predict if callable(predict) else agent
+    act = deterministic(predict) if callable(predict) else agent
 
     def flat(out):
         return np.asarray(out[0] if isinstance(out, tuple) else out).reshape(-1)
@@ -86,4 +99,13 @@ def actions_of(agent, rows, num_actions: int, progress: Optional[Callable] = Non
         if progress is not None:
             progress(row)
         answers.append(one(row))
-    return checked(np.array(answers))
+    values = checked(np.array(answers))
+    sample = np.unique(np.linspace(0, len(rows) - 1, min(SAMPLE, len(rows))).astype(np.int64))
+    for at in sample:  # asked again: an agent that samples its actions is no fixed strategy
+        again = one(rows[at])
+        if again != values[at]:
+            raise AgentError(f"chose {values[at]} and then {again} at the observation {rows[at].tolist()}: it "
+                             "samples its actions, and only a fixed strategy has an exact win rate; make it "
+                             "deterministic (Stable-Baselines3: predict(observation, deterministic=True), which "
+                             "hogsolve asks for where predict takes it; a policy: its most likely action)")
+    return values
