@@ -617,14 +617,52 @@ def test_gymnasium_takes_whole_numbers_only():
     from hogsolve.interop.gymnasium import HogsolveEnv
     env = HogsolveEnv(game="pig", goal=20, opponent="hold_at:10")
     env.reset(seed=1)
-    for bad in (1.5, True, np.bool_(True), np.array([0, 1]), np.array(0.0), "0"):
-        with pytest.raises(ValueError, match=r"^action .* is not a whole number from 0 to 1$"):
+    for bad in (1.5, True, np.bool_(True), np.array([0, 1]), np.array(0.0), "0", None, 2, -1):
+        with pytest.raises(ValueError, match=r"whole numbers? from 0 to 1|outside 0 to 1"):
             env.step(bad)
     for good in (np.int64(0), np.array(0), np.uint8(0)):
         observation, *_ = env.step(good)
         assert observation.shape == (3,)
         if env.winner is not None:
             env.reset()
+
+
+def test_every_adapter_refuses_what_it_cannot_play_as_given():
+    """Each environment plays the action it was given or refuses it in one clear error, and plays
+    the game it was asked for.  Mistakes (each seen by a researcher): Hog-v0 with game="pig" giving
+    su18, rules= and game= together with one ignored, the vector env playing 3.7 as 3 and taking
+    bools, PettingZoo playing 3.9 as 3 and -1 as the nearest legal action, render_mode="human"
+    accepted, a step before any reset said to be after the game's end."""
+    from hogsolve.interop.gymnasium import HogsolveEnv
+    from hogsolve.interop.vector import HogsolveVectorEnv
+    with pytest.raises(ValueError, match=r"hogsolve/Hog-v0 plays Hog rulesets, not pig: use hogsolve/Pig-v0"):
+        gymnasium.make("hogsolve/Hog-v0", game="pig")
+    with pytest.raises(ValueError, match=r"hogsolve/Pig-v0 plays the roll-or-hold games, not su18"):
+        gymnasium.make("hogsolve/Pig-v0", game="su18")
+    with pytest.raises(ValueError, match="not both"):
+        gymnasium.make("hogsolve/Hog-v0", rules="su18", game="pig")
+    assert gymnasium.make("hogsolve/Pig-v0", game="piglet").unwrapped.spec_game.rules.name == "piglet"
+    assert gymnasium.make("hogsolve/Hog-v0").unwrapped.spec_game.rules.name == "su18"
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before the first step\(\)"):
+        HogsolveEnv(rules="su18", goal=20).step(3)
+    vector = HogsolveVectorEnv(num_envs=4, rules="su18", goal=20, opponent="always_roll:4")
+    vector.reset(seed=1)
+    for bad in (np.full(4, 3.7), np.full(4, True), np.array(["3"] * 4), np.full(3, 3), np.full(4, 11)):
+        with pytest.raises(ValueError, match=r"whole numbers|expected 4 actions|outside 0 to 10"):
+            vector.step(bad)
+    vector.step(np.full(4, 3))
+    with pytest.raises(hogsolve.HogsolveError, match=r"chose None at the observation \[0, 0\]; expected an action"):
+        evaluate_agent(lambda observation: None, "su18", goal=20)
+    aec = pz.raw_env(rules="su18", goal=20)
+    aec.reset(seed=1)
+    for bad in (3.9, -1, 11, None, "3"):
+        with pytest.raises(ValueError, match=r"whole number|outside 0 to 10"):
+            aec.step(bad)
+    aec.step(3)
+    with pytest.raises(ValueError, match="render_mode must be None or 'ansi'"):
+        pz.raw_env(rules="su18", render_mode="human")
+    with pytest.raises(ValueError, match="not both"):
+        pz.raw_env(rules="su18", game="pig")
 
 
 def test_a_fixed_pig_opponent_holds_exactly_where_its_table_says():

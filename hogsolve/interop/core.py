@@ -79,6 +79,53 @@ class GameSpec:
         return observations.decision_rows(self.rules)
 
 
+#: The game an environment plays when it is given none, by the family its id serves.
+DEFAULT_GAME = {"hog": "su18", "roll-or-hold": "pig"}
+
+
+def env_game(rules: Any, game: Optional[str], goal: Optional[int], family: Optional[str] = None,
+             where: str = "the environment") -> GameSpec:
+    """The game an environment plays: ``rules`` (a Hog ruleset, a name or a Ruleset) or ``game``
+    (a roll-or-hold game's name), never both; of ``family`` when the environment's id serves one
+    (ValueError naming the id to use otherwise)."""
+    if rules is not None and game is not None:
+        raise ValueError(f"{where}: give rules= (a Hog ruleset) or game= (a roll-or-hold game), not both "
+                         f"(got rules={rules!r}, game={game!r})")
+    name = rules if rules is not None else game
+    if name is None:
+        name = DEFAULT_GAME[family or "hog"]
+    spec = GameSpec.of(name, goal) if isinstance(name, str) else GameSpec.of(goal=goal, rules=name)
+    if family is not None and spec.family_name != family:
+        other = "hogsolve/Pig-v0 (game=...)" if spec.family_name == "roll-or-hold" else "hogsolve/Hog-v0 (rules=...)"
+        raise ValueError(f"{where} plays {'Hog rulesets' if family == 'hog' else 'the roll-or-hold games'}, "
+                         f"not {spec.rules.name}: use {other}")
+    return spec
+
+
+def whole_actions(actions: Any, num_actions: int, count: Optional[int] = None) -> np.ndarray:
+    """Actions as int64, each a whole number from 0 to ``num_actions - 1`` (``count`` of them for a
+    vector of environments, else one); ValueError for anything else (3.7, True, "3", None, -1):
+    an environment never plays another action than the one it was given."""
+    array = np.asarray(actions)
+    if array.dtype == bool or not np.issubdtype(array.dtype, np.integer):
+        raise ValueError(f"actions are whole numbers from 0 to {num_actions - 1} (an integer type), got "
+                         f"{_short(actions)} ({array.dtype})")
+    if count is None and array.ndim != 0:
+        raise ValueError(f"an action is one whole number from 0 to {num_actions - 1}, got {_short(actions)}")
+    if count is not None and array.size != count:
+        raise ValueError(f"expected {count} actions, one per environment, got {array.size}")
+    out = array.astype(np.int64).reshape(-1 if count is not None else ())
+    bad = (out < 0) | (out >= num_actions)
+    if bad.any():
+        raise ValueError(f"action {int(out[bad][0]) if out.ndim else int(out)} is outside 0 to {num_actions - 1}")
+    return out
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def tabulate_agent(agent: Any, spec: GameSpec) -> np.ndarray:
     """The agent's action at every decision state, in one batch when it takes one, as the
     game's table (:func:`hogsolve.strategy.observations.table_of`).

@@ -36,7 +36,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..games.interface import GameState
-from .core import GameSpec
+from .core import env_game, whole_actions
 from .lanes import lane_for
 
 
@@ -46,13 +46,15 @@ class HogsolveEnv(gymnasium.Env):
     metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
     def __init__(self, rules=None, game: Optional[str] = None, goal: Optional[int] = None, opponent="optimal",
-                 seat: str = "first", render_mode: Optional[str] = None, mask_in_observation: bool = False):
+                 seat: str = "first", render_mode: Optional[str] = None, mask_in_observation: bool = False,
+                 family: Optional[str] = None):
         if seat not in ("first", "second", "random"):
             raise ValueError(f"seat must be first, second or random, not {seat!r}")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        name = rules if rules is not None else (game or "su18")
-        self.spec_game = GameSpec.of(name, goal) if isinstance(name, str) else GameSpec.of(goal=goal, rules=name)
+        where = {"hog": "hogsolve/Hog-v0", "roll-or-hold": "hogsolve/Pig-v0"}.get(family or "", "HogsolveEnv")
+        self.spec_game = env_game(rules, game, goal, family, where)
+        self.reset_once = False
         self.seat_choice, self.render_mode = seat, render_mode
         self.mask_in_observation = mask_in_observation
         board = spaces.Box(0, self.spec_game.highs, dtype=np.int64)
@@ -89,6 +91,7 @@ class HogsolveEnv(gymnasium.Env):
         """A new game; the seed (if any) fixes the seat drawn and every roll after it.  A game
         the opponent won before the agent's first move is still this episode (module doc)."""
         super().reset(seed=seed)
+        self.reset_once = True
         if seed is not None or self.rng is None:  # else the dice go on from the previous game
             self.rng = random.Random(int(self.np_random.integers(2 ** 63)))
         self.me = {"first": 0, "second": 1}.get(self.seat_choice, self.rng.randrange(2))
@@ -106,6 +109,8 @@ class HogsolveEnv(gymnasium.Env):
         """The agent's move (an illegal one is played as the nearest legal one, and
         ``info["illegal"]`` says so), then chance and the opponent until its next turn."""
         if not self.playing:
+            if not self.reset_once:
+                raise RuntimeError("call reset() before the first step()")
             if not self.ended_before_moving:
                 raise RuntimeError("call reset() before step() (the game is over)")
             self.ended_before_moving = False  # the forced step of a game over before the agent moved
@@ -113,9 +118,8 @@ class HogsolveEnv(gymnasium.Env):
             observation, info = self._observe(self.lane.mask(), winner)
             info["illegal"] = False
             return observation, 1.0 if winner == self.me else -1.0, True, False, info
-        number = action if type(action) is int else self._number(action)
-        if not 0 <= number < self.num_actions:
-            raise ValueError(f"action {action!r} is outside 0 to {self.num_actions - 1}")
+        number = action if type(action) is int and 0 <= action < self.num_actions else \
+            int(whole_actions(action, self.num_actions))
         lane, me = self.lane, self.me
         legal = lane.move(number, me, self.rng)
         winner = lane.winner
@@ -126,13 +130,6 @@ class HogsolveEnv(gymnasium.Env):
         self.playing = False
         return observation, 1.0 if winner == me else -1.0, True, False, info
 
-    def _number(self, action) -> int:
-        """An action given as a numpy integer (a scalar or a 0-d array) as an int."""
-        if np.ndim(action) == 0 and not isinstance(action, bool) and \
-                np.issubdtype(np.asarray(action).dtype, np.integer):
-            return int(action)
-        raise ValueError(f"action {action!r} is not a whole number from 0 to {self.num_actions - 1}")
-
     def render(self):
         """The state in words (render_mode "ansi")."""
         return str(self.state) if self.render_mode == "ansi" else None
@@ -141,7 +138,7 @@ class HogsolveEnv(gymnasium.Env):
 #: Steps before an episode is truncated (a game of two sensible players takes a few dozen).
 MAX_EPISODE_STEPS = 10_000
 
-gymnasium.register(id="hogsolve/Hog-v0", entry_point="hogsolve.interop.gymnasium:HogsolveEnv", kwargs={"rules": "su18"},
+gymnasium.register(id="hogsolve/Hog-v0", entry_point="hogsolve.interop.gymnasium:HogsolveEnv", kwargs={"family": "hog"},
                    max_episode_steps=MAX_EPISODE_STEPS)
-gymnasium.register(id="hogsolve/Pig-v0", entry_point="hogsolve.interop.gymnasium:HogsolveEnv", kwargs={"game": "pig"},
-                   max_episode_steps=MAX_EPISODE_STEPS)
+gymnasium.register(id="hogsolve/Pig-v0", entry_point="hogsolve.interop.gymnasium:HogsolveEnv",
+                   kwargs={"family": "roll-or-hold"}, max_episode_steps=MAX_EPISODE_STEPS)

@@ -16,7 +16,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .core import GameSpec
+from .core import env_game, whole_actions
 from .opponents import legal_or_nearest, settle_chance
 
 AGENTS = ("player_0", "player_1")
@@ -30,8 +30,9 @@ class HogsolveAEC(AECEnv):
     def __init__(self, rules=None, game: Optional[str] = None, goal: Optional[int] = None,
                  render_mode: Optional[str] = None):
         super().__init__()
-        name = rules if rules is not None else (game or "su18")
-        self.spec_game = GameSpec.of(name, goal) if isinstance(name, str) else GameSpec.of(goal=goal, rules=name)
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.spec_game = env_game(rules, game, goal, where="hogsolve's PettingZoo environment")
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         n = self.spec_game.num_actions
@@ -78,7 +79,8 @@ class HogsolveAEC(AECEnv):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        played, legal = legal_or_nearest(self.position, int(action))
+        number = int(whole_actions(action, self.spec_game.num_actions))  # 3.9 or -1 is refused, never rounded
+        played, legal = legal_or_nearest(self.position, number)
         self.position.apply_action(played)
         settle_chance(self.position, self.rng)
         self.infos = {a: {} for a in AGENTS}

@@ -29,7 +29,7 @@ from gymnasium.vector import AutoresetMode
 from ..analysis.montecarlo import PointSampler
 from ..pig.state import PigState
 from ..solver.model import compile_model
-from .core import GameSpec
+from .core import GameSpec, env_game, whole_actions
 from .opponents import opponent_table
 
 SEATS = ("first", "second", "random")
@@ -46,8 +46,7 @@ class HogsolveVectorEnv(gymnasium.vector.VectorEnv):
             raise ValueError(f"seat must be first, second or random, not {seat!r}")
         if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
-        name = rules if rules is not None else (game or "su18")
-        self.spec_game = GameSpec.of(name, goal) if isinstance(name, str) else GameSpec.of(goal=goal, rules=name)
+        self.spec_game = env_game(rules, game, goal, where="hogsolve's vector environment")
         self.num_envs, self.seat = num_envs, seat
         self.engine = ENGINES[self.spec_game.family_name](self.spec_game, opponent)
         n = self.spec_game.num_actions
@@ -72,10 +71,7 @@ class HogsolveVectorEnv(gymnasium.vector.VectorEnv):
         chance and the opponent until the agent's next turn or the end."""
         if not self.engine.started:
             raise RuntimeError("call reset() before step()")
-        actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
-        if ((actions < 0) | (actions >= self.spec_game.num_actions)).any():
-            bad = int(actions[(actions < 0) | (actions >= self.spec_game.num_actions)][0])
-            raise ValueError(f"action {bad} is outside 0 to {self.spec_game.num_actions - 1}")
+        actions = whole_actions(actions, self.spec_game.num_actions, self.num_envs)  # never 3.7 played as 3
         playing = ~self.lost_unplayed
         rows = np.flatnonzero(playing)
         illegal = np.zeros(self.num_envs, dtype=bool)

@@ -78,7 +78,8 @@ def actions_of(agent, rows, num_actions: int, progress: Optional[Callable] = Non
             (values == np.round(values)) & (values >= 0) & (values < num_actions)
         if not good.all():
             at = int(np.flatnonzero(~good)[0])
-            raise AgentError(f"chose {values[at].item()!r} at the observation {rows[at].tolist()}; "
+            chosen = values[at].item() if hasattr(values[at], "item") else values[at]  # None has no item()
+            raise AgentError(f"chose {chosen!r} at the observation {rows[at].tolist()}; "
                              f"expected an action from 0 to {num_actions - 1}")
         return values.astype(np.int64)
 
