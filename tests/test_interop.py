@@ -665,6 +665,41 @@ def test_every_adapter_refuses_what_it_cannot_play_as_given():
         pz.raw_env(rules="su18", game="pig")
 
 
+def test_pettingzoo_ends_a_game_on_a_forbidden_action_as_its_classic_envs_do():
+    """env() terminates on an action the mask forbids (zero dice in Neller's Hog), the player who
+    chose it losing; raw_env plays the nearest legal action and says so.  Mistake: the two
+    adapters disagreeing silently, or no TerminateIllegalWrapper."""
+    wrapped = pz.env(rules="hog", goal=20)
+    wrapped.reset(seed=1)
+    wrapped.step(0)  # zero dice is not a move in Neller's Hog
+    assert all(wrapped.terminations.values()) and wrapped.rewards["player_0"] == -1.0
+    raw = pz.raw_env(rules="hog", goal=20)
+    raw.reset(seed=1)
+    raw.step(0)
+    assert raw.infos["player_0"].get("illegal") is True and not any(raw.terminations.values())
+
+
+def test_make_vec_builds_hogsolves_own_vector_env():
+    """gymnasium.make_vec gives the native vector env (arrays, not N copies), of the right game,
+    with the ended games' final observation and info.  Mistake: the SyncVectorEnv fallback, or a
+    vector env that ignores the id's family."""
+    from hogsolve.interop.vector import HogsolveVectorEnv
+    vector = gymnasium.make_vec("hogsolve/Hog-v0", num_envs=8, rules="su18", goal=20, opponent="always_roll:4")
+    assert isinstance(vector, HogsolveVectorEnv) and vector.spec_game.rules.name == "su18"
+    assert gymnasium.make_vec("hogsolve/Pig-v0", num_envs=2, game="piglet").spec_game.rules.name == "piglet"
+    vector.reset(seed=3)
+    for _ in range(50):
+        _, rewards, done, truncated, info = vector.step(np.full(8, 4))
+        if done.any():
+            assert (info["_final_obs"] == done).all() and (info["final_info"]["won"] == (done & (rewards > 0))).all()
+            assert info["action_mask"].shape == (8, 11)
+            break
+    else:
+        raise AssertionError("no game ended in 50 steps at goal 20")
+    with pytest.raises(ValueError, match="use hogsolve/Pig-v0"):
+        gymnasium.make_vec("hogsolve/Hog-v0", num_envs=2, game="pig")
+
+
 def test_a_fixed_pig_opponent_holds_exactly_where_its_table_says():
     """Mistakes: the opponent rolling at a turn total its table holds at (Piglet's heads add 1,
     so hold_at:1 holds at a total of 1), or holding with nothing to bank; a ready strategy

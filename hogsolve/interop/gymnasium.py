@@ -138,7 +138,11 @@ class HogsolveEnv(gymnasium.Env):
 #: Steps before an episode is truncated (a game of two sensible players takes a few dozen).
 MAX_EPISODE_STEPS = 10_000
 
+# ``gymnasium.make_vec(id, num_envs=N)`` builds hogsolve's own vector environment (numpy arrays,
+# no N copies of the single one): :class:`hogsolve.interop.vector.HogsolveVectorEnv`.
 gymnasium.register(id="hogsolve/Hog-v0", entry_point="hogsolve.interop.gymnasium:HogsolveEnv", kwargs={"family": "hog"},
-                   max_episode_steps=MAX_EPISODE_STEPS)
+                   max_episode_steps=MAX_EPISODE_STEPS,
+                   vector_entry_point="hogsolve.interop.vector:HogsolveVectorEnv")
 gymnasium.register(id="hogsolve/Pig-v0", entry_point="hogsolve.interop.gymnasium:HogsolveEnv",
-                   kwargs={"family": "roll-or-hold"}, max_episode_steps=MAX_EPISODE_STEPS)
+                   kwargs={"family": "roll-or-hold"}, max_episode_steps=MAX_EPISODE_STEPS,
+                   vector_entry_point="hogsolve.interop.vector:HogsolveVectorEnv")

@@ -108,8 +108,15 @@ def raw_env(**kwargs) -> HogsolveAEC:
     return HogsolveAEC(**kwargs)
 
 
+#: What an agent that plays an action its mask forbids gets, as in PettingZoo's classic games.
+ILLEGAL_REWARD = -1.0
+
+
 def env(**kwargs):
     """A hogsolve game as a PettingZoo AEC environment, wrapped as PettingZoo's classic games
-    are: an action outside the action space is an error, and so is a call out of order
-    (``step`` or ``observe`` before ``reset``)."""
-    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(**kwargs)))
+    are: an action the mask forbids ends the game with :data:`ILLEGAL_REWARD` for the agent that
+    played it (``TerminateIllegalWrapper``; ``raw_env`` plays it as the nearest legal action
+    instead and says so in ``infos``), an action outside the action space is an error, and so is
+    a call out of order (``step`` or ``observe`` before ``reset``)."""
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(
+        wrappers.TerminateIllegalWrapper(raw_env(**kwargs), illegal_reward=ILLEGAL_REWARD)))

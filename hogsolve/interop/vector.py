@@ -41,12 +41,16 @@ class HogsolveVectorEnv(gymnasium.vector.VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
 
     def __init__(self, num_envs: int = 1024, rules: Any = None, game: Optional[str] = None,
-                 goal: Optional[int] = None, opponent: Any = "optimal", seat: str = "first"):
+                 goal: Optional[int] = None, opponent: Any = "optimal", seat: str = "first",
+                 family: Optional[str] = None, max_episode_steps: Optional[int] = None):
         if seat not in SEATS:
             raise ValueError(f"seat must be first, second or random, not {seat!r}")
         if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
-        self.spec_game = env_game(rules, game, goal, where="hogsolve's vector environment")
+        where = {"hog": "hogsolve/Hog-v0", "roll-or-hold": "hogsolve/Pig-v0"}.get(family or "",
+                                                                              "hogsolve's vector environment")
+        self.spec_game = env_game(rules, game, goal, family, where)
+        self.max_episode_steps = max_episode_steps  # as gymnasium.make_vec passes it: truncation
         self.num_envs, self.seat = num_envs, seat
         self.engine = ENGINES[self.spec_game.family_name](self.spec_game, opponent)
         n = self.spec_game.num_actions
@@ -63,6 +67,7 @@ class HogsolveVectorEnv(gymnasium.vector.VectorEnv):
         if seed is not None:
             self.rng = np.random.default_rng(seed)
         self.engine.start(self.num_envs)
+        self.steps = np.zeros(self.num_envs, dtype=np.int64)
         self._deal(np.arange(self.num_envs))
         return self._observe(np.zeros(self.num_envs, dtype=bool))
 
@@ -79,14 +84,24 @@ class HogsolveVectorEnv(gymnasium.vector.VectorEnv):
         self.engine.opponent_until_agent(rows, self.me, self.rng)
         done = self.engine.over() | self.lost_unplayed
         rewards = np.where(done, np.where(self.engine.winner == self.me, 1.0, -1.0), 0.0)
-        final_obs = np.minimum(self.engine.observe(self.me), self.spec_game.highs) if done.any() else None
-        ended = np.flatnonzero(done)
+        self.steps += 1
+        truncated = ~done & (self.steps >= self.max_episode_steps) if self.max_episode_steps else \
+            np.zeros(self.num_envs, dtype=bool)
+        final_obs = np.minimum(self.engine.observe(self.me), self.spec_game.highs) \
+            if (done | truncated).any() else None
+        ended = np.flatnonzero(done | truncated)
+        self.steps[ended] = 0
+        self.me_before = self.me.copy()
+        winners = self.engine.winner.copy()
         if ended.size:
             self._deal(ended)
         observation, info = self._observe(illegal)
-        if ended.size:
-            info["final_obs"], info["_final_obs"] = final_obs, done.copy()
-        return observation, rewards, done, np.zeros(self.num_envs, dtype=bool), info
+        if ended.size:  # Gymnasium's same-step autoreset: the ended games' last observation and info
+            over = done | truncated
+            info["final_obs"], info["_final_obs"] = final_obs, over
+            info["final_info"] = {"won": done & (winners == self.me_before), "_won": over.copy()}
+            info["_final_info"] = over.copy()
+        return observation, rewards, done, truncated, info
 
     def _deal(self, rows: np.ndarray) -> None:
         """New games at ``rows``: seats drawn, the opponent's opening moves made."""
