@@ -110,9 +110,13 @@ def slot_values(model: Model, policies: np.ndarray, partner: np.ndarray) -> np.n
     table = OutcomeTable(model, slots=policies.shape[2])
     values = np.zeros(policies.shape)
     forever = endless_play(model, policies, policies[:, :, partner])
+    solved = set()
 
     def update(k: int) -> float:
         d = model.diagonals[k]
+        if not model.progressive and d.again is None and k not in solved:
+            solved.add(k)
+            return _mirrored_solve(model, table, values, policies, partner, forever, k)
         q = table.chosen_slot_values(k, policies[d.s, d.o])
         if forever is not None:
             q = np.where(forever[d.s, d.o], 0.5, q)
@@ -123,6 +127,38 @@ def slot_values(model: Model, policies: np.ndarray, partner: np.ndarray) -> np.n
 
     by_score_sum(model, update).check("exact win rates")
     return values
+
+
+def _mirrored_solve(model: Model, table: OutcomeTable, values: np.ndarray, policies: np.ndarray,
+                    partner: np.ndarray, forever: Optional[np.ndarray], k: int) -> float:
+    """Score sum ``k`` of a game whose turns can score nothing (Neller's Hog, a pass), solved at
+    once instead of iterated: when the only turns that stay on the sum hand the other player the
+    same scores (a roll scoring 0 from (s, o) leads to the opponent at (o, s)), each slot's value
+    is ``V_i(s, o) = C_i + q_i (1 - V_j(o, s))`` with j its partner, two equations per pair of
+    mirrored states, solved exactly: ``V_i = (C_i + q_i (1 - C_j - q_j)) / (1 - q_i q_j)``.
+
+    ``C`` and ``q`` come from the backup itself (the sum's values set to 1, then to 0: the chosen
+    value is affine in them), so nothing about the rules is assumed; ``by_score_sum`` then updates
+    the sum as usual, which changes nothing where the assumption holds and iterates on from this
+    start where it does not.  Returns a change that asks for that check."""
+    d = model.diagonals[k]
+    chosen = policies[d.s, d.o]
+    ends = []
+    for mark in (1.0, 0.0):
+        values[d.s, d.o] = mark
+        table.fill(k, values, values, partner)
+        ends.append(table.chosen_slot_values(k, chosen).copy())
+    rest, stay = ends[0], ends[1] - ends[0]  # C (the rest) and q (staying on the sum)
+    mirror = np.lexsort((d.o, d.s))[np.lexsort((d.s, d.o))]  # the entry of (o, s) for each (s, o)
+    their_rest, their_stay = rest[mirror][:, partner], stay[mirror][:, partner]
+    both = stay * their_stay
+    solved = np.full(rest.shape, 0.5)  # both pass for ever: an endless game, a draw (see endless_play)
+    np.divide(rest + stay * (1.0 - their_rest - their_stay), 1.0 - both, out=solved, where=both < 1.0)
+    if forever is not None:
+        solved = np.where(forever[d.s, d.o], 0.5, solved)
+    values[d.s, d.o] = solved
+    table.fill(k, values, values, partner)
+    return 1.0
 
 
 def _plain_pass(model: Model, plan: StagePlan, values: np.ndarray, partner: np.ndarray):
