@@ -86,8 +86,33 @@ def test_each_score_sum_is_solved_in_one_step_and_checked_once(monkeypatch):
         results.append(run(*args, **kwargs))
         return results[-1]
     monkeypatch.setattr(policy_values, "by_score_sum", counted)
+    from hogsolve import best_response
     goal = 20
     rng = np.random.default_rng(2)
     win_rate(rng.integers(1, 11, (goal, goal)), rng.integers(1, 11, (goal, goal)), get_rules("hog", goal=goal))
+    best_response(rng.integers(1, 11, (goal, goal)), get_rules("hog", goal=goal))  # the best response's sums too
     sums = 2 * goal - 1
-    assert results and results[-1].updates <= 3 * sums  # a step and a check (a third, rarely, for rounding)
+    assert len(results) == 2  # a step and a check each (a third, rarely, for rounding)
+    assert all(result.updates <= 3 * sums for result in results), [result.updates for result in results]
+
+
+@pytest.mark.parametrize("goal", [12, 20])
+def test_the_best_response_in_neller_hog_is_the_iterations_and_its_policy_wins_as_it_says(goal):
+    """The best response solved score sum by score sum in closed form (the largest of each
+    action's fixed points) equals the general iteration's values, and its policy, played as a
+    fixed pair in the linear system, wins exactly as often as it claims.  Mistakes: the maximum
+    taken before the fixed points (a different value), the opponent's value at the wrong state."""
+    from hogsolve import best_response
+    from hogsolve.analysis.evaluate import _best_response_pairwise
+    from hogsolve.analysis.policy_values import best_response_values
+    from hogsolve.solver.model import model_for
+    rules = get_rules("hog", goal=goal)
+    model = model_for(rules)
+    opponent = np.random.default_rng(goal + 1).integers(1, 11, (goal, goal))
+    mine, theirs, _ = best_response_values(model, opponent)
+    reference_mine, reference_theirs, _ = _best_response_pairwise(model, opponent)
+    assert np.abs(mine - reference_mine).max() <= 1e-12 and np.abs(theirs - reference_theirs).max() <= 1e-12
+    response = best_response(opponent, rules)
+    first, second = linear_win_rate(rules, response.policy, opponent)
+    assert response.win_rate.first == pytest.approx(first, abs=1e-12)
+    assert response.win_rate.second == pytest.approx(second, abs=1e-12)

@@ -595,7 +595,7 @@ def test_gymnasium_seats_rewards_render_and_defaults():
     assert HogsolveEnv(rules="su18").render() is None
     assert HogsolveEnv().spec_game.rules.name == "su18"
     assert HogsolveEnv(rules=get_rules("fa18"), goal=30).spec_game.goal == 30
-    with pytest.raises(RuntimeError, match=r"^call reset\(\) before step\(\) \(the game is over\)$"):
+    with pytest.raises(RuntimeError, match=r"^call reset\(\) before the first step\(\)$"):
         HogsolveEnv(rules="su18").step(1)
     with pytest.raises(ValueError, match="render_mode must be None or 'ansi', not 'human'"):
         HogsolveEnv(render_mode="human")
@@ -625,9 +625,9 @@ def test_pettingzoo_contract():
     assert aec.observe("player_0")["action_mask"].tolist() == [1] * 11
     aec.step(3)
     assert aec.infos["player_0"] == {} and aec.agent_selection == "player_1"
-    hog = pz.env(rules="hog", goal=30)  # Neller's Hog: zero dice is not a move
+    hog = pz.raw_env(rules="hog", goal=30)  # Neller's Hog: zero dice is not a move
     hog.reset(seed=1)
-    hog.step(0)
+    hog.step(0)  # raw_env: played as the nearest legal action (env() ends the game: test_interop)
     assert hog.infos["player_0"] == {"illegal": True}
     assert pz.env().spec_game.rules.name == "su18"
     fresh = pz.env(rules="su18", goal=30)

@@ -235,8 +235,13 @@ def best_response_values(model: Model, opponent: np.ndarray):
     if back is not None and back.any() and model.rules.endless != "draw":
         back = None  # my pass there is worth what the iteration gives; a pass back and forth shows as stuck
 
+    solved = set()
+
     def update(k: int) -> float:
         d = model.diagonals[k]
+        if not model.progressive and d.again is None and passes is None and k not in solved:
+            solved.add(k)
+            return _mirrored_best_response(model, table, values, opponent_flat, k)
         every = table.slot_action_values(k)  # (A, m, 2): me in slot 0, the opponent in slot 1
         if back is not None:
             every[0, :, 0] = np.where(back[d.s, d.o], 0.5, every[0, :, 0])
@@ -253,6 +258,41 @@ def best_response_values(model: Model, opponent: np.ndarray):
 
     by_score_sum(model, update).check("best response")
     return values[..., 0], values[..., 1], kept
+
+
+def _mirrored_best_response(model: Model, table: OutcomeTable, values: np.ndarray, opponent_flat: np.ndarray,
+                            k: int) -> float:
+    """:func:`_mirrored_solve` for the best response (slot 0) to a fixed opponent (slot 1): each
+    action n's value is ``a_n + b_n (1 - W)`` with W the opponent's value at the mirrored state,
+    itself ``C + q (1 - V)``; each action then has the fixed point ``x_n`` of its own affine map,
+    and the best response's value is their maximum (the fixed point of the maximum of increasing
+    affine contractions is the largest of theirs).  Checked by one ordinary update afterwards.
+    Used only where no zero-dice pass exists (Neller's Hog): where a pass can be passed back, the
+    iteration must show the endless game (best_response refuses it unless it is a draw)."""
+    d = model.diagonals[k]
+    flat = values.reshape(-1, 2)
+    ends = []
+    for mark in (1.0, 0.0):
+        flat[d.flat] = mark
+        table.fill(k, values, values, np.array([1, 0]))
+        ends.append(table.slot_action_values(k).copy())  # (A, m, 2)
+    allowed = np.isfinite(ends[0])  # -inf: fewer dice than the rules allow, never chosen
+    rest, stay = ends[0], np.zeros(ends[0].shape)
+    np.subtract(ends[1], ends[0], out=stay, where=allowed)
+    m = len(d.s)
+    mirror = np.lexsort((d.o, d.s))[np.lexsort((d.s, d.o))]
+    chosen = opponent_flat[d.flat]
+    their_rest, their_stay = rest[chosen, np.arange(m), 1], stay[chosen, np.arange(m), 1]  # at each state
+    c, q = their_rest[mirror], their_stay[mirror]  # the opponent's, at the mirrored state
+    a, b = rest[:, :, 0], stay[:, :, 0]  # (A, m): mine
+    fixed = np.full(a.shape, 0.5)
+    np.divide(a + b * (1.0 - c - q), 1.0 - b * q, out=fixed, where=(b * q < 1.0) & allowed[:, :, 0])
+    fixed[~allowed[:, :, 0]] = -np.inf
+    mine = fixed.max(axis=0)
+    flat[d.flat, 0] = mine
+    flat[d.flat, 1] = their_rest + their_stay * (1.0 - mine[mirror])
+    table.fill(k, values, values, np.array([1, 0]))
+    return 1.0
 
 
 def occupancy(model: Model, policy_me: np.ndarray, policy_opp: np.ndarray) -> np.ndarray:

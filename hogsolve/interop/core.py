@@ -96,10 +96,13 @@ def env_game(rules: Any, game: Optional[str], goal: Optional[int], family: Optio
         name = DEFAULT_GAME[family or "hog"]
     spec = GameSpec.of(name, goal) if isinstance(name, str) else GameSpec.of(goal=goal, rules=name)
     if family is not None and spec.family_name != family:
-        other = "hogsolve/Pig-v0 (game=...)" if spec.family_name == "roll-or-hold" else "hogsolve/Hog-v0 (rules=...)"
-        raise ValueError(f"{where} plays {'Hog rulesets' if family == 'hog' else 'the roll-or-hold games'}, "
-                         f"not {spec.rules.name}: use {other}")
+        raise ValueError(f"{where} plays {PLAYS[family]}, not {spec.rules.name}: use {ENV_IDS[spec.family_name]}")
     return spec
+
+
+#: Each family's Gymnasium id and what it plays, for the line that sends a game to its own id.
+ENV_IDS = {"hog": "hogsolve/Hog-v0 (rules=...)", "roll-or-hold": "hogsolve/Pig-v0 (game=...)"}
+PLAYS = {"hog": "Hog rulesets", "roll-or-hold": "the roll-or-hold games"}
 
 
 def whole_actions(actions: Any, num_actions: int, count: Optional[int] = None) -> np.ndarray:
