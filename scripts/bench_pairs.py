@@ -39,9 +39,9 @@ def measure(games) -> dict:
         rules = get_rules(name)
         bot = optimal_strategy(rules)
         win_rate(bot, "always_roll:4", rules)  # warm: the model, the tables
-        out[name] = {"pair": best_of(lambda: win_rate(bot, "always_roll:4", rules), 3),
-                     "best_response": best_of(lambda: best_response("always_roll:4", rules), 2),
-                     "regret": best_of(lambda: regret("always_roll:4", rules), 2)}
+        out[name] = {"pair": best_of(lambda b=bot, r=rules: win_rate(b, "always_roll:4", r), 3),
+                     "best_response": best_of(lambda r=rules: best_response("always_roll:4", r), 2),
+                     "regret": best_of(lambda r=rules: regret("always_roll:4", r), 2)}
     return out
 
 

@@ -503,7 +503,7 @@ def test_a_student_file_reads_an_empty_stdin_not_ours(tmp_path):
 
 
 def test_a_student_process_starts_with_its_limits_fixed_and_death_tied_to_ours(tmp_path, monkeypatch):
-    """What ``_in_child`` sets before the student's interpreter starts, read by the student's own
+    """What the child (``limit_self``) sets before the student's code runs, read by the student's own
     code: the output cap (RLIMIT_FSIZE) and the memory cap (RLIMIT_AS), each with a hard limit
     equal to the soft one (else the file could lift its own cap), and the parent-death signal
     SIGKILL (so a hogsolve killed outright takes the student's process with it).  Mistakes: a

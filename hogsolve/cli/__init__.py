@@ -13,7 +13,7 @@ from typing import Dict, List, Optional, Tuple
 
 from ..util import interrupts
 from ..version import __version__
-from .common import Failure, Parser, UsageError
+from .common import Failure, Parser, UsageError, verb_environment
 
 #: verb -> (module that defines ``setup_<verb>(parser) -> run``, one-line help)
 VERBS: Dict[str, Tuple[str, str]] = {
@@ -83,7 +83,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         if not getattr(args, "run", None):
             parser.print_help()
             return 2
-        return int(args.run(args) or 0)
+        with verb_environment():
+            return int(args.run(args) or 0)
     except UsageError as exc:
         for line in str(exc).splitlines() or [""]:  # several problems (a rule file's): one line each
             print(f"error: {line}", file=sys.stderr)

@@ -419,6 +419,22 @@ def settle_rules(args, files: Optional[List[Path]] = None) -> None:
         args.rules = choice.name
 
 
+@contextlib.contextmanager
+def verb_environment():
+    """Run one verb: what it sets for every student file it runs (``--require-sandbox``, through
+    the environment, so that every thread and path sees it) is undone when it ends, so a verb run
+    in-process (the tests, a notebook) leaves the next one as it found it."""
+    from ..strategy.userfile import REQUIRE_SANDBOX_ENV
+    before = os.environ.get(REQUIRE_SANDBOX_ENV)
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(REQUIRE_SANDBOX_ENV, None)
+        else:
+            os.environ[REQUIRE_SANDBOX_ENV] = before
+
+
 def walls(args) -> None:
     """Before student files run: --require-sandbox made the rule for every file this process runs,
     and the one-line notice (once) where this machine cannot wall them in."""

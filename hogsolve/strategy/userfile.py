@@ -222,21 +222,6 @@ def _store(file: Path, function: str, rules: Game, record: dict) -> None:
         pass  # an unwritable cache only costs time
 
 
-def _in_child(memory_mb: int) -> None:
-    """Runs in the student's process before it starts: cap its output and its memory, and have
-    the kernel kill it when hogsolve dies, however it dies (a parent-death signal, Linux; its
-    own children are the watcher's, see :mod:`hogsolve.strategy.userfile_child`)."""
-    import resource
-    resource.setrlimit(resource.RLIMIT_FSIZE, (OUTPUT_LIMIT, OUTPUT_LIMIT))
-    if memory_mb:
-        resource.setrlimit(resource.RLIMIT_AS, (memory_mb * 2 ** 20, memory_mb * 2 ** 20))
-    try:
-        import ctypes
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG (its errno is not read)
-    except (OSError, AttributeError):
-        pass  # not Linux: the clean-up on Ctrl-C and SIGTERM still kills it
-
-
 WORK_PREFIX = "hogsolve-"
 
 
@@ -388,7 +373,7 @@ def _supervised(file: Path, children: List[dict], memory_mb: int, label: str, ti
                     procs.append(subprocess.Popen(
                         [sys.executable, str(CHILD), str(child["request"])], cwd=file.parent,
                         stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=child["env"], start_new_session=True,
-                        pass_fds=(child["watch_read"],), preexec_fn=functools.partial(_in_child, memory_mb)))
+                        pass_fds=(child["watch_read"],)))  # no preexec_fn: no Python runs between fork and exec
                 finally:
                     os.close(child["watch_read"])
             if stopping():  # Ctrl-C came while it started: the clean-up may have missed it
@@ -440,7 +425,8 @@ def _run(file: Path, label: str, function: str, game: Game, timeout: float, memo
             watch_read, watch_write = os.pipe()
             write_ends.append(watch_write)
             request = folder / "request.json"
-            request.write_text(json.dumps({"watch_fd": watch_read, "file": str(file), "function": function,
+            request.write_text(json.dumps({"watch_fd": watch_read, "parent": os.getpid(),
+                                           "output_bytes": OUTPUT_LIMIT, "file": str(file), "function": function,
                                            "goal": int(game.goal), "seed": seed,
                                            "family": game.family, "max_dice": num_actions(game) - 1,
                                            "num_actions": num_actions(game), "rows": str(rows_file),

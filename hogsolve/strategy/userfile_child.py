@@ -42,6 +42,28 @@ def described(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
+def limit_self(request) -> None:
+    """Cap this process's output and memory (hard limits equal to the soft ones, so the user's code
+    cannot lift them) and have the kernel kill it when hogsolve dies, however it dies (a
+    parent-death signal, Linux): set here, first thing, rather than between fork and exec in
+    hogsolve's process, where a signal arriving at that moment would run hogsolve's handler in
+    the copy."""
+    import resource
+    if request.get("output_bytes"):
+        cap = int(request["output_bytes"])
+        resource.setrlimit(resource.RLIMIT_FSIZE, (cap, cap))
+    if request.get("memory_mb"):
+        cap = int(request["memory_mb"]) * 2 ** 20
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+    try:
+        import ctypes
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG (its errno is not read)
+    except (OSError, AttributeError):
+        pass  # not Linux: the watcher and the clean-up on Ctrl-C and SIGTERM still kill it
+    if request.get("parent") is not None and os.getppid() != int(request["parent"]):
+        os._exit(70)  # hogsolve died before the signal was set: nobody is waiting
+
+
 def watch_parent(fd: int) -> None:
     """Fork a watcher that kills this process group once ``fd``, the read end of a pipe whose
     write end only the parent holds, reaches its end: the parent is gone."""
@@ -238,6 +260,7 @@ def main(request_path: str) -> None:
     """Tabulate the request's function and write the result file (see the module docstring)."""
     with open(request_path) as f:
         request = json.load(f)
+    limit_self(request)
     if request.get("watch_fd") is not None:
         watch_parent(int(request["watch_fd"]))
     progress = os.open(request["progress"], os.O_WRONLY)
