@@ -484,3 +484,18 @@ def test_piglets_coin_is_flipped_not_rolled():
                          for entry in rolls)
     assert {describe(entry, "Bot").split(":")[0] for entry in rolls} <= {"Bot flipped heads", "Bot flipped tails"}
     assert get_pig_game("two-dice-pig").said((3, 5)) == "rolled 3 5"
+
+
+@pytest.mark.parametrize("goal, degenerate", [(20, True), (30, True), (35, True), (40, False)])
+def test_a_degenerate_goal_is_named(goal, degenerate):
+    """Pig at goals 20, 30 and 35: always rolling is optimal in every state, so a table that learns
+    nothing is already optimal (the researchers' guide's example goal was one of them).  Checked
+    by playing always-roll (hold at the goal) against the optimum: exactly even then, below even
+    otherwise.  Mistake: a benchmark that is degenerate without a word."""
+    from hogsolve.cli.solve import format_roll_or_hold_solution
+    game = get_pig_game("pig", goal=goal)
+    solution = solve_pig(game)
+    even = pig_win_rate(hold_at(goal), solution, game).average
+    assert (solution.degenerate == "always roll") == degenerate
+    assert (abs(even - 0.5) < 1e-12) == degenerate
+    assert ("note: always roll is optimal in every state" in format_roll_or_hold_solution(solution)) == degenerate

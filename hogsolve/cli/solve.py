@@ -248,4 +248,5 @@ def format_roll_or_hold_solution(solution) -> str:
         (f"{c.policy_passes} rounds of policy iteration over "
         f"whole turns" if c.over_turns else f"{c.policy_passes} policy passes at most per stage"),
         "  proven optimal" if c.proven else f"  NOT proven: {c.reason}",
-    ])
+    ] + ([f"  note: {solution.degenerate} is optimal in every state at this goal: a strategy that learns nothing "
+          "can be optimal here (a degenerate benchmark)"] if solution.degenerate else []))

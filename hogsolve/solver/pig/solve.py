@@ -49,6 +49,21 @@ class RollTable:
         room = g - np.arange(g)[:, None]
         return np.where(holds.any(axis=2), first, room).astype(np.int16)
 
+    @property
+    def degenerate(self) -> str:
+        """'' for a game worth learning; else which fixed rule is optimal in every state where a
+        choice exists: "always roll" (it never pays to hold before the goal, as in Pig at goals
+        20, 30 and 35) or "always hold" (hold at any turn total).  Then a table that learns
+        nothing can already be optimal, which a benchmark should know."""
+        g = self.game.goal
+        i, _, k = np.indices(self.roll.shape)
+        choice = (k >= 1) & (i + k < g)  # a turn total to bank, the goal not yet reached
+        if not choice.any():
+            return ""
+        if self.roll[choice].all():
+            return "always roll"
+        return "always hold" if not self.roll[choice].any() else ""
+
     def __call__(self, score: int, opponent_score: int, turn_total: int) -> bool:
         """True to roll at (score, opponent_score, turn_total)."""
         if score + turn_total >= self.game.goal:
@@ -90,6 +105,7 @@ class PigSolution(RollTable, Solution):
         """Summary for --json output."""
         return plain({**self.status(), "rules": self.game.summary(), "first_player_win_probability":
                       self.first_player_win_probability, "opening_hold_threshold": int(self.hold_threshold[0, 0]),
+                      "degenerate": self.degenerate,
                       "solve_seconds": self.solve_seconds, "certificate": self.certificate.to_dict()})
 
     def __repr__(self) -> str:
