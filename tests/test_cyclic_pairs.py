@@ -116,3 +116,38 @@ def test_the_best_response_in_neller_hog_is_the_iterations_and_its_policy_wins_a
     first, second = linear_win_rate(rules, response.policy, opponent)
     assert response.win_rate.first == pytest.approx(first, abs=1e-12)
     assert response.win_rate.second == pytest.approx(second, abs=1e-12)
+
+
+def linear_occupancy(rules, mine, theirs):
+    """Expected visits of each (s, o) with "me" to move, half the games me first: the chain's
+    fundamental matrix, (I - T)^-1 from the start, written from the rules text."""
+    g = rules.goal
+    index = {(s, o, me): i for i, (s, o, me) in enumerate((s, o, me) for s in range(g) for o in range(g)
+                                                          for me in (True, False))}
+    transitions = np.zeros((len(index), len(index)))
+    for (s, o, me), i in index.items():
+        policy = mine if me else theirs
+        for key, p in outcome_distribution(rules, s, o, int(policy[s][o])).items():
+            if key in ("win", "loss"):
+                continue
+            if key[0] == "again":
+                transitions[i, index[key[1], key[2], me]] += p
+            else:
+                transitions[i, index[key[0], key[1], not me]] += p
+    start = np.zeros(len(index))
+    start[index[0, 0, True]] = start[index[0, 0, False]] = 0.5
+    visits = np.linalg.solve((np.eye(len(index)) - transitions).T, start)
+    return np.array([[visits[index[s, o, True]] for o in range(g)] for s in range(g)])
+
+
+def test_neller_hog_occupancy_matches_the_chains_fundamental_matrix():
+    """How often a pair reaches each state (regret's weights), summed over the bounces between
+    mirrored states in closed form.  Mistakes: the bounce's return counted for the wrong mover,
+    the mass that stays spread again, a state's visits lost."""
+    from hogsolve.analysis.policy_values import occupancy
+    from hogsolve.solver.model import model_for
+    rules = get_rules("hog", goal=12)
+    rng = np.random.default_rng(9)
+    mine, theirs = rng.integers(1, 11, (12, 12)), rng.integers(1, 11, (12, 12))
+    ours = occupancy(model_for(rules), mine, theirs)
+    assert np.abs(ours - linear_occupancy(rules, mine, theirs)).max() <= 1e-12

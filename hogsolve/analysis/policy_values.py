@@ -129,6 +129,13 @@ def slot_values(model: Model, policies: np.ndarray, partner: np.ndarray) -> np.n
     return values
 
 
+def _mirror(d) -> np.ndarray:
+    """For each entry (s, o) of a score sum's diagonal ``d``, the position of (o, s) on it."""
+    mirror = np.empty(len(d.s), dtype=np.intp)
+    mirror[np.lexsort((d.s, d.o))] = np.lexsort((d.o, d.s))  # the p-th (o, s) is the p-th (s, o)
+    return mirror
+
+
 def _mirrored_solve(model: Model, table: OutcomeTable, values: np.ndarray, policies: np.ndarray,
                     partner: np.ndarray, forever: Optional[np.ndarray], k: int) -> float:
     """Score sum ``k`` of a game whose turns can score nothing (Neller's Hog, a pass), solved at
@@ -149,7 +156,7 @@ def _mirrored_solve(model: Model, table: OutcomeTable, values: np.ndarray, polic
         table.fill(k, values, values, partner)
         ends.append(table.chosen_slot_values(k, chosen).copy())
     rest, stay = ends[0], ends[1] - ends[0]  # C (the rest) and q (staying on the sum)
-    mirror = np.lexsort((d.o, d.s))[np.lexsort((d.s, d.o))]  # the entry of (o, s) for each (s, o)
+    mirror = _mirror(d)
     their_rest, their_stay = rest[mirror][:, partner], stay[mirror][:, partner]
     both = stay * their_stay
     solved = np.full(rest.shape, 0.5)  # both pass for ever: an endless game, a draw (see endless_play)
@@ -280,7 +287,7 @@ def _mirrored_best_response(model: Model, table: OutcomeTable, values: np.ndarra
     rest, stay = ends[0], np.zeros(ends[0].shape)
     np.subtract(ends[1], ends[0], out=stay, where=allowed)
     m = len(d.s)
-    mirror = np.lexsort((d.o, d.s))[np.lexsort((d.s, d.o))]
+    mirror = _mirror(d)
     chosen = opponent_flat[d.flat]
     their_rest, their_stay = rest[chosen, np.arange(m), 1], stay[chosen, np.arange(m), 1]  # at each state
     c, q = their_rest[mirror], their_stay[mirror]  # the opponent's, at the mirrored state
@@ -315,6 +322,8 @@ def occupancy(model: Model, policy_me: np.ndarray, policy_opp: np.ndarray) -> np
     points = np.arange(model.counts.shape[2])
     for k in range(2 * g - 1):
         d = model.diagonals[k]
+        if not model.progressive and model.piggy is None and model.again is None:
+            _mirrored_occupancy(model, pending, visits, policies, stops, k)  # then the loop finds no mass left
         for _ in range(STAGE_CAP):
             mass = [pending[i][d.flat].copy() for i in (0, 1)]
             if not (mass[0].any() or mass[1].any()):
@@ -344,6 +353,54 @@ def occupancy(model: Model, policy_me: np.ndarray, policy_opp: np.ndarray) -> np
         else:
             raise ConvergenceError(f"occupancy: play stays on score sum {k} after {STAGE_CAP} turns")
     return visits.reshape(g, g)
+
+
+def _mirrored_occupancy(model: Model, pending, visits: np.ndarray, policies, stops, k: int) -> None:
+    """:func:`occupancy`'s score sum ``k`` at once where its only turns that stay on the sum hand
+    the other player the mirrored scores (Neller's Hog): the mass that bounces between (s, o) and
+    the opponent's (o, s) is a geometric series, so each mover's visits there are
+    ``V_i = (m_i + q_j m_j) / (1 - q_i q_j)`` (m the mass that arrived, q the chance of staying,
+    j the other mover at the mirrored state), and only what leaves the sum is spread.  Where a
+    turn stays on the sum otherwise, or a pass never ends, nothing is done here and the
+    iteration takes the sum as before."""
+    g, S = model.goal, model.num_states
+    d = model.diagonals[k]
+    mass = [pending[i][d.flat].copy() for i in (0, 1)]
+    if not (mass[0].any() or mass[1].any()) or stops[0][d.flat].any() or stops[1][d.flat].any():
+        return
+    points = np.arange(model.counts.shape[2])
+    mirror = _mirror(d)
+    mirror_flat = d.o * g + d.s
+    parts = []
+    for i in (0, 1):
+        actions = policies[i][d.flat]
+        w = model.probability[d.kinds, actions]  # (m, P); zero for Free Bacon
+        bacon = actions == 0
+        targets = model.land(d.s[:, None], d.o[:, None], points[None, :])
+        bacon_targets = model.land(d.s, d.o, model.free_bacon_points[d.s, d.o])
+
+        def on_sum(t):
+            return (t < S) & (t // g + t % g == k)
+        same, bacon_same = on_sum(targets), on_sum(bacon_targets)
+        if ((same & (targets != mirror_flat[:, None]) & (w > 0)).any()
+                or (bacon & bacon_same & (bacon_targets != mirror_flat)).any()):
+            return  # a turn that stays on the sum elsewhere than the mirror: the iteration's case
+        stay = (w * same).sum(axis=1) + (bacon & bacon_same)
+        parts.append((actions, w, bacon, same, bacon_same, stay))
+    q0, q1 = parts[0][5], parts[1][5]
+    denominators = [1.0 - q0 * q1[mirror], 1.0 - q1 * q0[mirror]]
+    if min(float(x.min()) for x in denominators) <= 0.0:
+        return
+    totals = [(mass[0] + q1[mirror] * mass[1][mirror]) / denominators[0],
+              (mass[1] + q0[mirror] * mass[0][mirror]) / denominators[1]]
+    for i in (0, 1):
+        pending[i][d.flat] = 0.0
+    visits[d.flat] += totals[0]
+    for i, (_, w, bacon, same, bacon_same, _) in enumerate(parts):
+        _spread(model, pending, i, d.s[:, None], d.o[:, None], points, totals[i][:, None] * np.where(same, 0.0, w))
+        leave = bacon & ~bacon_same
+        _spread(model, pending, i, d.s[leave], d.o[leave], model.free_bacon_points[d.s[leave], d.o[leave]],
+                totals[i][leave])
 
 
 def _history_occupancy(model: Model, policy_me: np.ndarray, policy_opp: np.ndarray) -> np.ndarray:
