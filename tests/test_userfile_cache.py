@@ -186,3 +186,19 @@ def test_a_loop_fixed_while_it_runs_is_not_cached_as_a_loop(tmp_path, monkeypatc
     thread.join()
     table, source, _ = userfile.tabulate_table(str(file), "final_strategy", rules, timeout=2)
     assert (table == 6).all() and "cached" not in source
+
+
+def test_a_report_naming_other_bytes_of_the_file_is_not_cached(student, monkeypatch):
+    """The report is written by the student's own process, so it could name bytes the file never
+    had and key another file's cache record (a forged table for someone else's strategy).
+    Mistake: the reported digest trusted as the key."""
+    rules = get_rules("su18", goal=10)
+    run = userfile._run
+
+    def forged(*args, **kwargs):
+        table, files, captured, uncacheable, changed = run(*args, **kwargs)
+        return table, {**files, "hog.py": "0" * 64}, captured, uncacheable, changed
+    monkeypatch.setattr(userfile, "_run", forged)
+    _, source, _ = userfile.tabulate_table(str(student), "final_strategy", rules)
+    assert source["not_cached"] == "its report names other bytes of the file than it had"
+    assert not userfile.cache_dir().exists() or not any(userfile.cache_dir().iterdir())

@@ -2,11 +2,14 @@
 
 Student code is hostile by accident: it imports helpers with common names
 (``hog``, ``dice``, ``ucb``), prints, loops, exits, reads input, parses
-arguments.  So each file runs in a child process (:mod:`hogsolve.strategy.userfile_child`)
-with its own folder first on the import path, a time limit for the whole
-tabulation, stdout and stderr captured (never mixed into hogsolve's
-output), stdin closed, and its answers checked at every state, twice.  What
-goes wrong becomes one :class:`UserFileError` line naming the file.
+arguments.  So each file runs in two fresh child processes at once (:mod:`hogsolve.strategy.userfile_child`),
+with other seeds for ``random`` and other hash seeds (a strategy built from random numbers shows as
+two tables), each walled in by the kernel before the file's code runs
+(:mod:`hogsolve.strategy.sandbox_child`: it reads only its folder and Python's files, writes only
+a private temporary folder, has no network, starts nothing), with its own folder first on the
+import path, a time limit for the whole tabulation, stdout and stderr captured (never mixed into
+hogsolve's output), stdin closed, and its answers checked at every state, twice.  What goes
+wrong, or what the walls refused, becomes one :class:`UserFileError` line naming the file.
 
 The name may be a CS 61A strategy ``(score, opponent_score)``, a roll-or-hold
 strategy ``(score, opponent_score, turn_total) -> roll?``, or an agent on the
@@ -22,10 +25,11 @@ it starts die with hogsolve, even under SIGKILL (a watcher on a pipe, see
 Tables are cached under ``$HOGSOLVE_CACHE/strategies`` keyed by everything
 they depend on: the function, the ruleset, the limits, and the contents of
 every file the strategy loaded or read from outside Python's own and
-installed packages (modules and data files alike; paths relative to the
+installed packages, as the child read them (modules and data files alike; paths relative to the
 file's folder, so two identical ``entry.py`` files importing different
-``hog.py`` files are different strategies).  A strategy that lists a folder
-or reads what is not a regular file is not cached at all.
+``hog.py`` files are different strategies).  A file saved while it runs is run again; a strategy
+that lists a folder or reads what is not a regular file, or whose report names other bytes of
+its file than those on disk, is not cached at all.
 """
 from __future__ import annotations
 
@@ -328,7 +332,12 @@ def tabulate_table(path: str, function: str, game: Game, *, timeout: float = DEF
             _store(file, function, game, {"files": {**before, **failure.files},
                                           "failed": failure.message, "timeout": failure.timeout, "limits": limits})
         raise UserFileError(failure.message) from None
-    source["sha256"] = files.get(file.name, source["sha256"])  # the bytes that ran
+    ran = files.get(file.name, source["sha256"])
+    if ran not in (source["sha256"], _sha256(file)) and not uncacheable:
+        # the report is the student's process's to write: bytes the file never had would key
+        # the cache of another file's content (a forged table for someone else's strategy)
+        uncacheable = "its report names other bytes of the file than it had"
+    source["sha256"] = ran  # the bytes that ran
     assert captured is not None  # a run that gave a table read what it printed
     if use_cache and not uncacheable:
         _store(file, function, game, {"files": files, "table": table.reshape(-1).astype(int).tolist(),
