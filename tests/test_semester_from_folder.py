@@ -134,3 +134,17 @@ def test_choose_rules_keeps_a_rule_file_and_reports_every_folder(tmp_path):
     b = project(tmp_path / "b", "cal/cs61a/fa16/proj01")
     with pytest.raises(SemesterError, match="fa16 is not built in: Pork Chop"):
         choose_rules([a, b], None)
+
+
+def test_the_lab_plays_the_folders_semester(tmp_path, monkeypatch):
+    """`hogsolve lab hog.py` in a fa19 folder serves fa19, and says so.  Mistake: the lab's own
+    default (su18) kept."""
+    from hogsolve.gui import server
+    project(tmp_path, "cal/cs61a/fa19/proj01")
+    monkeypatch.chdir(tmp_path)
+    served = {}
+    monkeypatch.setattr(server, "serve", lambda rules, port, **kwargs: served.update(rules=rules, lab=kwargs["lab"]))
+    result = run_main("lab", "hog.py", "--no-browser", "--goal", "20", "--port", "0")
+    assert result.returncode == 0, result.stderr
+    assert served["rules"] == "fa19" and served["lab"].rules.name == "fa19"
+    assert result.stderr.splitlines()[0] == "rules: fa19, from proj01.ok (--rules NAME plays another ruleset)"
