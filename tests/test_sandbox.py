@@ -153,6 +153,9 @@ def test_a_machine_without_walls_says_so_once_and_require_refuses(tmp_path, monk
                        "--require-sandbox")
     assert refused.returncode == 2 and refused.stdout == "" and refused.stderr.count("\n") == 1
     assert "not run: this machine cannot wall in student code" in refused.stderr
+    (tmp_path / "pig.py").write_text("def strategy(score, opponent_score, turn_total):\n    return turn_total < 5\n")
+    pig = run_main("compare", f"{tmp_path / 'pig.py'}:strategy", "optimal", "--rules", "piglet", "--require-sandbox")
+    assert pig.returncode == 2 and "not run: this machine cannot wall in student code" in pig.stderr  # every game
     monkeypatch.delenv(userfile.REQUIRE_SANDBOX_ENV, raising=False)
     monkeypatch.setenv(userfile.REQUIRE_SANDBOX_ENV, "1")
     assert run_main("compare", str(tmp_path / "a.py"), "optimal", "--rules", "su18", "--goal", "20").returncode == 2

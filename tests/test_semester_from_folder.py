@@ -124,9 +124,10 @@ def test_a_tournament_of_several_semesters_needs_rules(tmp_path, monkeypatch):
     assert "note: 1 of the 3 folders name no semester; they play fa23 too" in one.stderr
 
 
-def test_choose_rules_keeps_a_rule_file_and_reports_every_folder(tmp_path):
-    """The library call: no files, no notes; a named ruleset kept.  Mistake: a note or a change of
-    rules for verbs without student files."""
+def test_choose_rules_without_files_with_a_name_and_with_an_unknown_semester(tmp_path):
+    """The library call: no files, no notes; a named ruleset kept; a semester that is not built in
+    refused with its reason.  Mistake: a note or a change of rules for verbs without student
+    files, or an unknown semester played as something else."""
     assert choose_rules([], None).name == "su18" and choose_rules([], None).notes == ()
     a = project(tmp_path / "a", "cal/cs61a/fa19/proj01")
     assert choose_rules([a], "fa19", given_name="fa19").notes == ()

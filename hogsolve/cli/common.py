@@ -369,13 +369,17 @@ def student_files(args) -> List[Path]:
     """The student files a verb's arguments name: ``FILE.py[:NAME]`` strategies, a lab's file, and
     the entries of a tournament's folders."""
     from ..contest.entries import ContestError, find_entries
+    from ..strategy.userfile import UserFileError, file_spec
     texts = [getattr(args, key, None) for key in ("a", "b", "spec", "file")] + list(getattr(args, "specs", None) or [])
     out: List[Path] = []
     for text in texts:
         if not isinstance(text, str):
             continue
-        head = text.rpartition(":")[0]
-        path = Path(head if head.endswith(".py") else text)
+        try:
+            named = file_spec(text)
+        except UserFileError:
+            continue  # loading the spec says what is wrong with it
+        path = Path(named[0] if named else text)
         if path.suffix == ".py" and path.is_file():
             out.append(path)
         elif "specs" in vars(args) and path.is_dir():
@@ -395,7 +399,13 @@ def settle_rules(args, files: Optional[List[Path]] = None) -> None:
     from ..families import HOG, family_of
     from ..hog.rules import UnknownRulesetError, get_rules
     from ..strategy.semester import SemesterError, choose_rules
-    if getattr(args, "rules_file", None) is not None or isinstance(args.rules, list):
+    if isinstance(args.rules, list):
+        return  # solve: no student files
+    files = student_files(args) if files is None else files
+    if not files:
+        return  # nothing to read a semester from: --rules, or su18 (rules_of)
+    walls(args)  # every game's student files, whatever names the rules
+    if getattr(args, "rules_file", None) is not None:
         return
     given_name = None
     if args.rules is not None:
@@ -405,10 +415,6 @@ def settle_rules(args, files: Optional[List[Path]] = None) -> None:
             given_name = get_rules(args.rules).name
         except UnknownRulesetError:
             return  # rules_of says what is wrong with the name
-    files = student_files(args) if files is None else files
-    if not files:
-        return  # nothing to read a semester from: --rules, or su18 (rules_of)
-    walls(args)
     try:
         choice = choose_rules(files, args.rules, given_name=given_name)
     except SemesterError as exc:

@@ -47,7 +47,6 @@ def setup_lab(p):
         if args.host is not None and not args.lab_on_network:
             raise UsageError("with --host the lab would show your file to the network: add --lab-on-network "
                              "to offer it there (behind the access token), or leave --host out")
-        args.rules_file = None
         settle_rules(args, [Path(path)])
         try:
             _, rules = resolve(args.rules or DEFAULT_RULES, args.goal)

@@ -53,7 +53,8 @@ def tournament_hog(args) -> int:
     if args.backend == "dask" and not args.scheduler:
         raise UsageError("--backend dask needs --scheduler tcp://HOST:PORT")
     try:
-        entries, skipped = find_entries(args.specs)
+        left_out: list = []  # a second file beside an entry (hog_old.py beside hog.py): no skipped student
+        entries, skipped = find_entries(args.specs, left_out=left_out)
     except ContestError as exc:
         raise UsageError(str(exc)) from None
     rules = rules_of(args)
@@ -102,13 +103,7 @@ def tournament_hog(args) -> int:
         raise UsageError(str(exc)) from None
     if results is not None:
         write_or_fail(lambda: results.finish(result), args.out)
-    # a second file beside an entry (students/x/hog_old.py beside students/x/hog.py) is left out, not a
-    # skipped student
-    entered = {str(Path(name).parent) for name, _, is_file in entries if is_file}
-    entered_names = {name for name, _, _ in entries}
-    left_out = sorted((name, why) for name, why in skipped
-                      if name.endswith(".py") and name not in entered_names and str(Path(name).parent) in entered)
-    skipped = [pair for pair in skipped if pair not in left_out]
+    left_out.sort()
     renamed = {name: shown[k] for k, (name, _, _) in enumerate(entries) if shown[k] != name}
     skipped = sorted((renamed.get(name, name), why.replace(name, renamed[name]) if name in renamed else why)
                      for name, why in skipped)

@@ -19,7 +19,7 @@ from ..errors import HogsolveError
 import ast
 import os
 from pathlib import Path
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..util.resumable import ResumableCsv, ResumableCsvError
 from .roundrobin import Pair, TournamentResult
@@ -67,33 +67,37 @@ def _entries_in(folder: Path, function: str) -> Tuple[List[Path], List[Tuple[str
     return defining, [], subfolders
 
 
-def find_entries(items: Sequence[str], function: str = "final_strategy") -> Tuple[List[Entry], List[Tuple[str, str]]]:
+def find_entries(items: Sequence[str], function: str = "final_strategy", *,
+                 left_out: Optional[List[Tuple[str, str]]] = None) -> Tuple[List[Entry], List[Tuple[str, str]]]:
     """Every contest entry, and every student left out with the reason.
 
     A folder's ``*.py`` files that define ``function`` are entries, the
     helpers beside them left alone, or its ``hog.py`` alone when that is one of
     them; a folder with none gives, by the same rule, those of each student
     folder in it (``students/alice/hog.py`` with its helpers).  A ``.py`` file is
-    its own entry; anything else is a strategy spec.
+    its own entry; anything else is a strategy spec.  The other files of a folder whose
+    ``hog.py`` is its entry (a ``hog_old.py``) are listed among the skipped, or in ``left_out``
+    when it is given: they are no student left out.
     """
     out: List[Entry] = []
     skipped: List[Tuple[str, str]] = []
+    extra = skipped if left_out is None else left_out
     for item in items:
         path = Path(item)
         if path.is_dir():
-            defining, left_out, subfolders = _entries_in(path, function)
+            defining, second, subfolders = _entries_in(path, function)
             if defining:
                 out.extend((str(p), f"{p}:{function}", True) for p in defining)
-                skipped.extend(left_out)
+                extra.extend(second)
                 continue
             if not subfolders and any(path.glob("*.py")):  # one student's folder (students/*/): helpers only
                 skipped.append((str(path), f"no .py file here defines {function}"))
                 continue
             found = False
             for student in subfolders:
-                candidates, left_out, _ = _entries_in(student, function)
+                candidates, second, _ = _entries_in(student, function)
                 out.extend((str(p), f"{p}:{function}", True) for p in candidates)
-                skipped.extend(left_out)
+                extra.extend(second)
                 found = found or bool(candidates)
                 if not candidates and any(student.glob("*.py")):
                     skipped.append((str(student), f"no .py file here defines {function}"))

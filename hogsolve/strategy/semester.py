@@ -14,7 +14,7 @@ import dataclasses
 import json
 import re
 from pathlib import Path
-from typing import Iterable, List, Optional, Sequence, Tuple
+from typing import Iterable, List, Optional, Tuple
 
 from ..errors import HogsolveError
 from ..hog.rules import NOT_BUILT_IN, UnknownRulesetError, get_rules
@@ -82,7 +82,7 @@ def _ruleset_name(semester: str) -> str:
 class RulesChoice:
     """The ruleset a verb plays and the lines that say why (each one line, for stderr)."""
 
-    name: Optional[str]  # None: keep the --rules-file the user gave
+    name: Optional[str]  # None: keep the --rules the user gave
     notes: Tuple[str, ...]
 
 
@@ -93,12 +93,12 @@ def _shown(path: Path) -> str:
         return str(path)
 
 
-def choose_rules(student_files: Iterable[Path], given: Optional[str], *, given_name: Optional[str] = None,
-                 what: str = "--rules") -> RulesChoice:
+def choose_rules(student_files: Iterable[Path], given: Optional[str], *,
+                 given_name: Optional[str] = None) -> RulesChoice:
     """The ruleset for verbs run on ``student_files``, from their folders' ok files.
 
     ``given`` is what the user named (``--rules``), None when nothing was; ``given_name`` the
-    built-in ruleset it resolved to (the rule file's name for ``--rules-file``).  With a name
+    built-in ruleset it resolved to.  With a name
     given it is kept, and an ok file that names another semester's rules gets a warning; without
     one, the one semester the folders name is played (SemesterError when they name several, or
     one whose rules are not built in), or :data:`DEFAULT_RULES` with a note when none does.
@@ -116,8 +116,8 @@ def choose_rules(student_files: Iterable[Path], given: Optional[str], *, given_n
             if theirs != given_name:
                 plays = "" if given.lower() == given_name else f" ({given_name}'s rules)"
                 names = f"{c.semester}" + (f" ({theirs}'s rules)" if theirs and theirs != c.semester else "")
-                notes.append(f"warning: {what} {given}{plays} is not the semester {_shown(c.path)} names: {names}")
-        return RulesChoice(None, tuple(_one_per_semester(notes)))
+                notes.append(f"warning: --rules {given}{plays} is not the semester {_shown(c.path)} names: {names}")
+        return RulesChoice(None, tuple(dict.fromkeys(notes)))  # each line once
     if not folders:
         return RulesChoice(DEFAULT_RULES, ())
     by_rules: dict = {}
@@ -153,7 +153,3 @@ def choose_rules(student_files: Iterable[Path], given: Optional[str], *, given_n
     return RulesChoice(DEFAULT_RULES, (f"note: {why}; assuming {DEFAULT_RULES} (--rules NAME chooses the "
                                        "semester, such as --rules fa23)",))
 
-
-def _one_per_semester(notes: Sequence[str]) -> List[str]:
-    """The notes without repeats, in their first order."""
-    return list(dict.fromkeys(notes))
