@@ -25,7 +25,7 @@ import importlib.util, json, os, socket, sys
 spec = importlib.util.spec_from_file_location("walls", sys.argv[1])
 walls = importlib.util.module_from_spec(spec); spec.loader.exec_module(walls)
 folder, private, outside = sys.argv[2], sys.argv[3], sys.argv[4]
-have = walls.confine(sys.argv[5:] + [folder], [private]) if os.environ.get("HOGSOLVE_SANDBOX", "") != "off" else {}
+have = walls.confine(sys.argv[5:], [private]) if os.environ.get("HOGSOLVE_SANDBOX", "") != "off" else {}
 def attempt(action):
     try:
         action()
@@ -57,8 +57,8 @@ print(json.dumps({"have": have,
 def probe() -> dict:
     """Start a process walled in as a student's is, have it try each of :data:`TRIES`, and return
     what happened to each ("refused" or "allowed") with what the kernel reported."""
-    from ..strategy import userfile
     from ..strategy.sandbox_child import __file__ as walls
+    from ..strategy.userfile_child import allowed_reads
     with tempfile.TemporaryDirectory(prefix="hogsolve-doctor-") as work:
         folder, private = Path(work, "student"), Path(work, "tmp")
         folder.mkdir()
@@ -66,8 +66,7 @@ def probe() -> dict:
         (folder / "data.txt").write_text("the student's data\n")
         outside = Path(work, "outside.txt")
         done = subprocess.run([sys.executable, "-c", _PROBE, walls, str(folder), str(private), str(outside),
-                               *userfile._readable()], capture_output=True, text=True, timeout=60,
-                              env=userfile.os.environ.copy())
+                               *allowed_reads(str(folder))], capture_output=True, text=True, timeout=60)
         if done.returncode != 0 or not done.stdout.strip():
             return {"error": (done.stderr.strip().splitlines() or ["the probe died"])[-1]}
         found = json.loads(done.stdout)

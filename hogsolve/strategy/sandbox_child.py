@@ -56,6 +56,12 @@ SYSTEM_READS = ("/lib", "/lib64", "/usr/lib", "/usr/lib64", "/usr/local/lib", "/
                 "/usr/share/zoneinfo", "/dev/null", "/dev/urandom", "/dev/zero")
 
 
+def readable(reads) -> list:
+    """Everything the walled process may read: ``reads`` (its folder, Python's files) and the
+    harmless system files of :data:`SYSTEM_READS`, its own ``/proc`` entry among them."""
+    return list(reads) + list(SYSTEM_READS) + [f"/proc/{os.getpid()}"]
+
+
 def _libc():
     return ctypes.CDLL(None, use_errno=True)
 
@@ -169,7 +175,7 @@ def confine(reads, writes) -> dict:
     kernel lacks is left out, never faked."""
     have = support()
     if have["landlock_abi"] >= 1:
-        _landlock(list(reads) + [p for p in SYSTEM_READS] + [f"/proc/{os.getpid()}"], writes, have["landlock_abi"])
+        _landlock(readable(reads), writes, have["landlock_abi"])
     if have["seccomp"]:
         _seccomp(platform.machine())
     return have

@@ -370,7 +370,7 @@ def _kill_group(pid: int) -> None:
         pass
 
 
-def _supervised(file: Path, children: List[dict], memory_mb: int, label: str, timeout: float) -> List[int]:
+def _supervised(file: Path, children: List[dict], label: str, timeout: float) -> List[int]:
     """Start the children (each ``request``, ``outputs``, ``env``, ``watch_read``, ``progress``) at
     once, wait for them within ``timeout``, then kill each one's process group (anything the file
     left running); their exit codes; raises :class:`_Failed` on a time-out."""
@@ -440,15 +440,13 @@ def _run(file: Path, label: str, function: str, game: Game, timeout: float, memo
                                            "family": game.family, "max_dice": num_actions(game) - 1,
                                            "num_actions": num_actions(game), "rows": str(rows_file),
                                            "progress": str(progress), "result": str(result),
-                                           "memory_mb": int(memory_mb), "output_mb": OUTPUT_LIMIT // 2 ** 20,
-                                           "keep_chars": KEPT_CHARS,
-                                           "sandbox": None if sandbox_off() else
-                                           {"reads": _readable() + [str(rows_file)], "writes": [str(private)]}}))
+                                           "memory_mb": int(memory_mb), "keep_chars": KEPT_CHARS,
+                                           "sandbox": None if sandbox_off() else {"writes": [str(private)]}}))
             env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONDONTWRITEBYTECODE": "1", "TMPDIR": str(private)}
             children.append({"request": request, "outputs": [folder / "stdout", folder / "stderr"], "env": env,
                              "watch_read": watch_read, "progress": progress, "result": result})
         try:
-            codes = _supervised(file, children, memory_mb, label, timeout)
+            codes = _supervised(file, children, label, timeout)
         finally:
             for end in write_ends:
                 os.close(end)
@@ -473,19 +471,6 @@ def _report(path: Path) -> Optional[dict]:
     except (OSError, ValueError):
         return None
     return report if isinstance(report, dict) else None
-
-
-def _readable() -> List[str]:
-    """What a student's process may read besides its own folder: Python's installation (the
-    interpreter's own and installed packages) and hogsolve's child scripts."""
-    import site
-    import sysconfig
-    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, *sysconfig.get_paths().values(),
-             *site.getsitepackages(), str(CHILD.parent)}
-    user = site.getusersitepackages()
-    if user and os.path.isdir(user):
-        paths.add(user)
-    return sorted(p for p in paths if p and os.path.exists(p))
 
 
 def _check_report(report: Optional[dict], code: int, where: str, label: str) -> dict:

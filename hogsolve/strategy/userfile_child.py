@@ -315,7 +315,8 @@ def main(request_path: str) -> None:
     def raised(exc, score=-1, opponent_score=-1, during=""):
         """The one line for an exception of the user's code (the limits named as limits)."""
         if isinstance(exc, OSError) and exc.errno == errno.EFBIG:
-            fail("output", f"printed more than {request.get('output_mb', 64)} MB (its output limit){during}", score,
+            fail("output", f"printed more than {int(request['output_bytes']) // 2 ** 20} MB (its output limit){during}",
+                 score,
                  opponent_score)
         if isinstance(exc, MemoryError):
             fail("memory", f"ran out of memory{during}", score, opponent_score,
@@ -334,7 +335,7 @@ def main(request_path: str) -> None:
     sys.argv = [path]
     name = os.path.splitext(os.path.basename(path))[0]
 
-    walls = confine(request.get("sandbox"), reads, folder)
+    walls = confine(request.get("sandbox"), reads, folder, request["rows"])
     mark(IMPORTING)
     try:
         spec = importlib.util.spec_from_file_location(name, path)
@@ -415,8 +416,15 @@ def check_signature(strategy, function, fail) -> None:
                           f"calls {SIGNATURES}")
 
 
-def confine(sandbox, reads: "FilesRead", folder: str) -> dict:
-    """Put up the walls the parent asked for (``sandbox``: the paths to read and write; None: no
+def allowed_reads(folder: str, *more: str) -> list:
+    """What a student's process may read besides the system files of ``sandbox_child``: its own
+    folder, Python's own and installed packages, this folder of hogsolve's child scripts, and
+    ``more`` (the rows an agent is asked on).  ``hogsolve doctor`` walls its probe in with it too."""
+    return sorted({os.path.realpath(p) for p in (folder, HERE, *more)} | system_paths())
+
+
+def confine(sandbox, reads: "FilesRead", folder: str, rows: str) -> dict:
+    """Put up the walls the parent asked for (``sandbox``: the private folder to write; None: no
     walls) with ``sandbox_child.py`` beside this file; what the kernel enforces, or why nothing."""
     if not sandbox:
         return {"enforced": False, "why": "not asked for"}
@@ -424,7 +432,7 @@ def confine(sandbox, reads: "FilesRead", folder: str) -> dict:
     assert spec is not None and spec.loader is not None  # a .py file beside this one
     walls = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(walls)
-    readable = [os.path.realpath(p) for p in sandbox["reads"]] + [os.path.realpath(folder)]
+    readable = allowed_reads(folder, rows)
     writable = [os.path.realpath(p) for p in sandbox["writes"]]
     reads.busy = True  # the walls' own opens (each path a rule names) are not the user's reads
     try:
@@ -434,8 +442,7 @@ def confine(sandbox, reads: "FilesRead", folder: str) -> dict:
     finally:
         reads.busy = False
     if have.get("landlock_abi", 0) >= 1:
-        system = [os.path.realpath(p) for p in walls.SYSTEM_READS] + [f"/proc/{os.getpid()}"]
-        reads.policy = (readable + system, writable, folder)
+        reads.policy = ([os.path.realpath(p) for p in walls.readable(readable)], writable, folder)
     return have
 
 
