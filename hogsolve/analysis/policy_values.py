@@ -136,6 +136,22 @@ def _mirror(d) -> np.ndarray:
     return mirror
 
 
+def _rest_and_stay(model: Model, table: OutcomeTable, values: np.ndarray, partner: np.ndarray, k: int,
+                   evaluate) -> Tuple[np.ndarray, np.ndarray]:
+    """What ``evaluate(k)`` (values of score sum ``k`` from the backup) is made of, as an affine
+    function of that sum's own values (``values[s, o, slot]``): its values with the sum's set to 1
+    (the turns that leave it: C) and what setting them to 0 adds (the chance of staying on it: q);
+    -inf (a move the rules forbid) stays."""
+    ends = []
+    for mark in (1.0, 0.0):
+        values.reshape(-1, values.shape[-1])[model.diagonals[k].flat] = mark
+        table.fill(k, values, values, partner)
+        ends.append(evaluate(k).copy())
+    stay = np.zeros(ends[0].shape)
+    np.subtract(ends[1], ends[0], out=stay, where=np.isfinite(ends[0]))
+    return ends[0], stay
+
+
 def _mirrored_solve(model: Model, table: OutcomeTable, values: np.ndarray, policies: np.ndarray,
                     partner: np.ndarray, forever: Optional[np.ndarray], k: int) -> float:
     """Score sum ``k`` of a game whose turns can score nothing (Neller's Hog, a pass), solved at
@@ -150,12 +166,7 @@ def _mirrored_solve(model: Model, table: OutcomeTable, values: np.ndarray, polic
     start where it does not.  Returns a change that asks for that check."""
     d = model.diagonals[k]
     chosen = policies[d.s, d.o]
-    ends = []
-    for mark in (1.0, 0.0):
-        values[d.s, d.o] = mark
-        table.fill(k, values, values, partner)
-        ends.append(table.chosen_slot_values(k, chosen).copy())
-    rest, stay = ends[0], ends[1] - ends[0]  # C (the rest) and q (staying on the sum)
+    rest, stay = _rest_and_stay(model, table, values, partner, k, lambda k: table.chosen_slot_values(k, chosen))
     mirror = _mirror(d)
     their_rest, their_stay = rest[mirror][:, partner], stay[mirror][:, partner]
     both = stay * their_stay
@@ -278,14 +289,8 @@ def _mirrored_best_response(model: Model, table: OutcomeTable, values: np.ndarra
     iteration must show the endless game (best_response refuses it unless it is a draw)."""
     d = model.diagonals[k]
     flat = values.reshape(-1, 2)
-    ends = []
-    for mark in (1.0, 0.0):
-        flat[d.flat] = mark
-        table.fill(k, values, values, np.array([1, 0]))
-        ends.append(table.slot_action_values(k).copy())  # (A, m, 2)
-    allowed = np.isfinite(ends[0])  # -inf: fewer dice than the rules allow, never chosen
-    rest, stay = ends[0], np.zeros(ends[0].shape)
-    np.subtract(ends[1], ends[0], out=stay, where=allowed)
+    rest, stay = _rest_and_stay(model, table, values, np.array([1, 0]), k, table.slot_action_values)  # (A, m, 2)
+    allowed = np.isfinite(rest)  # -inf: fewer dice than the rules allow, never chosen
     m = len(d.s)
     mirror = _mirror(d)
     chosen = opponent_flat[d.flat]

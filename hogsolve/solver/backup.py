@@ -343,15 +343,19 @@ class HistoryTable:
                           where=(self.bonus == beta).T[:, None, :, None])
             if part is not out:
                 np.copyto(out, part, where=(d.kinds == t)[None, :, None, None])
-        # zero dice: the Free Bacon points, the bonus for memory a, and the memory they leave
+        out[0] = self._bacon(k, d)
+        return np.moveaxis(np.subtract(1.0, out, out=out), 0, -1)
+
+    def _bacon(self, k: int, d) -> np.ndarray:
+        """``[m, a, b]``: the outcome value of rolling zero dice: the Free Bacon points, the bonus for
+        memory a, and the memory they leave."""
+        H = self.table.shape[2]
         points = d.bacon_rows - k
         rows = d.bacon_rows[:, None] + self.bonus[:, 0][None, :]  # (m, H_a)
         memory = np.asarray(self.model.rules.history.index(
             self.model.rules.history.remembered(0, points), int(self.model.rules.max_dice)))
         memory = np.broadcast_to(memory, points.shape)
-        out[0] = self.table[rows[:, :, None], d.o[:, None, None], np.arange(H)[None, None, :],
-                            memory[:, None, None]]
-        return np.moveaxis(np.subtract(1.0, out, out=out), 0, -1)
+        return self.table[rows[:, :, None], d.o[:, None, None], np.arange(H)[None, None, :], memory[:, None, None]]
 
     def chosen_values(self, k: int, actions: np.ndarray) -> np.ndarray:
         """Mover's value of the given actions ``(m, H, H)`` at diagonal ``k``: the sums of the dice
@@ -375,15 +379,8 @@ class HistoryTable:
                         sums = self._rolled(k, d, t, int(beta), rolled)  # (U, m, b)
                         np.copyto(out, sums[where, m_index, b_index], where=chosen)
         zero = actions == 0
-        if zero.any():  # Free Bacon: its points, the bonus for memory a, and the memory they leave
-            points = d.bacon_rows - k
-            rows = d.bacon_rows[:, None] + self.bonus[:, 0][None, :]  # (m, H_a)
-            memory = np.asarray(self.model.rules.history.index(
-                self.model.rules.history.remembered(0, points), int(self.model.rules.max_dice)))
-            memory = np.broadcast_to(memory, points.shape)
-            bacon = self.table[rows[:, :, None], d.o[:, None, None], np.arange(H)[None, None, :],
-                               memory[:, None, None]]
-            np.copyto(out, bacon, where=zero)
+        if zero.any():
+            np.copyto(out, self._bacon(k, d), where=zero)
         return np.subtract(1.0, out)
 
     def all_action_values(self) -> np.ndarray:
