@@ -47,7 +47,8 @@ class Family:
     you_first, seed)`` a person against the bot; ``optimal(game)`` the bot;
     ``tabulated(game, table)`` the strategy an agent's table of answers plays
     (:meth:`table_of` of the game); ``load_strategy(spec, game)`` a strategy from its
-    spec (``optimal``, ``always_roll:4``, ``hold_at:20``, ``FILE.py:NAME``).
+    spec (``optimal``, ``always_roll:4``, ``hold_at:20``, ``FILE.py:NAME``).  ``env_id`` is its
+    Gymnasium id, whose keyword ``env_keyword`` names the game, ``default_game`` when none is named.
     """
 
     name: str
@@ -65,6 +66,9 @@ class Family:
     optimal: Callable[..., Any]
     tabulated: Callable[..., Any]
     load_strategy: Callable[..., Any]
+    env_id: str
+    env_keyword: str
+    default_game: str
 
     def owns(self, name: Optional[str]) -> bool:
         """True when ``name`` (a --rules name, in any case) is one of this family's games."""
@@ -99,7 +103,8 @@ HOG = Family(
     regret=_lazy("analysis.evaluate:regret"), simulate=_lazy("analysis.montecarlo:simulate"),
     game_type=lambda: _class("hog.rules:Ruleset"), new_state=_lazy("hog.state:new_state"),
     session=_lazy("sessions.hog:Session"), optimal=_lazy("strategy.optimal_bot:optimal_strategy"),
-    tabulated=_hog_policy, load_strategy=_lazy("strategy.specs:load_strategy"))
+    tabulated=_hog_policy, load_strategy=_lazy("strategy.specs:load_strategy"),
+    env_id="hogsolve/Hog-v0", env_keyword="rules", default_game="su18")
 
 ROLL_OR_HOLD = Family(
     name="roll-or-hold", description="roll or hold each roll: Pig, Piglet, Two-Dice Pig, Big Pig",
@@ -109,7 +114,8 @@ ROLL_OR_HOLD = Family(
     regret=_lazy("analysis.pig.evaluate:pig_regret"), simulate=_lazy("analysis.pig.montecarlo:simulate_roll_or_hold"),
     game_type=lambda: _class("pig.rules:PigGame"), new_state=_lazy("pig.state:new_state"),
     session=_lazy("sessions.pig:PigSession"), optimal=_lazy("strategy.pig:pig_bot"),
-    tabulated=_lazy("strategy.pig:TabulatedPig"), load_strategy=_lazy("strategy.pig:load_pig_strategy"))
+    tabulated=_lazy("strategy.pig:TabulatedPig"), load_strategy=_lazy("strategy.pig:load_pig_strategy"),
+    env_id="hogsolve/Pig-v0", env_keyword="game", default_game="pig")
 
 #: Every family, by name; Hog is the default for names no family owns (rule files, typos: its
 #: own lookup then explains the name).

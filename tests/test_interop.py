@@ -635,9 +635,10 @@ def test_every_adapter_refuses_what_it_cannot_play_as_given():
     accepted, a step before any reset said to be after the game's end."""
     from hogsolve.interop.gymnasium import HogsolveEnv
     from hogsolve.interop.vector import HogsolveVectorEnv
-    with pytest.raises(ValueError, match=r"hogsolve/Hog-v0 plays Hog rulesets, not pig: use hogsolve/Pig-v0"):
+    with pytest.raises(ValueError, match=r"hogsolve/Hog-v0 plays hog games, not pig: use hogsolve/Pig-v0 \(game="):
         gymnasium.make("hogsolve/Hog-v0", game="pig")
-    with pytest.raises(ValueError, match=r"hogsolve/Pig-v0 plays the roll-or-hold games, not su18"):
+    with pytest.raises(ValueError, match=r"hogsolve/Pig-v0 plays roll-or-hold games, not su18: use "
+                                         r"hogsolve/Hog-v0 \(rules="):
         gymnasium.make("hogsolve/Pig-v0", game="su18")
     with pytest.raises(ValueError, match="not both"):
         gymnasium.make("hogsolve/Hog-v0", rules="su18", game="pig")

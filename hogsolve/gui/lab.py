@@ -151,15 +151,14 @@ class Lab:
             "memories": [int(n) for n in rules.context_shape],
         }, expected, reach
 
-    def _reached(self, reach: Optional[np.ndarray], memory: Tuple[int, ...]) -> bool:
+    @staticmethod
+    def _reached(reach: np.ndarray, memory: Tuple[int, ...]) -> bool:
         """Whether play against the optimal player ever reaches the slice ``memory`` of the maps."""
-        if reach is None:
-            return True
         where = (slice(None), slice(None)) + tuple(memory)
         return bool(np.any(reach[where[:reach.ndim]] > 0))
 
     def _maps(self, table: np.ndarray, expected: np.ndarray, memory: Tuple[int, ...],
-              reach: Optional[np.ndarray] = None) -> Dict[str, Any]:
+              reach: np.ndarray) -> Dict[str, Any]:
         """The strategy's map, the optimal map and the expected loss, as ``[score][opponent]``
         grids (:data:`MAPS`) at ``memory`` (Feral Hogs); the loss summed over what the grid does not
         show; and whether play against the optimal player reaches that slice at all."""
@@ -171,7 +170,7 @@ class Lab:
 
     def maps(self, memory: Tuple[int, ...]) -> Dict[str, Any]:
         """The maps of the last good run at another slice of memories (both players' under Feral Hogs)."""
-        if self.table is None or self.expected is None:
+        if self.table is None or self.expected is None or self.reach is None:
             raise LabError("no maps yet: the file has not run successfully")
         shape = tuple(self.rules.context_shape)
         if len(memory) != len(shape) or not all(0 <= m < n for m, n in zip(memory, shape)):

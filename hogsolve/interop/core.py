@@ -79,30 +79,25 @@ class GameSpec:
         return observations.decision_rows(self.rules)
 
 
-#: The game an environment plays when it is given none, by the family its id serves.
-DEFAULT_GAME = {"hog": "su18", "roll-or-hold": "pig"}
-
-
 def env_game(rules: Any, game: Optional[str], goal: Optional[int], family: Optional[str] = None,
              where: str = "the environment") -> GameSpec:
     """The game an environment plays: ``rules`` (a Hog ruleset, a name or a Ruleset) or ``game``
     (a roll-or-hold game's name), never both; of ``family`` when the environment's id serves one
-    (ValueError naming the id to use otherwise)."""
+    (then named by that id, and a ValueError names the id to use for another family's game)."""
+    own = FAMILIES[family] if family is not None else None
+    where = own.env_id if own is not None else where
     if rules is not None and game is not None:
         raise ValueError(f"{where}: give rules= (a Hog ruleset) or game= (a roll-or-hold game), not both "
                          f"(got rules={rules!r}, game={game!r})")
     name = rules if rules is not None else game
     if name is None:
-        name = DEFAULT_GAME[family or "hog"]
+        name = (own or family_of(None)).default_game  # no family: Hog's, as every verb
     spec = GameSpec.of(name, goal) if isinstance(name, str) else GameSpec.of(goal=goal, rules=name)
-    if family is not None and spec.family_name != family:
-        raise ValueError(f"{where} plays {PLAYS[family]}, not {spec.rules.name}: use {ENV_IDS[spec.family_name]}")
+    if own is not None and spec.family is not own:
+        other = spec.family
+        raise ValueError(f"{where} plays {own.name} games, not {spec.rules.name}: use "
+                         f"{other.env_id} ({other.env_keyword}=...)")
     return spec
-
-
-#: Each family's Gymnasium id and what it plays, for the line that sends a game to its own id.
-ENV_IDS = {"hog": "hogsolve/Hog-v0 (rules=...)", "roll-or-hold": "hogsolve/Pig-v0 (game=...)"}
-PLAYS = {"hog": "Hog rulesets", "roll-or-hold": "the roll-or-hold games"}
 
 
 def whole_actions(actions: Any, num_actions: int, count: Optional[int] = None) -> np.ndarray:

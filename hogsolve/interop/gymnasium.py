@@ -36,6 +36,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..games.interface import GameState
+from ..families import FAMILIES
 from .core import env_game, whole_actions
 from .lanes import lane_for
 
@@ -52,8 +53,7 @@ class HogsolveEnv(gymnasium.Env):
             raise ValueError(f"seat must be first, second or random, not {seat!r}")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        where = {"hog": "hogsolve/Hog-v0", "roll-or-hold": "hogsolve/Pig-v0"}.get(family or "", "HogsolveEnv")
-        self.spec_game = env_game(rules, game, goal, family, where)
+        self.spec_game = env_game(rules, game, goal, family, "HogsolveEnv")
         self.reset_once = False
         self.seat_choice, self.render_mode = seat, render_mode
         self.mask_in_observation = mask_in_observation
@@ -140,9 +140,7 @@ MAX_EPISODE_STEPS = 10_000
 
 # ``gymnasium.make_vec(id, num_envs=N)`` builds hogsolve's own vector environment (numpy arrays,
 # no N copies of the single one): :class:`hogsolve.interop.vector.HogsolveVectorEnv`.
-gymnasium.register(id="hogsolve/Hog-v0", entry_point="hogsolve.interop.gymnasium:HogsolveEnv", kwargs={"family": "hog"},
-                   max_episode_steps=MAX_EPISODE_STEPS,
-                   vector_entry_point="hogsolve.interop.vector:HogsolveVectorEnv")
-gymnasium.register(id="hogsolve/Pig-v0", entry_point="hogsolve.interop.gymnasium:HogsolveEnv",
-                   kwargs={"family": "roll-or-hold"}, max_episode_steps=MAX_EPISODE_STEPS,
-                   vector_entry_point="hogsolve.interop.vector:HogsolveVectorEnv")
+for _family in FAMILIES.values():
+    gymnasium.register(id=_family.env_id, entry_point="hogsolve.interop.gymnasium:HogsolveEnv",
+                       kwargs={"family": _family.name}, max_episode_steps=MAX_EPISODE_STEPS,
+                       vector_entry_point="hogsolve.interop.vector:HogsolveVectorEnv")

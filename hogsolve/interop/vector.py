@@ -47,9 +47,7 @@ class HogsolveVectorEnv(gymnasium.vector.VectorEnv):
             raise ValueError(f"seat must be first, second or random, not {seat!r}")
         if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
-        where = {"hog": "hogsolve/Hog-v0", "roll-or-hold": "hogsolve/Pig-v0"}.get(family or "",
-                                                                              "hogsolve's vector environment")
-        self.spec_game = env_game(rules, game, goal, family, where)
+        self.spec_game = env_game(rules, game, goal, family, "hogsolve's vector environment")
         self.max_episode_steps = max_episode_steps  # as gymnasium.make_vec passes it: truncation
         self.num_envs, self.seat = num_envs, seat
         self.engine = ENGINES[self.spec_game.family_name](self.spec_game, opponent)
@@ -91,15 +89,14 @@ class HogsolveVectorEnv(gymnasium.vector.VectorEnv):
             if (done | truncated).any() else None
         ended = np.flatnonzero(done | truncated)
         self.steps[ended] = 0
-        self.me_before = self.me.copy()
-        winners = self.engine.winner.copy()
+        me, winners = self.me.copy(), self.engine.winner.copy()  # before the ended games are dealt again
         if ended.size:
             self._deal(ended)
         observation, info = self._observe(illegal)
         if ended.size:  # Gymnasium's same-step autoreset: the ended games' last observation and info
             over = done | truncated
             info["final_obs"], info["_final_obs"] = final_obs, over
-            info["final_info"] = {"won": done & (winners == self.me_before), "_won": over.copy()}
+            info["final_info"] = {"won": done & (winners == me), "_won": over.copy()}
             info["_final_info"] = over.copy()
         return observation, rewards, done, truncated, info
 

@@ -12,8 +12,7 @@ def describe(entry: dict, who: str) -> str:
     """One roll or hold in words, e.g. ``Bot rolled 3: +3``."""
     if entry["action"] == "hold":
         return f"{who} held and banked {entry['banked']}"
-    said = entry.get("said") or "rolled " + " ".join(str(f) for f in entry["faces"])
-    return f"{who} {said}: " + SAID.get(entry["outcome"], f"+{entry['amount']}")
+    return f"{who} {entry['said']}: " + SAID.get(entry["outcome"], f"+{entry['amount']}")  # the game's words
 
 
 def play_game(game, you_first: bool, seed, read: Callable[[str], str] = input,

@@ -83,12 +83,12 @@ def actions_of(agent, rows, num_actions: int, progress: Optional[Callable] = Non
                              f"expected an action from 0 to {num_actions - 1}")
         return values.astype(np.int64)
 
+    sample = np.unique(np.linspace(0, len(rows) - 1, min(SAMPLE, len(rows))).astype(np.int64))  # asked again
     try:
         batch = flat(act(rows))
     except Exception:  # noqa: BLE001 - an agent of one observation at a time fails on a batch
         batch = None
     if batch is not None and batch.shape == (len(rows),):
-        sample = np.unique(np.linspace(0, len(rows) - 1, min(SAMPLE, len(rows))).astype(np.int64))
         try:
             again = flat(act(rows[sample]))
         except Exception:  # noqa: BLE001
@@ -101,7 +101,6 @@ def actions_of(agent, rows, num_actions: int, progress: Optional[Callable] = Non
             progress(row)
         answers.append(one(row))
     values = checked(np.array(answers))
-    sample = np.unique(np.linspace(0, len(rows) - 1, min(SAMPLE, len(rows))).astype(np.int64))
     for at in sample:  # asked again: an agent that samples its actions is no fixed strategy
         again = one(rows[at])
         if again != values[at]:

@@ -10,10 +10,10 @@ const KEY = "hogsolve-pig-game";
 function entryWords(e) {
   const who = e.who === "you" ? "You" : "Bot";
   if (e.action === "hold") return `${who} held, banking ${e.banked}`;
-  const said = e.said || `rolled ${e.faces.join(" ")}`;  // "flipped heads" for Piglet's coin
-  if (e.outcome === "bust") return `${who} ${said}: bust, the turn total is lost`;
-  if (e.outcome === "wipe") return `${who} ${said}: double ones, the banked score is lost too`;
-  return `${who} ${said}: +${e.amount}`;
+  // e.said is the game's own words for the roll: "rolled 3 5", or "flipped heads" for Piglet's coin
+  if (e.outcome === "bust") return `${who} ${e.said}: bust, the turn total is lost`;
+  if (e.outcome === "wipe") return `${who} ${e.said}: double ones, the banked score is lost too`;
+  return `${who} ${e.said}: +${e.amount}`;
 }
 
 function render() {
