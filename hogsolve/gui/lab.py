@@ -120,7 +120,8 @@ class Lab:
         how long it took, and whether a new run is under way (for how long, in seconds)."""
         running = self.started is not None
         return {"type": "figures", "strategy": self.label, "rules": self.rules.name, "goal": int(self.rules.goal),
-                "family": self.family.name, "figures": self.figures, "stale": bool(self.error and self.figures),
+                "family": self.family.name, "average_label": self.rules.average_label, "figures": self.figures,
+                "stale": bool(self.error and self.figures),
                 "error": self.error, "run": self.runs - running, "time": self.finished,
                 "seconds": None if self.seconds is None else round(self.seconds, 2), "running": running,
                 "running_for": round(time.time() - self.started, 1) if self.started is not None else None}

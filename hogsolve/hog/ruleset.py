@@ -124,6 +124,9 @@ class Ruleset:
     #: The family of games this belongs to (:mod:`hogsolve.families`).
     family = "hog"
 
+    #: What the average of both seats' win rates is called (the course's contest counts it).
+    average_label = "the CS 61A win rate"
+
     # -- what an agent sees and answers (the environments and agent files read these) --
 
     @property

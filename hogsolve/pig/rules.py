@@ -72,6 +72,9 @@ class PigGame:
     #: The family of games this belongs to (:mod:`hogsolve.families`).
     family = "roll-or-hold"
 
+    #: What the average of both seats' win rates is called: nothing of its own here.
+    average_label = ""
+
     # -- what an agent sees and answers (the environments and agent files read these) --
 
     @property

@@ -106,7 +106,8 @@ function show(payload) {
   document.body.dataset.memory = "";
   $("lab-title").textContent = `${payload.strategy} in ${payload.rules} (goal ${payload.goal})`;
   $("turn-total-box").hidden = payload.family === "hog";
-  $("cs61a-note").hidden = payload.family !== "hog";  // the contest's average is Hog's, not Piglet's
+  $("cs61a-note").textContent = payload.average_label ? `(${payload.average_label})` : "";  // the game's name for it
+  $("cs61a-note").hidden = !payload.average_label;
   if (payload.figures) {
     shown = payload;
     offerMemories(payload.figures.memories);
