@@ -78,3 +78,48 @@ def test_a_student_dies_with_a_killed_hogsolve_and_its_folder_goes_next_time(tmp
     assert done.returncode == 0, done.stderr
     assert list(tmp.iterdir()) == []
     assert psutil.pid_exists(proc.pid) is False or psutil.Process(proc.pid).status() == psutil.STATUS_ZOMBIE
+
+
+def _tgkill(pid: int, tid: int, signum: int) -> None:
+    """Send ``signum`` to one thread of ``pid`` (Linux's tgkill; Python has no wrapper)."""
+    import ctypes
+    import platform
+    number = {"x86_64": 234, "aarch64": 131}.get(platform.machine())
+    if number is None:
+        pytest.skip(f"tgkill's number on {platform.machine()} is not known here")
+    libc = ctypes.CDLL(None, use_errno=True)
+    assert libc.syscall(number, pid, tid, signum) == 0, ctypes.get_errno()
+
+
+def test_a_signal_the_kernel_gives_a_worker_thread_still_ends_the_run_at_once(tmp_path):
+    """The mistake it catches: the main thread blocked in a plain ``pool.map`` while student
+    files load; the kernel handed SIGTERM to a loading thread, Python ran the handler only when
+    a looping student's 30 s ran out, and that student was cached as failed (CI's run 31)."""
+    import uuid
+    tag = uuid.uuid4().hex
+    students = tmp_path / "students"
+    for who in ("ann", "ben"):
+        (students / who).mkdir(parents=True)
+        (students / who / "hog.py").write_text(LOOPING)
+    cache = tmp_path / "cache"
+    env = {**os.environ, "HOGSOLVE_TEST_TAG": tag, "HOGSOLVE_CACHE": str(cache)}
+    argv = [sys.executable, "-m", "hogsolve", "tournament", str(students), "always_roll:4", "--strategy-timeout",
+            "30", "--jobs", "2"]
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tmp_path)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and sum("userfile_child" in " ".join(p.cmdline()) for p in tagged(tag)) < 4:
+            time.sleep(0.05)  # both students' two interpreters are looping
+        threads = [t.id for t in psutil.Process(proc.pid).threads() if t.id != proc.pid]
+        assert threads, "no loading thread to signal"
+        sent = time.monotonic()
+        _tgkill(proc.pid, threads[0], signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+        took = time.monotonic() - sent
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 143 and err.decode().endswith("interrupted\n"), err.decode()[-2000:]
+    assert took < 5.0, took
+    assert not any("failed" in r for f in (cache / "strategies").glob("*.json")
+                   for r in __import__("json").loads(f.read_text())["records"])

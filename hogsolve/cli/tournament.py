@@ -43,9 +43,8 @@ def setup_tournament(p):
 def tournament_hog(args) -> int:
     """Load every entry (student files in parallel, a broken one skipped), play the round robin
     with the results file, print the standings."""
-    from concurrent.futures import ThreadPoolExecutor
-
     from ..contest.entries import ContestError, ResultsFile, find_entries
+    from ..util.interrupts import thread_map
     from ..util.progress import progress
     from ..contest.roundrobin import table_digest, tournament
     if not 0 <= args.threshold < 1:
@@ -73,8 +72,7 @@ def tournament_hog(args) -> int:
             skipped.append((name, str(exc)))
             return None
     jobs = cap_jobs(args.jobs)
-    with ThreadPoolExecutor(max_workers=jobs) as pool:  # each file runs in its own interpreter
-        loaded = list(pool.map(load, entries))
+    loaded = thread_map(load, entries, jobs)  # each file runs in its own interpreter
     shown = entry_names([name for name, _, _ in entries], args.names)
     names = [shown[k] for k, policy in enumerate(loaded) if policy is not None]
     policies = [policy for policy in loaded if policy is not None]
