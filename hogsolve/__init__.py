@@ -11,7 +11,7 @@ from .version import __version__
 
 _EXPORTS = {
     # the root of every exception hogsolve raises on purpose
-    "HogsolveError": "errors",
+    "HogsolveError": "errors", "InputError": "errors",
     # rules and dice
     "Ruleset": "hog.rules", "rulesets": "hog.rules", "get_rules": "hog.rules",
     "turn_score_distribution": "hog.dice", "Distribution": "hog.dice",

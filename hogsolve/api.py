@@ -15,6 +15,7 @@ import warnings
 from typing import Any, Callable, Optional, Tuple
 
 from .families import FAMILIES, Family, family_of
+from .errors import InputTypeError
 
 #: What a game may be given as, in words (the TypeError says it).
 ACCEPTED = "a game's name (a Hog ruleset, a rule file, a Pig-family game), a Ruleset or a PigGame"
@@ -28,7 +29,7 @@ def resolve(game: Any, goal: Optional[int] = None) -> Tuple[Family, Any]:
     for family in FAMILIES.values():
         if family.is_game(game):
             return family, game if goal is None else game.replace(goal=goal)
-    raise TypeError(f"expected {ACCEPTED}, got {type(game).__name__}")
+    raise InputTypeError(f"expected {ACCEPTED}, got {type(game).__name__}")
 
 
 def solve(game: Any, *, goal: Optional[int] = None, **options: Any) -> Any:

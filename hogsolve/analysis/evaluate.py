@@ -32,6 +32,7 @@ from ..hog.rules import ENDLESS_GAME, Ruleset
 from ..util.plain import plain
 from ..strategy.policy import Policy, as_policy
 from .results import BestResponse, Regret, WinRate
+from ..errors import InputError
 
 
 def _table(policy: Policy) -> np.ndarray:
@@ -192,7 +193,7 @@ def regret(strategy, rules: Ruleset, *, model: Optional[Model] = None, solution=
     """Per-state loss of ``strategy`` against optimal choices, weighted by reach."""
     model = model_for(rules, model)
     if solution is not None and solution.rules != rules:
-        raise ValueError(f"the solution is for {solution.rules.name} at goal {solution.rules.goal}, "
+        raise InputError(f"the solution is for {solution.rules.name} at goal {solution.rules.goal}, "
                          f"not {rules.name} at goal {rules.goal}")
     solution = solution if solution is not None else solve(rules, model=model)
     judged = as_policy(strategy, rules)

@@ -22,6 +22,7 @@ from ..hog.rules import Ruleset
 from ..util.stats import standard_error, wilson_interval
 from ..util.plain import plain
 from ..strategy.policy import as_policy
+from ..errors import InputError
 
 
 @dataclasses.dataclass(frozen=True)
@@ -179,9 +180,9 @@ def simulate(a, b, rules: Ruleset, games: int = 100_000, seed: Optional[int] = 0
     hears the estimated total time after the first chunk.
     """
     if games < 2:
-        raise ValueError("simulate needs at least 2 games")
+        raise InputError("simulate needs at least 2 games")
     if seed is not None and seed < 0:
-        raise ValueError(f"seed must be 0 or more, got {seed}")
+        raise InputError(f"seed must be 0 or more, got {seed}")
     start = time.perf_counter()
     model = model if model is not None else compile_model(rules)
     policy_a, policy_b = as_policy(a, rules), as_policy(b, rules)

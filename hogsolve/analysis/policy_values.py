@@ -20,6 +20,7 @@ from ..solver.stages import StagePlan, stage_plan
 from ..solver.kinds import covers
 from ..solver.passes import zero_dice_passes
 from ..hog.rules import ENDLESS_GAME
+from ..errors import InputError
 
 
 def full_policy(model: Model, policy: np.ndarray) -> np.ndarray:
@@ -100,7 +101,7 @@ def slot_values(model: Model, policies: np.ndarray, partner: np.ndarray) -> np.n
     policy against a block of opponents costs little more than one match.
     """
     if not slots_supported(model):
-        raise ValueError(f"{model.rules.name}: slot_values does not cover these rules; use play_values")
+        raise InputError(f"{model.rules.name}: slot_values does not cover these rules; use play_values")
     g = model.goal
     policies = np.moveaxis(np.asarray(policies, dtype=np.intp).reshape(-1, g, g), 0, -1)  # (g, g, S)
     partner = np.asarray(partner, dtype=np.intp)

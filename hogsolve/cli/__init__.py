@@ -11,6 +11,7 @@ import sys
 import threading
 from typing import Dict, List, Optional, Tuple
 
+from ..errors import HogsolveError
 from ..util import interrupts
 from ..version import __version__
 from .common import Failure, Parser, UsageError, verb_environment
@@ -92,6 +93,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     except Failure as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    except HogsolveError as exc:  # a deliberate error no verb turned into its own line: bad input (2) or not (1)
+        print(f"error: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2 if isinstance(exc, ValueError) else 1
     except KeyboardInterrupt as exc:
         interrupts.kill_children()
         print("interrupted", file=sys.stderr)

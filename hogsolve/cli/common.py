@@ -4,7 +4,7 @@ Every user mistake becomes a :class:`UsageError`: one line on stderr, exit 2.
 """
 from __future__ import annotations
 
-from ..errors import HogsolveError
+from ..errors import HogsolveError, InputTypeError
 import argparse
 import contextlib
 import json
@@ -41,7 +41,7 @@ def json_value(x):
         return x.tolist()
     if isinstance(x, Path):
         return str(x)
-    raise TypeError(f"cannot write {type(x).__name__} as JSON")
+    raise InputTypeError(f"cannot write {type(x).__name__} as JSON")
 
 
 def respond(args, data, show: Callable[[], None], not_proven: str = "") -> int:
@@ -152,9 +152,9 @@ def load_rules(name: Optional[str], goal: Optional[int] = None, *, max_memory_gb
                exact: bool = False, rules_file: Optional[Path] = None, endless: str = "none"):
     """The named ruleset (or the one in ``rules_file``) at ``goal`` with an endless game worth
     ``endless``, refused when solving it would not fit in memory."""
-    from ..solver.memory import MemoryLimitError, check_fits
-    from ..hog.rulefile import RuleFileError, load_rules_file
-    from ..hog.rules import UnknownRulesetError, get_rules
+    from ..solver.memory import check_fits
+    from ..hog.rulefile import load_rules_file
+    from ..hog.rules import get_rules
     try:
         if rules_file is not None:
             rules = load_rules_file(rules_file)
@@ -163,7 +163,7 @@ def load_rules(name: Optional[str], goal: Optional[int] = None, *, max_memory_gb
             rules = get_rules(cast(str, name), goal)  # None only beside a rule file
         rules = rules if endless == rules.endless else rules.replace(endless=endless)
         check_fits(rules, exact=exact, limit_gb=max_memory_gb)
-    except (UnknownRulesetError, RuleFileError, ValueError, TypeError, MemoryLimitError) as exc:
+    except HogsolveError as exc:
         raise UsageError(str(exc)) from None
     return rules
 
@@ -512,7 +512,7 @@ def roll_or_hold_game(name: str, goal, max_memory_gb=None):
     try:
         game = ROLL_OR_HOLD.game(name, goal)
         check_pig_fits(game, limit_gb=max_memory_gb)
-    except ValueError as exc:
+    except HogsolveError as exc:
         raise UsageError(str(exc)) from None
     return game
 
@@ -522,5 +522,5 @@ def roll_or_hold_strategy(spec: str, game, solution=None):
     from ..strategy.pig import load_pig_strategy
     try:
         return load_pig_strategy(spec, game, solution)
-    except ValueError as exc:
+    except HogsolveError as exc:
         raise UsageError(str(exc)) from None

@@ -1,6 +1,8 @@
 """``hogsolve regret SPEC``: where a strategy loses against optimal play, in any game."""
 from __future__ import annotations
 
+from ..errors import HogsolveError
+
 from .common import (UsageError, add_spec_options, by_family, converged_or_fail, emit_json, optimal_bot, positive,
                      respond, roll_or_hold_game, roll_or_hold_strategy, rules_and_policy)
 
@@ -46,7 +48,7 @@ def regret_roll_or_hold(args) -> int:
     from ..analysis.pig.evaluate import pig_regret
     try:
         report = pig_regret(roll_or_hold_strategy(spec, game), game)
-    except ValueError as exc:
+    except HogsolveError as exc:
         raise UsageError(str(exc)) from None
     rows = report.worst(top)
     if as_json:

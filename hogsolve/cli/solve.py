@@ -1,6 +1,8 @@
 """``hogsolve solve``: solve Hog rulesets and roll-or-hold games, certify them, and write tables."""
 from __future__ import annotations
 
+from ..errors import HogsolveError
+
 import functools
 import sys
 from pathlib import Path
@@ -129,7 +131,7 @@ def solve_one(rules, args, out: Optional[Path], cached: bool) -> tuple:
     if args.exact_ties:
         try:
             ties = verify_ties(model, solution)
-        except ValueError as exc:  # not supported, or nothing proven to build on
+        except HogsolveError as exc:  # not supported, or nothing proven to build on
             raise UsageError(str(exc)) from None
         record["exact_ties"] = ties.to_dict()
     usable = solution.converged and (solution.certificate.proven or not float_only) and \

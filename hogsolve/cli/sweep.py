@@ -1,6 +1,8 @@
 """``hogsolve sweep GRID.toml``: solve every ruleset of a grid and summarise each."""
 from __future__ import annotations
 
+from ..errors import HogsolveError
+
 import sys
 from pathlib import Path
 
@@ -55,7 +57,7 @@ def run(args) -> int:
                       scheduler=args.scheduler, skip=results,
                       on_row=(lambda i, m: out.append(row_of(i, m))) if out else None,
                       progress=lambda it, n: progress(it, n, "sweep", plain_every=30.0))
-    except ValueError as exc:
+    except HogsolveError as exc:
         raise UsageError(str(exc)) from None
     results.update(fresh)
     rows = [row_of(i, results[i]) for i in range(len(grid))]

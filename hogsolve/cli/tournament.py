@@ -3,6 +3,8 @@ contest: student files, results file, report)."""
 from __future__ import annotations
 
 from pathlib import Path
+
+from ..errors import HogsolveError
 import sys
 
 import numpy as np
@@ -97,7 +99,7 @@ def tournament_hog(args) -> int:
             policies, rules, names=names, jobs=jobs, backend=args.backend, scheduler=args.scheduler,
             threshold=args.threshold, known=known, on_pair=results.append if results else None,
             progress=lambda it, n: progress(it, n, "tournament")), "tournament")
-    except ValueError as exc:
+    except HogsolveError as exc:
         raise UsageError(str(exc)) from None
     if results is not None:
         write_or_fail(lambda: results.finish(result), args.out)
@@ -143,7 +145,6 @@ def against_optimal(policies, rules) -> list:
     """Each policy's exact win rate against the optimal strategy (None where the ruleset has
     no proven optimum, as sp22)."""
     from ..api import win_rate
-    from ..errors import HogsolveError
     from ..strategy.optimal_bot import optimal_strategy
     try:
         optimal = optimal_strategy(rules)

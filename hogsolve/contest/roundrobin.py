@@ -24,6 +24,7 @@ from ..util.plain import plain
 from ..strategy.policy import as_policy
 from ..analysis.policy_values import play_values, slot_values, slots_supported
 from ..hog.rules import Ruleset
+from ..errors import InputError
 
 #: Opponents per batched pass: large enough to amortise the pass, small enough to stay in cache.
 BLOCK = 64
@@ -182,15 +183,15 @@ def tournament(strategies: Sequence, rules: Ruleset, *, names: Optional[Sequence
     ``progress(iterable, total)`` may wrap the stream of finished pairs.
     """
     if backend not in BACKENDS:
-        raise ValueError(f"unknown backend {backend!r}; choose local or dask")
+        raise InputError(f"unknown backend {backend!r}; choose local or dask")
     if not 0 <= threshold < 1:
-        raise ValueError(f"the threshold must be from 0 to below 1, got {threshold!r}")
+        raise InputError(f"the threshold must be from 0 to below 1, got {threshold!r}")
     policies = [as_policy(s, rules) for s in strategies]
     tables = [np.ascontiguousarray(p.table, dtype=np.int8) for p in policies]
     names = list(names) if names is not None else [p.name for p in policies]
     n = len(tables)
     if n < 2:
-        raise ValueError("a tournament needs at least two strategies")
+        raise InputError("a tournament needs at least two strategies")
     first = np.full((n, n), np.nan)
     for (i, j), (a_first, a_second) in (known or {}).items():
         first[i, j], first[j, i] = a_first, 1.0 - a_second

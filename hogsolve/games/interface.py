@@ -16,6 +16,7 @@ import math
 import random
 from fractions import Fraction
 from typing import Any, Dict, List, Protocol, Sequence, Tuple, runtime_checkable
+from ..errors import InputError, StateError
 
 #: ``current_player`` at a chance node and at a terminal state (OpenSpiel's numbers).
 CHANCE = -1
@@ -87,7 +88,7 @@ class ChanceTable:
         self.cumulative = list(itertools.accumulate(p.numerator * (self.denominator // p.denominator)
                                                     for _, p in self.outcomes))
         if self.cumulative[-1] != self.denominator:
-            raise ValueError("chance outcomes do not sum to 1")
+            raise InputError("chance outcomes do not sum to 1")
         self.possible = frozenset(outcome for outcome, _ in self.outcomes)
 
     def draw(self, rng: random.Random) -> int:
@@ -123,4 +124,4 @@ def random_playout(state: GameState, rng: random.Random, max_steps: int = 100_00
         if state.is_terminal():
             return state
         random_step(state, rng)
-    raise RuntimeError(f"no end after {max_steps} steps")
+    raise StateError(f"no end after {max_steps} steps")

@@ -19,7 +19,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Callable, Dict, Optional
 
 from ..families import FAMILIES, family_of
-from ..hog.rules import NO_VALUE, Ruleset, UnknownRulesetError, get_rules, rulesets
+from ..hog.rules import NO_VALUE, Ruleset, get_rules, rulesets
 from ..pig.rules import PIG_GAMES
 from ..sessions.hog import Session, SessionError
 from ..sessions.pig import PigSession
@@ -68,7 +68,7 @@ class Catalog:
             return low
         try:
             return get_rules(name).name
-        except (UnknownRulesetError, ValueError):
+        except HogsolveError:
             return None
 
     def rules(self, name: str):

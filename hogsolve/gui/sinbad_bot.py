@@ -16,12 +16,13 @@ from typing import Callable, Optional
 from websockets.exceptions import ConnectionClosed, InvalidStatus, InvalidURI
 from websockets.sync.client import connect
 
+from ..errors import StateError
 from ..sinbad.bots import BOTS
 from ..sinbad.chatroom import from_plain
 from ..sinbad.room import Message
 
 
-class BotRefused(RuntimeError):
+class BotRefused(StateError):
     """The room refused the bot's seat (a taken name, a bad URL): retrying cannot help."""
 
 

@@ -9,6 +9,7 @@ import dataclasses
 from functools import lru_cache
 
 import numpy as np
+from ..errors import InputError
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,9 +69,9 @@ def turn_score_distribution(num_dice: int, sides: int = 6, pig_out: int = 1) -> 
     (36, 11, 1)
     """
     if not isinstance(num_dice, (int, np.integer)) or num_dice < 1:
-        raise ValueError(f"num_dice must be a positive int, got {num_dice!r}")
+        raise InputError(f"num_dice must be a positive int, got {num_dice!r}")
     if not isinstance(sides, (int, np.integer)) or sides < 2:
-        raise ValueError(f"sides must be an int of at least 2, got {sides!r}")
+        raise InputError(f"sides must be an int of at least 2, got {sides!r}")
     totals: dict = {}
     totals[pig_out] = pig_out_count(num_dice, sides)
     for i, c in enumerate(sum_counts_without_ones(num_dice, sides)):

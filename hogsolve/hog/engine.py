@@ -18,6 +18,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
 from ..util.words import plural
 from .rules import (EndOfTurn, Ruleset, checked_choice, end_of_turn_steps, moves_again, roll_points,
                     turn_points, zero_dice_points)
+from ..errors import InputError, StateError
 
 Dice = Union[Callable[[], int], Mapping[int, Callable[[], int]]]
 
@@ -94,7 +95,7 @@ def _die_roller(dice: Optional[Dice], seed: Optional[int]) -> Callable[[int], in
     if isinstance(dice, Mapping):
         def roll(sides):
             if sides not in dice:
-                raise ValueError(f"no dice given for {sides}-sided rolls")
+                raise InputError(f"no dice given for {sides}-sided rolls")
             return dice[sides]()
         return roll
     return lambda sides: dice()
@@ -112,7 +113,7 @@ def take_turn(rules: Ruleset, mover: int, score: int, opponent_score: int,
         outcomes = tuple(roll(sides) for _ in range(num_dice))
         for face in outcomes:  # as in CS 61A, a test die may show any positive number
             if isinstance(face, bool) or not isinstance(face, int) or face < 1:
-                raise ValueError(f"dice gave {face!r}; a die shows a positive whole number")
+                raise InputError(f"dice gave {face!r}; a die shows a positive whole number")
         raw = roll_points(outcomes, rules.pig_out, rules.pig_out_rule)
     points = int(turn_points(rules, raw, num_dice))
     return score_turn(rules, mover, score, opponent_score, num_dice, points, outcomes, previous, raw=raw)
@@ -221,7 +222,7 @@ class Match:
         """The mover rolls ``num_dice``; the move passes to the other player (unless an
         extra-turn rule keeps it)."""
         if self.winner is not None:
-            raise ValueError("the game is over")
+            raise InputError("the game is over")
         return self._record(take_turn(self.rules, self.mover, *self.state(), num_dice, roll,
                                       self.remembered[self.mover]))
 
@@ -229,7 +230,7 @@ class Match:
         """The mover rolls ``num_dice`` dice that score ``points`` (a chance outcome drawn
         elsewhere, e.g. by :class:`hogsolve.hog.state.HogState`)."""
         if self.winner is not None:
-            raise ValueError("the game is over")
+            raise InputError("the game is over")
         return self._record(score_turn(self.rules, self.mover, *self.state(), num_dice, points,
                                        previous=self.remembered[self.mover]))
 
@@ -265,7 +266,7 @@ def play(strategy0: Any, strategy1: Any, rules: Ruleset, *, dice: Optional[Dice]
     match = Match(rules, score0, score1, first)
     while match.winner is None:
         if len(match.turns) >= max_turns:
-            raise RuntimeError(f"no winner after {max_turns} turns")
+            raise StateError(f"no winner after {max_turns} turns")
         strategy = strategies[match.mover]
         context = match.context() if getattr(strategy, "uses_history", False) else ()
         match.move(checked_choice(strategy, *match.state(), rules.max_dice, context, rules.min_dice), roll)

@@ -28,7 +28,7 @@ the reason (:class:`RuleFileError`).  Python's ``tomllib`` reads the files;
 """
 from __future__ import annotations
 
-from ..errors import HogsolveError
+from ..errors import HogsolveError, InputError
 import tomllib
 from pathlib import Path
 from typing import Any, Callable, Dict, Optional
@@ -161,7 +161,7 @@ def component_name(rules: Ruleset, key: str) -> str:
     for name, candidate in components[key].items():
         if candidate is function:
             return name
-    raise ValueError(f"{rules.name}: its {key} rule is not a named component, so it has no rule file")
+    raise InputError(f"{rules.name}: its {key} rule is not a named component, so it has no rule file")
 
 
 def _quote(text: str) -> str:

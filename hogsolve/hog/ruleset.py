@@ -9,6 +9,7 @@ import numpy as np
 
 from .checks import StrategyError
 from .components import FeralHogs, RULE_NAMES, never_swap, no_bonus, no_extra_turn, same_score, six_sided
+from ..errors import InputError, InputTypeError
 
 
 #: What an endless game is worth (:attr:`Ruleset.endless`): nothing agreed, or half a win each.
@@ -90,33 +91,34 @@ class Ruleset:
         for field in ("goal", "max_dice", "pig_out", "min_dice"):
             value = getattr(self, field)
             if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
-                raise TypeError(f"{field} must be an int, got {value!r}")
+                raise InputTypeError(f"{field} must be an int, got {value!r}")
         if self.goal < 1:
-            raise ValueError(f"goal must be at least 1, got {self.goal}")
+            raise InputError(f"goal must be at least 1, got {self.goal}")
         if not 1 <= self.max_dice <= 20:
-            raise ValueError(f"max_dice must be from 1 to 20, got {self.max_dice}")
+            raise InputError(f"max_dice must be from 1 to 20, got {self.max_dice}")
         if not all(isinstance(pair, tuple) and len(pair) == 2 and pair[0] in RULE_NAMES and isinstance(pair[1], str)
                    for pair in self.names):
-            raise TypeError(f"names must be (rule kind, name) pairs of {', '.join(RULE_NAMES)}, got {self.names!r}")
+            raise InputTypeError(f"names must be (rule kind, name) pairs of {', '.join(RULE_NAMES)}, "
+                                 f"got {self.names!r}")
         object.__setattr__(self, "names", tuple(sorted(self.names)))  # one order: equal rulesets compare equal
         if self.min_dice not in (0, 1):
-            raise ValueError(f"min_dice must be 0 or 1, got {self.min_dice}")
+            raise InputError(f"min_dice must be 0 or 1, got {self.min_dice}")
         if self.endless not in ENDLESS:
-            raise ValueError(f"endless must be one of {', '.join(ENDLESS)}, got {self.endless!r}")
+            raise InputError(f"endless must be one of {', '.join(ENDLESS)}, got {self.endless!r}")
         if self.pig_out < 0:
-            raise ValueError(f"pig_out must be at least 0, got {self.pig_out}")
+            raise InputError(f"pig_out must be at least 0, got {self.pig_out}")
         if not isinstance(self.piggy_back, bool):
-            raise TypeError(f"piggy_back must be True or False, got {self.piggy_back!r}")
+            raise InputTypeError(f"piggy_back must be True or False, got {self.piggy_back!r}")
         if self.piggy_back and (self.bonus is not no_bonus or self.extra_turn is not no_extra_turn):
-            raise ValueError("piggy_back does not combine with bonus or extra-turn rules")
+            raise InputError("piggy_back does not combine with bonus or extra-turn rules")
         if self.history is not None:
             if not isinstance(self.history, FeralHogs):
-                raise TypeError(f"history must be a FeralHogs rule or None, got {self.history!r}")
+                raise InputTypeError(f"history must be a FeralHogs rule or None, got {self.history!r}")
             if self.piggy_back or self.extra_turn is not no_extra_turn:
-                raise ValueError("a history rule does not combine with piggy_back or extra-turn rules")
+                raise InputError("a history rule does not combine with piggy_back or extra-turn rules")
         if self.points_bonus is not None and (self.piggy_back or self.history is not None
                                               or self.extra_turn is not no_extra_turn):
-            raise ValueError("points_bonus does not combine with piggy_back, history or extra-turn rules")
+            raise InputError("points_bonus does not combine with piggy_back, history or extra-turn rules")
 
     #: A fixed strategy to measure agents against (what ``evaluate_agent`` compares with).
     baseline = "always_roll:4"

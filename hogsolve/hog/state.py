@@ -18,6 +18,7 @@ from ..games.interface import CHANCE, TERMINAL, ChanceTable, WinnerTakesAll
 from ..util.words import plural
 from .engine import Match
 from .rules import Ruleset, points_counts
+from ..errors import InputError
 
 
 @functools.lru_cache(maxsize=1024)
@@ -66,15 +67,15 @@ class HogState(WinnerTakesAll):
         turn joins ``self.match.turns``."""
         action = int(action)
         if self.is_terminal():
-            raise ValueError("the game is over")
+            raise InputError("the game is over")
         if self.is_chance_node():
             if action not in self.chance_table().possible:
-                raise ValueError(f"{self.rolling} dice cannot score {action} points here")
+                raise InputError(f"{self.rolling} dice cannot score {action} points here")
             num_dice, self.rolling = self.rolling, None
             self.match.move_scoring(num_dice, action)
             return
         if action not in self.legal_actions():
-            raise ValueError(f"{action} is not a legal dice count (choose from {self.legal_actions()})")
+            raise InputError(f"{action} is not a legal dice count (choose from {self.legal_actions()})")
         if action == 0:
             self.match.move(0, lambda sides: 0)  # Free Bacon: no die is rolled
         else:

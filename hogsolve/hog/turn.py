@@ -10,6 +10,7 @@ from typing import Any, Dict, Sequence
 import numpy as np
 
 from .dice import pig_out_count, sum_counts_without_ones
+from ..errors import InputError
 
 #: What these functions take as ``rules``: a :class:`~hogsolve.hog.ruleset.Ruleset`, read for its
 #: components only (this module sits below the Ruleset, which uses :func:`points_counts`).
@@ -127,7 +128,7 @@ def points_counts(rules: Rules, num_dice: int, sides: int) -> Dict[int, int]:
     def add(raw: int, count: int) -> None:
         points = int(turn_points(rules, raw, num_dice))
         if points < 0:
-            raise ValueError(f"{rules.name}: a turn cannot score {points} points")
+            raise InputError(f"{rules.name}: a turn cannot score {points} points")
         out[points] += count
     if rules.pig_out_rule is None:
         add(int(rules.pig_out), pig_out_count(num_dice, sides))

@@ -16,6 +16,7 @@ from ..families import FAMILIES, Family, family_of
 from ..games.interface import GameState
 from ..strategy import observations
 from ..strategy.agent_calls import actions_of
+from ..errors import InputError
 
 
 @dataclasses.dataclass(frozen=True)
@@ -87,7 +88,7 @@ def env_game(rules: Any, game: Optional[str], goal: Optional[int], family: Optio
     own = FAMILIES[family] if family is not None else None
     where = own.env_id if own is not None else where
     if rules is not None and game is not None:
-        raise ValueError(f"{where}: give rules= (a Hog ruleset) or game= (a roll-or-hold game), not both "
+        raise InputError(f"{where}: give rules= (a Hog ruleset) or game= (a roll-or-hold game), not both "
                          f"(got rules={rules!r}, game={game!r})")
     name = rules if rules is not None else game
     if name is None:
@@ -95,7 +96,7 @@ def env_game(rules: Any, game: Optional[str], goal: Optional[int], family: Optio
     spec = GameSpec.of(name, goal) if isinstance(name, str) else GameSpec.of(goal=goal, rules=name)
     if own is not None and spec.family is not own:
         other = spec.family
-        raise ValueError(f"{where} plays {own.name} games, not {spec.rules.name}: use "
+        raise InputError(f"{where} plays {own.name} games, not {spec.rules.name}: use "
                          f"{other.env_id} ({other.env_keyword}=...)")
     return spec
 
@@ -106,16 +107,16 @@ def whole_actions(actions: Any, num_actions: int, count: Optional[int] = None) -
     an environment never plays another action than the one it was given."""
     array = np.asarray(actions)
     if array.dtype == bool or not np.issubdtype(array.dtype, np.integer):
-        raise ValueError(f"actions are whole numbers from 0 to {num_actions - 1} (an integer type), got "
+        raise InputError(f"actions are whole numbers from 0 to {num_actions - 1} (an integer type), got "
                          f"{_short(actions)} ({array.dtype})")
     if count is None and array.ndim != 0:
-        raise ValueError(f"an action is one whole number from 0 to {num_actions - 1}, got {_short(actions)}")
+        raise InputError(f"an action is one whole number from 0 to {num_actions - 1}, got {_short(actions)}")
     if count is not None and array.size != count:
-        raise ValueError(f"expected {count} actions, one per environment, got {array.size}")
+        raise InputError(f"expected {count} actions, one per environment, got {array.size}")
     out = array.astype(np.int64).reshape(-1 if count is not None else ())
     bad = (out < 0) | (out >= num_actions)
     if bad.any():
-        raise ValueError(f"action {int(out[bad][0]) if out.ndim else int(out)} is outside 0 to {num_actions - 1}")
+        raise InputError(f"action {int(out[bad][0]) if out.ndim else int(out)} is outside 0 to {num_actions - 1}")
     return out
 
 

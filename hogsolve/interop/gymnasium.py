@@ -39,6 +39,7 @@ from ..games.interface import GameState
 from ..families import FAMILIES
 from .core import env_game, whole_actions
 from .lanes import lane_for
+from ..errors import InputError, StateError
 
 
 class HogsolveEnv(gymnasium.Env):
@@ -50,9 +51,9 @@ class HogsolveEnv(gymnasium.Env):
                  seat: str = "first", render_mode: Optional[str] = None, mask_in_observation: bool = False,
                  family: Optional[str] = None):
         if seat not in ("first", "second", "random"):
-            raise ValueError(f"seat must be first, second or random, not {seat!r}")
+            raise InputError(f"seat must be first, second or random, not {seat!r}")
         if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+            raise InputError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.spec_game = env_game(rules, game, goal, family, "HogsolveEnv")
         self.reset_once = False
         self.seat_choice, self.render_mode = seat, render_mode
@@ -110,9 +111,9 @@ class HogsolveEnv(gymnasium.Env):
         ``info["illegal"]`` says so), then chance and the opponent until its next turn."""
         if not self.playing:
             if not self.reset_once:
-                raise RuntimeError("call reset() before the first step()")
+                raise StateError("call reset() before the first step()")
             if not self.ended_before_moving:
-                raise RuntimeError("call reset() before step() (the game is over)")
+                raise StateError("call reset() before step() (the game is over)")
             self.ended_before_moving = False  # the forced step of a game over before the agent moved
             winner = self.lane.winner
             observation, info = self._observe(self.lane.mask(), winner)

@@ -26,6 +26,7 @@ import pyspiel
 from ..families import ROLL_OR_HOLD
 from ..hog.rulefile import load_rules_file
 from .core import GameSpec
+from ..errors import InputError
 
 #: A bound on a game's length in moves (a game can last for ever with probability zero).
 MAX_GAME_LENGTH = 100_000
@@ -90,7 +91,7 @@ class PigSpielGame(HogsolveGame):
         params = {**PIG_TYPE.parameter_specification, **(params or {})}
         spec = GameSpec.of(str(params["game"]), int(params["goal"]) or None)
         if not ROLL_OR_HOLD.is_game(spec.rules):
-            raise ValueError(f"{params['game']} is not a roll-or-hold game (pig, piglet, two-dice-pig, big-pig)")
+            raise InputError(f"{params['game']} is not a roll-or-hold game (pig, piglet, two-dice-pig, big-pig)")
         super().__init__(PIG_TYPE, spec, params)
 
 

@@ -18,6 +18,7 @@ from pettingzoo.utils import wrappers
 
 from .core import env_game, whole_actions
 from .opponents import legal_or_nearest, settle_chance
+from ..errors import InputError
 
 AGENTS = ("player_0", "player_1")
 
@@ -31,7 +32,7 @@ class HogsolveAEC(AECEnv):
                  render_mode: Optional[str] = None):
         super().__init__()
         if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+            raise InputError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.spec_game = env_game(rules, game, goal, where="hogsolve's PettingZoo environment")
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)

@@ -31,6 +31,7 @@ from ..pig.state import PigState
 from ..solver.model import compile_model
 from .core import GameSpec, env_game, whole_actions
 from .opponents import opponent_table
+from ..errors import InputError, StateError
 
 SEATS = ("first", "second", "random")
 
@@ -44,9 +45,9 @@ class HogsolveVectorEnv(gymnasium.vector.VectorEnv):
                  goal: Optional[int] = None, opponent: Any = "optimal", seat: str = "first",
                  family: Optional[str] = None, max_episode_steps: Optional[int] = None):
         if seat not in SEATS:
-            raise ValueError(f"seat must be first, second or random, not {seat!r}")
+            raise InputError(f"seat must be first, second or random, not {seat!r}")
         if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
+            raise InputError(f"num_envs must be a positive int, got {num_envs!r}")
         self.spec_game = env_game(rules, game, goal, family, "hogsolve's vector environment")
         self.max_episode_steps = max_episode_steps  # as gymnasium.make_vec passes it: truncation
         self.num_envs, self.seat = num_envs, seat
@@ -73,7 +74,7 @@ class HogsolveVectorEnv(gymnasium.vector.VectorEnv):
         """Every game's agent plays its action (an illegal one as the nearest legal one), then
         chance and the opponent until the agent's next turn or the end."""
         if not self.engine.started:
-            raise RuntimeError("call reset() before step()")
+            raise StateError("call reset() before step()")
         actions = whole_actions(actions, self.spec_game.num_actions, self.num_envs)  # never 3.7 played as 3
         playing = ~self.lost_unplayed
         rows = np.flatnonzero(playing)
@@ -240,7 +241,7 @@ class _HogGames(_Games):
         self.rule, self.max_dice = rules.history, int(rules.max_dice)
         self.memory_size = self.model.context_shape[0] if self.rule is not None else 1
         if self.rule is not None and self.model.points_landing is not None:
-            raise ValueError(f"{rules.name}: memories with point-dependent landings are not served by the "
+            raise InputError(f"{rules.name}: memories with point-dependent landings are not served by the "
                              "vector environment; use hogsolve/Hog-v0")
 
     def start(self, n: int) -> None:

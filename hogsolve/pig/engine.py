@@ -11,6 +11,7 @@ import random
 from typing import Callable, List, Optional, Tuple
 
 from .rules import PigGame
+from ..errors import InputError, StateError
 
 
 def roll_faces(game: PigGame, rng: random.Random) -> Tuple[int, ...]:
@@ -67,7 +68,7 @@ class PigMatch:
     def hold(self) -> None:
         """The mover banks the turn total (allowed once it is positive)."""
         if self.turn_total <= 0:
-            raise ValueError("roll at least once before holding")
+            raise InputError("roll at least once before holding")
         self.scores[self.mover] += self.turn_total
         if self.keep_log:
             self.log.append({"player": self.mover, "action": "hold", "banked": self.turn_total})
@@ -90,4 +91,4 @@ def play_pig(strategy0: Callable, strategy1: Callable, game: PigGame, *, seed: O
             match.hold()
         else:
             match.roll(roll_faces(game, rng))
-    raise RuntimeError(f"no winner after {max_rolls} rolls")
+    raise StateError(f"no winner after {max_rolls} rolls")

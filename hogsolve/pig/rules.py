@@ -16,6 +16,7 @@ from itertools import product
 from typing import Any, Dict, List, Mapping, Sequence, Tuple
 
 import numpy as np
+from ..errors import InputError
 
 Outcome = Tuple[str, int]
 
@@ -38,11 +39,11 @@ class PigGame:
 
     def __post_init__(self):
         if not isinstance(self.goal, int) or isinstance(self.goal, bool) or self.goal < 2:
-            raise ValueError(f"goal must be a whole number of at least 2, got {self.goal!r}")
+            raise InputError(f"goal must be a whole number of at least 2, got {self.goal!r}")
         if not isinstance(self.sides, int) or isinstance(self.sides, bool) or not 2 <= self.sides <= 100:
-            raise ValueError(f"sides must be a whole number from 2 to 100, got {self.sides!r}")
+            raise InputError(f"sides must be a whole number from 2 to 100, got {self.sides!r}")
         if self.roll not in ROLLS:
-            raise ValueError(f"unknown roll rule {self.roll!r}; choose from {', '.join(ROLLS)}")
+            raise InputError(f"unknown roll rule {self.roll!r}; choose from {', '.join(ROLLS)}")
 
     def replace(self, **changes) -> "PigGame":
         """A copy with some fields changed, e.g. ``game.replace(goal=20)``."""

@@ -16,6 +16,7 @@ from typing import Any, Dict, List, Tuple
 from ..games.interface import CHANCE, TERMINAL, ChanceTable, WinnerTakesAll
 from .engine import PigMatch
 from .rules import PigGame
+from ..errors import InputError
 
 ROLL, HOLD = 0, 1
 
@@ -68,16 +69,16 @@ class PigState(WinnerTakesAll):
         """Roll or hold; at a chance node, the index of the roll's outcome."""
         action = int(action)
         if self.is_terminal():
-            raise ValueError("the game is over")
+            raise InputError("the game is over")
         if self.is_chance_node():
             if not 0 <= action < len(self.outcomes):
-                raise ValueError(f"no roll outcome {action}")
+                raise InputError(f"no roll outcome {action}")
             self.rolling = False
             kind, amount = self.outcomes[action][0]
             self.match.apply_outcome(kind, amount)
             return
         if action not in self.legal_actions():
-            raise ValueError(f"{self.action_to_string(action)} is not legal here (turn total {self.match.turn_total})")
+            raise InputError(f"{self.action_to_string(action)} is not legal here (turn total {self.match.turn_total})")
         if action == HOLD:
             self.match.hold()
         else:

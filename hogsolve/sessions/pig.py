@@ -13,6 +13,7 @@ from ..pig.engine import PigMatch, roll_faces
 from ..pig.rules import PigGame
 from ..solver.pig.stages import Rolls, values_at
 from .hog import PLAYERS, SessionError, YouAndBot
+from ..errors import InputError
 
 
 def move_values(game: PigGame, value, state, rolls: Optional[Rolls] = None) -> Dict[str, Optional[float]]:
@@ -48,7 +49,7 @@ class PigSession(YouAndBot):
 
     def __init__(self, game: PigGame, bot, you_first: bool = True, seed: Optional[int] = None):
         if bot.game != game:
-            raise ValueError(f"the bot solved {bot.game.name} at goal {bot.game.goal}, not {game.name} at {game.goal}")
+            raise InputError(f"the bot solved {bot.game.name} at goal {bot.game.goal}, not {game.name} at {game.goal}")
         self.game, self.bot, self.seed = game, bot, seed
         self.rng = random.Random(seed)
         self.match = PigMatch(game, first=0 if you_first else 1)

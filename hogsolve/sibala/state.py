@@ -15,6 +15,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from ..games.interface import CHANCE, TERMINAL
 from .odds import ROLLS, banker_instant
 from .rules import KATA, NO_POINT, Hand, Variant, evaluate
+from ..errors import InputError
 
 BANKER, PLAYER = 0, 1
 _EACH = Fraction(1, len(ROLLS))
@@ -72,9 +73,9 @@ class SibalaState:
     def apply_action(self, action: int) -> None:
         """The roll with index ``action`` (into :data:`hogsolve.sibala.odds.ROLLS`)."""
         if not self.is_chance_node():
-            raise ValueError("the round is over")
+            raise InputError("the round is over")
         if not 0 <= int(action) < len(ROLLS):
-            raise ValueError(f"no roll {action}")
+            raise InputError(f"no roll {action}")
         dice = ROLLS[int(action)]
         seat = self.rolling
         self.rolls.append((seat, dice))

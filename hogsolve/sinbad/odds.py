@@ -14,6 +14,7 @@ from typing import Dict
 
 from ..util.plain import plain
 from .rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS
+from ..errors import InputError
 
 
 def largest_collection(players: int) -> Dict[int, Fraction]:
@@ -65,6 +66,6 @@ class DealOdds:
 def deal_odds(players: int) -> DealOdds:
     """Every deal statistic for ``players`` players (2 to 8)."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ValueError(f"players must be from {MIN_PLAYERS} to {MAX_PLAYERS}, got {players}")
+        raise InputError(f"players must be from {MIN_PLAYERS} to {MAX_PLAYERS}, got {players}")
     return DealOdds(players, player_dealt_hog(players), someone_dealt_hog(players),
                     largest_collection(players))

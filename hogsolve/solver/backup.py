@@ -21,6 +21,7 @@ import numpy as np
 
 from .model import Model
 from .kinds import backup_kind
+from ..errors import InputError
 
 
 @dataclasses.dataclass(frozen=True)
@@ -257,7 +258,7 @@ def _not_moves(model: Model, values: np.ndarray) -> np.ndarray:
     """``values`` with the dice counts below ``min_dice`` set to -inf, so no maximum picks them."""
     if model.rules.min_dice:
         if values.dtype == object:
-            raise ValueError(f"{model.rules.name}: exact mode does not cover rulesets without a zero-dice move")
+            raise InputError(f"{model.rules.name}: exact mode does not cover rulesets without a zero-dice move")
         values[..., : model.rules.min_dice] = -np.inf
     return values
 
@@ -280,7 +281,7 @@ class HistoryTable:
         self.model = model
         self.arith = arithmetic if arithmetic is not None else float_arithmetic(model)
         if self.arith.dtype is object:
-            raise ValueError(f"{model.rules.name}: history rules are solved in floats only")
+            raise InputError(f"{model.rules.name}: history rules are solved in floats only")
         rule, max_dice = model.rules.history, int(model.rules.max_dice)
         g, most, (H, _) = model.goal, model.max_points, model.context_shape
         # rows past the last reachable sum keep the bonus-shifted blocks in range (zero weights there)
@@ -405,7 +406,7 @@ class LandingTable:
 
     def __init__(self, model: Model, arithmetic: Arithmetic | None = None):
         if not model.progressive:
-            raise ValueError(f"{model.rules.name}: a points bonus needs every turn to score")
+            raise InputError(f"{model.rules.name}: a points bonus needs every turn to score")
         self.model = model
         self.arith = arithmetic if arithmetic is not None else float_arithmetic(model)
         self._supports = _supports(self.arith)

@@ -47,6 +47,7 @@ from .model import Model
 from .passes import passing_action_values, zero_dice_passes
 from .pig.certificate import certify_pig, pig_backup_error
 from .pig.stages import Rolls, action_values
+from ..errors import InputError
 
 #: Relative slack on the bound for the rounding of the bound's own arithmetic.
 OUTWARD = 1.0 + 2.0 ** -40
@@ -171,7 +172,7 @@ def decided_states(model: Model, values: np.ndarray):
     sure.  Sound by induction over the score sums where every turn scores; with passes, a
     pass never counts as a sure win, so no claim rests on itself around a cycle."""
     if not _well_founded(model):
-        raise ValueError("decided states by induction need every turn to score, or only passes to repeat a sum")
+        raise InputError("decided states by induction need every turn to score, or only passes to repeat a sum")
     passes = zero_dice_passes(model)
     half = float(model.probability[model.probability > 0].min()) / 2  # far above any rounding here
     lost, won = values <= 1e-9, values >= 1 - 1e-9

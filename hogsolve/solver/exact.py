@@ -16,7 +16,7 @@ module does not do.
 """
 from __future__ import annotations
 
-from ..errors import HogsolveError
+from ..errors import HogsolveError, InputError
 import dataclasses
 import time
 from fractions import Fraction
@@ -242,7 +242,7 @@ def verify_ties(model: Model, solution: Any) -> TieCheck:
     start = time.perf_counter()
     certificate = solution.certificate
     if not certificate.proven:
-        raise ValueError(f"{model.rules.name}: the certificate does not prove the decided states "
+        raise InputError(f"{model.rules.name}: the certificate does not prove the decided states "
                          f"({certificate.reason}); verify() checks every decision exactly")
     arith = exact_arithmetic(model)
     table = outcome_table(model, arith)

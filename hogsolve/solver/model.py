@@ -34,6 +34,7 @@ import numpy as np
 
 from ..hog.rules import points_counts
 from ..hog.rules import Ruleset, call_rule, end_of_turn, moves_again, turn_points, zero_dice_points
+from ..errors import InputError
 
 
 class Feature(enum.Flag):
@@ -280,7 +281,7 @@ def model_for(rules: Ruleset, model: Optional[Model] = None) -> Model:
     if model is None:
         return cached_model(rules)
     if model.rules != rules:
-        raise ValueError(f"the model was compiled for {model.rules.name} at goal {model.rules.goal}, "
+        raise InputError(f"the model was compiled for {model.rules.name} at goal {model.rules.goal}, "
                          f"not {rules.name} at goal {rules.goal}")
     return model
 
@@ -292,10 +293,10 @@ def compile_model(rules: Ruleset) -> Model:
 
     sides = np.asarray(call_rule(rules.dice_sides, s, o), dtype=np.int64)
     if sides.min() < 2:
-        raise ValueError(f"{rules.name}: dice_sides must be at least 2, got {sides.min()}")
+        raise InputError(f"{rules.name}: dice_sides must be at least 2, got {sides.min()}")
     kinds, dice_kind = np.unique(sides, return_inverse=True)
     if int(kinds.max()) ** max_dice >= 2 ** 62:
-        raise ValueError(f"{rules.name}: {kinds.max()}-sided dice x {max_dice} overflow exact counts")
+        raise InputError(f"{rules.name}: {kinds.max()}-sided dice x {max_dice} overflow exact counts")
     counts = _points_counts(kinds, rules)
     denominators = kinds.astype(np.int64) ** max_dice
 
@@ -303,7 +304,7 @@ def compile_model(rules: Ruleset) -> Model:
     bacon = np.broadcast_to(bacon, (goal, goal))
     bacon = np.asarray(turn_points(rules, bacon, np.zeros_like(bacon)), dtype=np.int64).copy()
     if bacon.min() < 0:
-        raise ValueError(f"{rules.name}: free_bacon must never be negative, got {bacon.min()}")
+        raise InputError(f"{rules.name}: free_bacon must never be negative, got {bacon.min()}")
 
     feral = int(rules.history.bonus) if rules.history is not None else 0
     most = int(max(counts.shape[2] - 1, bacon.max())) + feral
@@ -311,7 +312,7 @@ def compile_model(rules: Ruleset) -> Model:
     opp = np.arange(goal)[None, :]
     extra = np.asarray(call_rule(rules.bonus, new, opp))
     if extra.min() < 0:
-        raise ValueError(f"{rules.name}: the after-turn bonus must never be negative, got {extra.min()}")
+        raise InputError(f"{rules.name}: the after-turn bonus must never be negative, got {extra.min()}")
     mover, opponent = end_of_turn(rules, new, opp, 0)
     win, loss = goal * goal, goal * goal + 1
     over = (mover >= goal) | (opponent >= goal)

@@ -14,6 +14,7 @@ from ..solver.pig.tables import PIG_FORMAT
 from ..solver.tables import TableError, load_arrays
 from .optimal_bot import PlayerWarning, shipped_tables
 from .userfile import DEFAULT_TIMEOUT, UserFileError, file_spec, tabulate_table
+from ..errors import InputError
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -116,7 +117,7 @@ def _strategy_table(strategy, game: PigGame) -> np.ndarray:
     i, j, k = np.meshgrid(np.arange(g), np.arange(g), np.arange(2 * g), indexing="ij")
     if isinstance(getattr(strategy, "roll", None), np.ndarray):  # a solution or best response: its roll table
         if strategy.game != game:
-            raise ValueError(f"the solution is for {strategy.game.name} at goal {strategy.game.goal}")
+            raise InputError(f"the solution is for {strategy.game.name} at goal {strategy.game.goal}")
         table = np.zeros((g, g, 2 * g), dtype=bool)
         table[:, :, :g] = strategy.roll & (i[:, :, :g] + k[:, :, :g] < g)
         table[:, :, 0] = True  # the first roll of a turn is compulsory

@@ -14,7 +14,7 @@ Every spec becomes a :class:`~hogsolve.strategy.policy.Policy`:
 """
 from __future__ import annotations
 
-from ..errors import HogsolveError
+from ..errors import HogsolveError, InputError
 import io
 import json
 import os
@@ -209,7 +209,7 @@ def _check_meta_beside(path: Path, data: bytes) -> None:
         return
     try:
         if meta_path.stat().st_size > META_LIMIT:
-            raise ValueError("too large")
+            raise InputError("too large")
         meta = json.loads(meta_path.read_text())
         digest = meta["sha256"][path.name] if isinstance(meta, dict) and isinstance(meta.get("sha256"), dict) \
             else None

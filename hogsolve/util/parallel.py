@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Callable, Iterable, Iterator, Optional
 
 from .interrupts import InWorker, quiet_worker_starts
+from ..errors import InputError
 
 BACKENDS = ("local", "dask")
 
@@ -19,7 +20,7 @@ def run_tasks(function: Callable, calls: Iterable[tuple], *, jobs: int = 1, back
               scheduler: Optional[str] = None) -> Iterator:
     """``function(*call)`` for every call, yielded as each finishes."""
     if backend not in BACKENDS:
-        raise ValueError(f"unknown backend {backend!r}; choose local or dask")
+        raise InputError(f"unknown backend {backend!r}; choose local or dask")
     if backend == "local" and jobs == 1:
         yield from (function(*call) for call in calls)
         return
@@ -42,10 +43,10 @@ def dask_client(scheduler: Optional[str]):
     try:
         from distributed import Client
     except ImportError:
-        raise ValueError("the dask backend needs dask.distributed: pip install 'hogsolve[dask]'") from None
+        raise InputError("the dask backend needs dask.distributed: pip install 'hogsolve[dask]'") from None
     if not scheduler:
-        raise ValueError("the dask backend needs a scheduler address, e.g. tcp://127.0.0.1:8786")
+        raise InputError("the dask backend needs a scheduler address, e.g. tcp://127.0.0.1:8786")
     try:
         return Client(scheduler, timeout="10s")
     except (OSError, TimeoutError) as exc:
-        raise ValueError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+        raise InputError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 from typing import Tuple
+from ..errors import InputError
 
 Z95 = 1.959963984540054
 
@@ -22,7 +23,7 @@ def wilson_interval(p: float, n: float, z: float = Z95) -> Tuple[float, float]:
     (0.0, 0.4345)
     """
     if n <= 0:
-        raise ValueError(f"a proportion needs at least one trial, got n = {n}")
+        raise InputError(f"a proportion needs at least one trial, got n = {n}")
     z2 = z * z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))

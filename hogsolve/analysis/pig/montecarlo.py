@@ -9,6 +9,7 @@ import numpy as np
 from ...pig.rules import PigGame
 from ...strategy.pig import policy_table
 from ..montecarlo import SimulationResult
+from ...errors import InputError
 
 
 def simulate_pig(a, b, game: PigGame, games: int = 100_000, seed: Optional[int] = 0) -> tuple:
@@ -16,7 +17,7 @@ def simulate_pig(a, b, game: PigGame, games: int = 100_000, seed: Optional[int] 
     first, wins of a moving second, games a moved second)``.  Game ``n`` has ``a`` first when
     ``n`` is even; every random draw comes from one generator seeded with ``seed``."""
     if games < 2:
-        raise ValueError("simulate_pig needs at least 2 games")
+        raise InputError("simulate_pig needs at least 2 games")
     rng = np.random.default_rng(seed)
     g = game.goal
     tables = np.stack([policy_table(a, game), policy_table(b, game)])  # [player, i, j, k]
@@ -59,7 +60,7 @@ def simulate_roll_or_hold(a, b, game: PigGame, games: int = 100_000, seed: Optio
     """:func:`simulate_pig` as a :class:`~hogsolve.analysis.montecarlo.SimulationResult`, the
     result Hog's simulations give (per seat, the average and its 95% interval)."""
     if seed is not None and seed < 0:
-        raise ValueError(f"seed must be 0 or more, got {seed}")
+        raise InputError(f"seed must be 0 or more, got {seed}")
     start = time.perf_counter()
     wins_first, games_first, wins_second, games_second = simulate_pig(a, b, game, games, seed)
     return SimulationResult(a=getattr(a, "name", "a"), b=getattr(b, "name", "b"), games_first=games_first,

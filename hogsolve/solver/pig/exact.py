@@ -17,6 +17,7 @@ from fractions import Fraction
 
 from ...util.plain import plain
 from ...util.status import Status
+from ...errors import InputError
 
 
 @dataclasses.dataclass(frozen=True)
@@ -54,7 +55,7 @@ class PigExactResult(Status):
 def check_exact_built(game) -> None:
     """ValueError for games the exact check does not cover (those with wipes)."""
     if ("wipe", 0) in game.outcomes():
-        raise ValueError(f"--exact is not built for {game.name}: a wipe links every stage to lower ones, "
+        raise InputError(f"--exact is not built for {game.name}: a wipe links every stage to lower ones, "
                          "so the stages are no longer solved one 2x2 system at a time")
 
 
