@@ -41,7 +41,7 @@ _EXPORTS = {
     "hold_at": "strategy.pig", "hold_at_or_goal": "strategy.pig", "pig_bot": "strategy.pig",
     # one game interface, one registry of families
     "GameState": "games.interface", "HogState": "hog.state", "PigState": "pig.state",
-    "SibalaState": "sibala.state", "Family": "families", "FAMILIES": "families", "family_of": "families",
+    "SibalaState": "sibala.state", "GameFamily": "families", "FAMILIES": "families", "family_of": "families",
     # one state's move values from the state values (what a hint needs)
     "action_values_at": "hog.lookahead",
     # SinbadHogBot's real-time room

@@ -14,14 +14,14 @@ from __future__ import annotations
 import warnings
 from typing import Any, Callable, Optional, Tuple
 
-from .families import FAMILIES, Family, family_of
+from .families import FAMILIES, GameFamily, family_of
 from .errors import InputTypeError
 
 #: What a game may be given as, in words (the TypeError says it).
 ACCEPTED = "a game's name (a Hog ruleset, a rule file, a Pig-family game), a Ruleset or a PigGame"
 
 
-def resolve(game: Any, goal: Optional[int] = None) -> Tuple[Family, Any]:
+def resolve(game: Any, goal: Optional[int] = None) -> Tuple[GameFamily, Any]:
     """``(family, rules object)`` of ``game`` (a name or a rules object), at ``goal`` if given."""
     if isinstance(game, str):
         family = family_of(game)
@@ -76,7 +76,7 @@ def optimal_strategy(game: Any = "su18", *, goal: Optional[int] = None, **option
     return family.optimal(rules, **options)
 
 
-def _strategy(strategy: Any, rules: Any, family: Family) -> Any:
+def _strategy(strategy: Any, rules: Any, family: GameFamily) -> Any:
     """A strategy spec (text) loaded for ``rules``; anything else as given."""
     if not isinstance(strategy, str):
         return strategy

@@ -131,8 +131,8 @@ def test_the_child_of_a_plain_strategy_does_not_import_numpy_and_a_users_numpy_p
 def test_an_observed_memory_is_capped_where_larger_ones_play_alike():
     """sp20 remembers points: a memory of 25 plays as the table's last memory, and the
     observation shows that index, so an agent's table is what it plays."""
-    from hogsolve.interop import GameSpec
-    spec = GameSpec.of("sp20", 40)
+    from hogsolve.families import game_spec
+    spec = game_spec("sp20", 40)
     state = spec.new_state()
     state.match.remembered = [25, 3]
     last = spec.rules.context_shape[0] - 1

@@ -1,7 +1,7 @@
 """The fast environments against the engine, turn by turn, with every chance outcome.
 
 The vector environment (:mod:`hogsolve.interop.vector`) and the single environment's lanes
-(:mod:`hogsolve.interop.lanes`) play the games on their own arrays and lists; here each of
+(:mod:`hogsolve.families.lanes`) play the games on their own arrays and lists; here each of
 their moves is set up in many positions at once, given each possible chance outcome in turn
 (the draw replaced by the outcome wanted), and checked against what the engine says that
 outcome does: :func:`hogsolve.hog.engine.score_turn` for Hog (Piggy Back, Feral Hogs, the
@@ -15,9 +15,9 @@ import pytest
 
 from hogsolve import get_pig_game, get_rules
 from hogsolve.hog.engine import score_turn
-from hogsolve.interop.core import GameSpec
-from hogsolve.interop.lanes import HogLane, PigLane
-from hogsolve.interop.vector import _HogGames, _RollOrHoldGames
+from hogsolve.families import game_spec
+from hogsolve.families.lanes import HogLane, PigLane
+from hogsolve.families.vector_games import HogGames as _HogGames, RollOrHoldGames as _RollOrHoldGames
 from hogsolve.pig.engine import PigMatch
 from hogsolve.pig.state import PigState
 
@@ -76,7 +76,7 @@ def test_every_hog_turn_of_the_vector_env_lands_where_the_engine_says(name, goal
     """Mistakes: a bonus, swap, Piggy Back, Feral Hogs' points or memory, an extra turn or the
     winner taken wrong in the vector env's turn; the sampler's points are its own test's."""
     rules = get_rules(name, goal=goal)
-    games = _HogGames(GameSpec.of(name, goal), "always_roll:4")
+    games = _HogGames(game_spec(name, goal), "always_roll:4")
     cases = hog_cases(rules, games.model, np.random.default_rng(len(name) + goal), 60)
     n = len(cases)
     mover, s, o, mine, theirs, dice, points = (np.array(column) for column in zip(*cases))
@@ -103,7 +103,7 @@ def test_every_hog_turn_of_the_vector_env_lands_where_the_engine_says(name, goal
 def test_every_hog_turn_of_the_single_env_lands_where_the_engine_says(name, goal):
     """The same for the Hog lane of Hog-v0 (the rulesets without memories)."""
     rules = get_rules(name, goal=goal)
-    lane = HogLane(GameSpec.of(name, goal), "always_roll:4")
+    lane = HogLane(game_spec(name, goal), "always_roll:4")
     for case in hog_cases(rules, lane.model or _model(rules), np.random.default_rng(goal + 7), 40):
         mover, s, o, _, _, dice, points = case
         lane.place(*((s, o) if mover == 0 else (o, s)), mover)
@@ -158,7 +158,7 @@ def test_every_roll_and_hold_of_the_vector_env_is_the_engines(name, goal):
     """Mistakes: an outcome drawn for the wrong integer, a bust or a wipe kept, the goal rule
     or the mover after a hold taken wrong in the vector env."""
     game = get_pig_game(name, goal=goal)
-    games = _RollOrHoldGames(GameSpec.of(name, goal), "hold_at:10")
+    games = _RollOrHoldGames(game_spec(name, goal), "hold_at:10")
     draws = pig_outcomes(game)
     positions = [p for p in pig_positions(game, np.random.default_rng(goal), 40) if p[0] + p[2] < goal]
     cases = [(pos, q, draw) for pos in positions for q, (_, draw) in enumerate(draws)]
@@ -193,7 +193,7 @@ def test_every_roll_of_the_pig_lane_is_the_engines(name, goal):
     """Mistakes: the lane's table of draws built off by one, a draw at or above the
     denominator not drawn again, the agent's hold or the opponent's choice taken wrong."""
     game = get_pig_game(name, goal=goal)
-    lane = PigLane(GameSpec.of(name, goal), "hold_at:10")
+    lane = PigLane(game_spec(name, goal), "hold_at:10")
     draws = pig_outcomes(game)
     denominator = int(lane.denominator)
     for i, j, k, _ in pig_positions(game, np.random.default_rng(goal + 1), 25):
@@ -221,7 +221,7 @@ def test_the_pig_lanes_opponent_plays_its_table_through_play():
     """Mistake: the lane's fast opponent loop (its rule and its inlined draw) drifting from the
     lane's own play(): the same dice give the same match, move after move, against a reference
     that asks the opponent's table and calls play() one action at a time."""
-    spec = GameSpec.of("pig", 40)
+    spec = game_spec("pig", 40)
     fast, slow = PigLane(spec, "hold_at:12"), PigLane(spec, "hold_at:12")
     rng_fast, rng_slow = random.Random(5), random.Random(5)
     choices = random.Random(9)
@@ -388,17 +388,16 @@ def test_the_vector_env_is_built_as_asked_and_answers_in_its_types():
 def test_the_vector_envs_opponent_and_observations_read_the_right_cells(name, goal, opponent):
     """Mistakes: the opponent's table read at the wrong memories or turn total, a roll or hold
     coded wrong, the agent's observation with the scores or memories of the wrong seat."""
-    from hogsolve.interop.opponents import opponent_table
-    from hogsolve.interop.vector import ENGINES
-    spec = GameSpec.of(name, goal)
-    games = ENGINES[spec.family_name](spec, opponent)
+    from hogsolve.families.opponents import opponent_table
+    spec = game_spec(name, goal)
+    games = spec.family.vector_games(spec, opponent)
     table = opponent_table(opponent, spec)
     rng = np.random.default_rng(goal)
     n = 300
     games.start(n)
     games.mover[:] = rng.integers(0, 2, n)
     me = rng.integers(0, 2, n)
-    if spec.family_name == "roll-or-hold":
+    if spec.family.name == "roll-or-hold":
         games.scores[:] = rng.integers(0, goal, (n, 2))
         games.total[:] = rng.integers(0, goal, n)
         i, j = games.scores[np.arange(n), games.mover], games.scores[np.arange(n), 1 - games.mover]
@@ -442,7 +441,7 @@ def test_the_envs_edges_a_user_meets():
     for env in twins:
         env.reset(seed=9)
     assert np.array_equal(twins[0].step(np.full((8, 1), 3))[0], twins[1].step([3] * 8)[0])
-    lanes = [HogLane(GameSpec.of("hog", 30), "always_roll:4") for _ in range(2)]
+    lanes = [HogLane(game_spec("hog", 30), "always_roll:4") for _ in range(2)]
     for lane, dice in zip(lanes, (0, 1)):
         lane.place(10, 12, 0)
         assert lane.play(dice, random.Random(4)) is (dice == 1)

@@ -646,13 +646,13 @@ def test_a_fixed_opponent_plays_its_strategy():
     ready Hog strategy object is played as given."""
     from types import SimpleNamespace
     from hogsolve import always_roll
-    from hogsolve.interop.core import GameSpec
-    from hogsolve.interop.opponents import opponent_from
-    pig = opponent_from("hold_at:10", GameSpec.of("pig", 30))
+    from hogsolve.families import game_spec
+    from hogsolve.families.opponents import opponent_from
+    pig = opponent_from("hold_at:10", game_spec("pig", 30))
     at = lambda i, j, k: SimpleNamespace(match=SimpleNamespace(state=lambda: (i, j, k)))  # noqa: E731
     assert [pig(at(3, 5, k)) for k in (0, 1, 9, 10, 15)] == [0, 0, 0, 1, 1]
     assert pig(at(25, 0, 0)) == 0
-    hog = GameSpec.of("su18", 30)
+    hog = game_spec("su18", 30)
     choose = opponent_from(always_roll(3), hog)
     state = hog.new_state()
     assert choose(state) == 3
@@ -681,12 +681,12 @@ def test_openspiel_declares_the_game_it_is():
 
 
 def test_an_illegal_choice_is_played_as_the_nearest_legal_one():
-    from hogsolve.interop.core import GameSpec
-    from hogsolve.interop.opponents import legal_or_nearest
-    neller = GameSpec.of("hog", 30).new_state()
+    from hogsolve.families import game_spec
+    from hogsolve.families.opponents import legal_or_nearest
+    neller = game_spec("hog", 30).new_state()
     assert legal_or_nearest(neller, 0) == (1, False) and legal_or_nearest(neller, 12) == (10, False)
     assert legal_or_nearest(neller, 7) == (7, True)
-    pig = GameSpec.of("pig", 30).new_state()
+    pig = game_spec("pig", 30).new_state()
     assert legal_or_nearest(pig, 1) == (0, False)  # a hold with nothing to bank: a roll
 
 

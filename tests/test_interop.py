@@ -13,7 +13,7 @@ from hogsolve import get_pig_game, get_rules, hold_at, hold_at_or_goal, rulesets
 from hogsolve.analysis.pig.evaluate import pig_win_rate
 from hogsolve.solver.pig import solve_pig
 from hogsolve.interop import evaluate_agent, tabulate_agent
-from hogsolve.interop.core import GameSpec
+from hogsolve.families import game_spec
 from hogsolve.pig.rules import PIG_GAMES
 
 gymnasium = pytest.importorskip("gymnasium")
@@ -221,7 +221,7 @@ def test_a_sampling_agent_is_refused_and_predict_is_asked_for_its_best_action():
             return (best if deterministic else self.rng.integers(0, 11, size=best.shape)), None
 
     rates = {evaluate_agent(Model(), "su18", goal=30).against_optimal.average for _ in range(3)}
-    table = tabulate_agent(Model(), GameSpec.of("su18", 30))
+    table = tabulate_agent(Model(), game_spec("su18", 30))
     assert len(rates) == 1 and (table == np.arange(30)[:, None] // 10 % 10).all()
     rng = np.random.default_rng(1)
     with pytest.raises(hogsolve.HogsolveError, match=r"samples its actions.*deterministic=True"):
@@ -294,7 +294,7 @@ def test_evaluate_agent_on_a_pig_game():
 
 
 def test_tabulate_covers_every_decision_state():
-    spec = GameSpec.of("fa19", 12)
+    spec = game_spec("fa19", 12)
     rows, index = spec.decision_states()
     assert rows.shape == (12 * 12 * 11 * 11, 4)
     table = tabulate_agent(lambda o: o[:, 2] % 11, spec)
@@ -705,9 +705,9 @@ def test_a_fixed_pig_opponent_holds_exactly_where_its_table_says():
     """Mistakes: the opponent rolling at a turn total its table holds at (Piglet's heads add 1,
     so hold_at:1 holds at a total of 1), or holding with nothing to bank; a ready strategy
     object used as it is."""
-    from hogsolve.interop.opponents import opponent_from
+    from hogsolve.families.opponents import opponent_from
     from hogsolve.pig.state import PigState
-    spec = GameSpec.of("piglet", 10)
+    spec = game_spec("piglet", 10)
     for opponent in ("hold_at:1", hogsolve.hold_at(1)):
         choose = opponent_from(opponent, spec)
         state = PigState(spec.rules)

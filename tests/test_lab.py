@@ -11,7 +11,8 @@ from websockets.sync.client import connect as open_socket
 from cli_helpers import run_main
 from gui_helpers import running_server
 from hogsolve import get_pig_game, get_rules
-from hogsolve.gui.lab import Lab, hold_thresholds
+from hogsolve.gui.lab import Lab
+from hogsolve.strategy.pig import hold_thresholds
 
 HOG = "def final_strategy(score, opponent_score):\n    return 4 if score < 80 else 2\n"
 BETTER = "def final_strategy(score, opponent_score):\n    return 6 if opponent_score > score else 3\n"

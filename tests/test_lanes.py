@@ -9,9 +9,9 @@ import pytest
 
 from hogsolve.hog.rules import rulesets
 from hogsolve.hog.state import HogState
-from hogsolve.interop.core import GameSpec
+from hogsolve.families import game_spec
 from hogsolve.pig.state import PigState
-from hogsolve.interop.lanes import HogLane, PigLane, StateLane, below, lane_for
+from hogsolve.families.lanes import HogLane, PigLane, StateLane, below, lane_for
 
 GOAL = 30
 HOG = [name for name, rules in rulesets().items() if rules.history is None]
@@ -33,7 +33,7 @@ def _engine_after(rules, score0, score1, mover, dice, points):
 @pytest.mark.parametrize("name", EACH)
 def test_every_turn_of_the_hog_lane_lands_as_the_engine_says(name):
     """Mistakes: an extra turn, a swap, Piggy Back or a bonus rule read wrong on the lane."""
-    spec = GameSpec.of(name, GOAL)
+    spec = game_spec(name, GOAL)
     lane = HogLane(spec, "always_roll:4")
     rules, rng = spec.rules, random.Random(name)
     positions = [(rng.randrange(GOAL), rng.randrange(GOAL), rng.randrange(2)) for _ in range(25)]
@@ -67,7 +67,7 @@ class _Fixed:
 @pytest.mark.parametrize("name", ["su18", "fa18", "sp22", "fa23"])
 def test_the_hog_lanes_draws_have_the_exact_probabilities(name):
     """Mistake: a column or a unit of the alias table read wrong (the low bits, the rest)."""
-    spec = GameSpec.of(name, GOAL)
+    spec = game_spec(name, GOAL)
     lane = HogLane(spec, "always_roll:4")
     width, base = 1 << lane.bits, lane.high >> lane.bits
     for score0, score1 in [(0, 0), (7, 12), (GOAL - 1, 3)]:
@@ -91,7 +91,7 @@ def test_the_hog_lanes_draws_have_the_exact_probabilities(name):
 
 def test_the_pig_lane_plays_the_engine_and_its_goal_rule():
     """Mistakes: a hold with nothing to bank allowed, the opponent's roll and hold swapped."""
-    spec = GameSpec.of("pig", 20)
+    spec = game_spec("pig", 20)
     lane = PigLane(spec, "hold_at:10", keep_log=True)
     rng = random.Random(3)
     lane.new(me=0, rng=rng)
@@ -117,15 +117,15 @@ def test_below_draws_as_randrange_does():
 
 
 def test_each_game_gets_its_lane():
-    assert isinstance(lane_for(GameSpec.of("su18"), "optimal"), HogLane)
-    assert isinstance(lane_for(GameSpec.of("piglet"), "optimal"), PigLane)
-    assert isinstance(lane_for(GameSpec.of("fa19"), "optimal"), StateLane)  # Feral Hogs' memories
+    assert isinstance(lane_for(game_spec("su18"), "optimal"), HogLane)
+    assert isinstance(lane_for(game_spec("piglet"), "optimal"), PigLane)
+    assert isinstance(lane_for(game_spec("fa19"), "optimal"), StateLane)  # Feral Hogs' memories
 
 
 def test_the_pig_lanes_rolls_have_the_exact_probabilities():
     """Mistake: the list of draws built off by one, or a game of many outcomes drawn wrong."""
     for name in ("pig", "two-dice-pig", "big-pig"):
-        spec = GameSpec.of(name, 20)
+        spec = game_spec(name, 20)
         lane, listless = PigLane(spec, "hold_at:10"), PigLane(spec, "hold_at:10")
         listless.by_draw = None  # the path of a game too large for the list: the same draws
         exact = {outcome: p for outcome, p in PigState(spec.rules).outcomes}

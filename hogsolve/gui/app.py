@@ -35,7 +35,7 @@ import ipaddress
 import json
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Optional
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -48,7 +48,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from .friends import FriendTables
 from .lab import LabServer
 from .sinbad import SinbadRooms
-from .games import Bots, Catalog, GameError, GameStore, finite
+from .games import Bots, Catalog, GameError, GameStore
 from .guard import MAX_BODY, Access, Guard
 from .sockets import receive_json
 
@@ -129,7 +129,7 @@ class Api:
         """GET /api/policy/NAME."""
         name = self.name(request.path_params["name"], 404)
         family = self.catalog.family(name)
-        if family == "sibala":
+        if family is None:
             raise GameError(404, "Sibala has no policy: nobody decides anything")
         rules = self.catalog.rules(name)
         memory = self.memory_slice(request.query_params.get("memory"), rules)
@@ -138,7 +138,7 @@ class Api:
             bot = await self.bots.wait(name, BOT_WAIT)
             if bot is None:
                 return json_reply(self.bots.progress(name), 202)
-            payload = POLICY_MAPS[family](name, rules, bot, memory)
+            payload = family.policy_map(name, rules, bot, memory)
             self.policies[key] = json_reply(payload).body
             while len(self.policies) > POLICY_CACHE:
                 self.policies.popitem(last=False)
@@ -170,7 +170,7 @@ class Api:
             raise GameError(400, f"first must be 'you' or 'bot', got {first!r}")
         seed = seed_of(body)
         bot = None
-        if self.catalog.family(name) != "sibala":
+        if self.catalog.family(name) is not None:
             bot = await self.bots.wait(name, BOT_WAIT)
             if bot is None:
                 return json_reply(self.bots.progress(name), 202)
@@ -267,26 +267,6 @@ async def serve_seat(websocket: WebSocket, table, seat: int) -> None:
         table.changed()
 
 
-def hog_policy(name: str, rules, bot, memory: tuple) -> dict:
-    """A Hog ruleset's policy and win probabilities at one memory slice (mover's, opponent's)."""
-    index = (...,) + memory
-    payload = {"family": "hog", "rules": name, "goal": int(rules.goal), "max_dice": int(rules.max_dice),
-               "policy": bot.table[index].astype(int).tolist(),
-               "win_probability": [[finite(x) for x in row] for row in bot.win_probability[index]],
-               "proven": bot.proven}
-    if rules.history is not None:
-        payload.update(memory=list(memory), memory_size=int(rules.context_shape[0]),
-                       memory_kind=rules.history.remembers)
-    return payload
-
-
-def pig_policy(name: str, bot) -> dict:
-    """A roll-or-hold game's hold thresholds and the win probability at the start of each turn."""
-    return {"family": "roll-or-hold", "rules": name, "goal": int(bot.game.goal),
-            "hold_threshold": bot.hold_threshold.astype(int).tolist(),
-            "win_probability": [[finite(x) for x in row] for row in bot.value[:, :, 0]]}
-
-
 def page(file: str):
     """The route handler of one page of the app."""
     async def serve_page(request: Request):
@@ -360,8 +340,3 @@ def create_app(access: Access, default_rules: str = "su18", rule_files: Optional
     guarded = Guard(app, access)
     guarded.api, guarded.rooms, guarded.lab = api, rooms, lab_server  # the stores, for tests and benchmarks
     return guarded
-
-
-#: The policy map of each family's game (:mod:`hogsolve.families`), as the page draws it.
-POLICY_MAPS: Dict[str, Callable[..., dict]] = {
-    "hog": hog_policy, "roll-or-hold": lambda name, rules, bot, memory: pig_policy(name, bot)}

@@ -14,12 +14,11 @@ import random
 import secrets
 import time
 from collections import OrderedDict
-from typing import Callable, Dict, List, Optional, Set
+from typing import Any, Callable, Dict, List, Optional, Set
 
-from ..sessions.duel import HogDuel, PigDuel
+from ..families import GameFamily
 from ..sessions.hog import SessionError
-from ..sessions.pig import best_move, move_values
-from .games import Catalog, GameError, finite
+from .games import Catalog, GameError
 
 
 class FriendTable:
@@ -89,24 +88,24 @@ class FriendTables:
     def create(self, name: str, seed: Optional[int] = None) -> FriendTable:
         """A new table of the canonical ``name`` (Hog or a roll-or-hold game)."""
         family = self.catalog.family(name)
-        if family not in DUELS:
+        if family is None:
             raise GameError(400, f"{name} is not a game for two players")
         seed = seed if seed is not None else random.SystemRandom().randrange(2 ** 32)
         rules = self.catalog.rules(name)
-        table = FriendTable(secrets.token_hex(8), DUELS[family](rules, seed), self._hint(name, family))
+        table = FriendTable(secrets.token_hex(8), family.duel(rules, seed), self._hint(name, family, rules))
         self.tables[table.id] = table
         self.used[table.id] = self.clock()
         self._expire()
         return table
 
-    def _hint(self, name: str, family: str) -> Callable:
+    def _hint(self, name: str, family: GameFamily, rules: Any) -> Callable:
         bots = self.bots
 
         def hint(duel) -> dict:
             bot = bots.get(name)
             if bot is None:
                 return {"best": None, **bots.progress(name)}
-            return HINTS[family](duel, bot, duel.where())
+            return family.hint(rules, bot, duel.where())
         return hint
 
     def _expire(self) -> None:
@@ -126,20 +125,3 @@ class FriendTables:
         self.tables.move_to_end(table_id)
         self.used[table_id] = self.clock()
         return table
-
-
-def _hog_hint(duel, bot, where) -> dict:
-    """The optimal number of dice at ``where`` and each choice's chance to win."""
-    return {"best": int(bot.table[where]), "values": [finite(v) for v in bot.values_at(where)],
-            "proven": bool(getattr(bot, "proven", True))}
-
-
-def _pig_hint(duel, bot, where) -> dict:
-    """Roll or hold at ``where`` and each one's chance to win."""
-    values = move_values(duel.rules, bot.value, where)
-    return {"best": best_move(values), **{k: None if v is None else finite(v) for k, v in values.items()}}
-
-
-#: Each two-player family's duel and hint (:mod:`hogsolve.families`).
-DUELS: Dict[str, Callable] = {"hog": HogDuel, "roll-or-hold": PigDuel}
-HINTS: Dict[str, Callable[..., dict]] = {"hog": _hog_hint, "roll-or-hold": _pig_hint}

@@ -33,24 +33,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import api
 from ..errors import HogsolveError
-from ..families import FAMILIES
+from ..families import family_of_game
 from ..strategy.userfile import DEFAULT_TIMEOUT, tabulate_table
-from .games import GameError, finite
+from .games import GameError
 from .sockets import receive_json
 
 #: How many of the costliest states the page lists (``hogsolve regret --top`` shows the same).
 TOP = 10
-
-
-def hold_thresholds(roll: np.ndarray, goal: int) -> np.ndarray:
-    """``[i, j]``: the turn total at which a roll-or-hold strategy first holds (the goal's
-    remainder when it never does), from its roll table ``roll[i, j, k]``."""
-    g = int(goal)
-    k = np.arange(roll.shape[2])[None, None, :]
-    i = np.arange(g)[:, None, None]
-    holds = ~roll[:g, :g, :] & (k >= 1) & (i + k < g)
-    first = np.where(holds.any(axis=2), holds.argmax(axis=2), g - np.arange(g)[:, None])
-    return first.astype(np.int64)
 
 
 class Lab:
@@ -58,7 +47,7 @@ class Lab:
 
     def __init__(self, path: str, function: str, rules: Any, *, timeout: float = DEFAULT_TIMEOUT):
         self.path, self.function, self.rules = str(path), function, rules
-        self.family = FAMILIES[rules.family]
+        self.family = family_of_game(rules)
         self.timeout = timeout
         # under Feral Hogs the maps show one slice of memories (both 0 until the page asks), as the policy map does
         self.memory = (0,) * len(rules.context_shape)
@@ -163,7 +152,7 @@ class Lab:
         """The strategy's map, the optimal map and the expected loss, as ``[score][opponent]``
         grids (:data:`MAPS`) at ``memory`` (Feral Hogs); the loss summed over what the grid does not
         show; and whether play against the optimal player reaches that slice at all."""
-        mine, best, cost = MAPS[self.family.name](self, table, expected, memory)
+        mine, best, cost = self.family.lab_maps(self.rules, self.optimal, table, expected, memory)
         return {"strategy": np.asarray(mine).astype(int).tolist(), "optimal": np.asarray(best).astype(int).tolist(),
                 "loss": [[x if math.isfinite(x) else None for x in row]
                          for row in np.asarray(cost, dtype=float).tolist()],
@@ -187,13 +176,13 @@ class Lab:
         shape = tuple(int(axis.max()) + 1 for axis in self.rules.decision_index())
         if len(where) != len(shape) or not all(0 <= w < n for w, n in zip(where, shape)):
             raise LabError(f"a state is {len(shape)} whole numbers within {list(shape)}")
-        return STATE_DETAILS[self.family.name](self, where)
+        return self.family.lab_state(self.rules, self.optimal, np.asarray(self.table), where)
 
     def game(self, seed: int) -> Dict[str, Any]:
         """A seeded game of the strategy (first to move) against the optimal bot, turn by turn."""
         if self.strategy is None:
             raise LabError("no game yet: the file has not run successfully")
-        return GAMES[self.family.name](self, seed)
+        return self.family.lab_game(self.rules, self.strategy, self.optimal, seed)
 
 
 class LabError(GameError, ValueError):
@@ -201,71 +190,6 @@ class LabError(GameError, ValueError):
 
     def __init__(self, message: str):
         super().__init__(400, message)
-
-
-def _hog_maps(lab: Lab, table: np.ndarray, expected: np.ndarray, memory: Tuple[int, ...]) -> tuple:
-    """Dice counts, at the chosen memories under Feral Hogs."""
-    where = (slice(None), slice(None)) + tuple(memory)
-    optimal = np.asarray(lab.optimal.table)
-    return table[where[:table.ndim]], optimal[where[:optimal.ndim]], expected[where[:expected.ndim]]
-
-
-def _pig_maps(lab: Lab, table: np.ndarray, expected: np.ndarray, memory: Tuple[int, ...]) -> tuple:
-    """Hold thresholds by banked scores; the loss summed over turn totals."""
-    g = int(lab.rules.goal)
-    return hold_thresholds(table, g), hold_thresholds(lab.optimal.roll, g), expected.reshape(g, g, -1).sum(axis=2)
-
-
-def _hog_state(lab: Lab, where: Tuple[int, ...]) -> Dict[str, Any]:
-    from ..hog.rules import zero_dice_points
-    rules, table = lab.rules, np.asarray(lab.table)
-    s, o = where[:2]
-    values = [finite(v) for v in lab.optimal.values_at(where)]
-    rule_lines = []
-    if rules.min_dice == 0:
-        rule_lines.append(f"{rules.rule_name('free_bacon')}: rolling 0 dice scores "
-                          f"{int(zero_dice_points(rules, s, o))}")
-    sides = int(rules.dice_sides(s, o))
-    if sides != 6:
-        rule_lines.append(f"{rules.rule_name('dice_sides')}: the dice have {sides} sides")
-    return {"state": list(where), "actions": [str(n) for n in range(len(values))], "values": values,
-            "choice": int(table[where[:table.ndim]]), "best": int(np.asarray(lab.optimal.table)[where]),
-            "rules": rule_lines}
-
-
-def _pig_state(lab: Lab, where: Tuple[int, ...]) -> Dict[str, Any]:
-    from ..sessions.pig import best_move, move_values
-    values = move_values(lab.rules, lab.optimal.value, where)
-    roll = bool(np.asarray(lab.table)[where]) or where[2] == 0
-    return {"state": list(where), "actions": ["roll", "hold"], "values": [finite(values["roll"]),
-            None if values["hold"] is None else finite(values["hold"])],
-            "choice": 0 if roll else 1, "best": 0 if best_move(values) == "roll" else 1,
-            "rules": ["the first roll of a turn is compulsory"] if where[2] == 0 else []}
-
-
-def _hog_game(lab: Lab, seed: int) -> Dict[str, Any]:
-    from ..hog.engine import play
-    from ..sessions.hog_terminal import describe_turn
-    result = play(lab.strategy, lab.optimal, lab.rules, seed=seed)
-    names = ("Strategy", "Optimal")
-    lines = [f"{describe_turn(t, names[t.mover])}. Strategy {t.new_score if t.mover == 0 else t.new_opponent_score}, "
-             f"Optimal {t.new_opponent_score if t.mover == 0 else t.new_score}" for t in result.turns]
-    return {"seed": seed, "winner": names[result.winner].lower(), "scores": list(result.scores), "log": lines}
-
-
-def _pig_game(lab: Lab, seed: int) -> Dict[str, Any]:
-    from ..pig.engine import play_pig
-    from ..sessions.pig_terminal import describe
-    match = play_pig(lab.strategy, lab.optimal, lab.rules, seed=seed)
-    names = ("Strategy", "Optimal")
-    return {"seed": seed, "winner": names[int(match.winner or 0)].lower(), "scores": list(match.scores),
-            "log": [describe(entry, names[entry["player"]]) for entry in match.log]}
-
-
-#: Each family's maps, state details and game (:mod:`hogsolve.families`).
-MAPS = {"hog": _hog_maps, "roll-or-hold": _pig_maps}
-STATE_DETAILS = {"hog": _hog_state, "roll-or-hold": _pig_state}
-GAMES = {"hog": _hog_game, "roll-or-hold": _pig_game}
 
 
 async def watch(lab: Lab, publish, stop: asyncio.Event) -> None:

@@ -8,76 +8,14 @@ use too).  No third-party library is imported here.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional
 
 import numpy as np
 
-from ..families import FAMILIES, Family, family_of
-from ..games.interface import GameState
+from ..families import FAMILIES, GameSpec, family_of, game_spec
 from ..strategy import observations
 from ..strategy.agent_calls import actions_of
 from ..errors import InputError
-
-
-@dataclasses.dataclass(frozen=True)
-class GameSpec:
-    """A game of either family, ready for an adapter: its rules, family and vector shapes
-    (plain data, so the states that hold it pickle)."""
-
-    family_name: str
-    rules: Any  # a Ruleset or a PigGame
-
-    @classmethod
-    def of(cls, name: Optional[str] = None, goal: Optional[int] = None, rules: Any = None) -> "GameSpec":
-        """The game named ``name`` (a ruleset, semester, pig game) at ``goal``, or given as rules."""
-        if rules is not None:
-            return cls(rules.family, rules if goal is None else rules.replace(goal=goal))
-        family = family_of(name)
-        return cls(family.name, family.game(name, goal))
-
-    @property
-    def family(self) -> Family:
-        """The family's functions (:mod:`hogsolve.families`)."""
-        return FAMILIES[self.family_name]
-
-    @property
-    def goal(self) -> int:
-        """The goal score."""
-        return int(self.rules.goal)
-
-    @property
-    def num_actions(self) -> int:
-        """Dice counts 0..max dice, or roll and hold."""
-        return self.rules.num_actions
-
-    @property
-    def memories(self) -> bool:
-        """True when the observation carries Feral Hogs' memories."""
-        return bool(self.rules.context_shape)
-
-    @property
-    def highs(self) -> np.ndarray:
-        """The largest value of each observation entry."""
-        return self.rules.observation_high()
-
-    def new_state(self, first: int = 0) -> GameState:
-        """A fresh game state, ``first`` to move."""
-        return self.family.new_state(self.rules, first=first)
-
-    def observe(self, state: GameState, seat: int) -> np.ndarray:
-        """What ``seat`` sees, as the observation vector."""
-        values = self.rules.observation_vector(state.observation(seat))
-        return np.minimum(np.array(values, dtype=np.int64), self.highs)
-
-    def legal(self, state: GameState) -> np.ndarray:
-        """The action mask of the player to move (int8, 1 where legal)."""
-        mask = np.zeros(self.num_actions, dtype=np.int8)
-        mask[state.legal_actions()] = 1
-        return mask
-
-    def decision_states(self) -> Tuple[np.ndarray, Tuple[np.ndarray, ...]]:
-        """Every decision state's observation (rows) and its table index (arrays per axis)."""
-        return observations.decision_rows(self.rules)
 
 
 def env_game(rules: Any, game: Optional[str], goal: Optional[int], family: Optional[str] = None,
@@ -93,8 +31,8 @@ def env_game(rules: Any, game: Optional[str], goal: Optional[int], family: Optio
     name = rules if rules is not None else game
     if name is None:
         name = (own or family_of(None)).default_game  # no family: Hog's, as every verb
-    spec = GameSpec.of(name, goal) if isinstance(name, str) else GameSpec.of(goal=goal, rules=name)
-    if own is not None and spec.family is not own:
+    spec = game_spec(name, goal) if isinstance(name, str) else game_spec(goal=goal, rules=name)
+    if own is not None and spec.family != own:
         other = spec.family
         raise InputError(f"{where} plays {own.name} games, not {spec.rules.name}: use "
                          f"{other.env_id} ({other.env_keyword}=...)")
@@ -169,7 +107,7 @@ def evaluate_agent(agent: Any, rules: Any = None, *, game: Optional[str] = None,
 
     ``rules`` is a ruleset name, a Ruleset or a PigGame (``game`` names a Pig game)."""
     from ..api import best_response, regret, win_rate
-    spec = GameSpec.of(rules if isinstance(rules, str) else game, goal,
+    spec = game_spec(rules if isinstance(rules, str) else game, goal,
                        rules=None if isinstance(rules, str) or rules is None else rules)
     table = tabulate_agent(agent, spec)
     optimal = spec.family.solve(spec.rules)

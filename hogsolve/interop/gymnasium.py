@@ -21,7 +21,7 @@ goal), ``reset`` returns the final position with ``info["game_over"] = True`` an
 every action allowed, and the next ``step`` (whatever the action) ends the episode
 with the result: -1, or +1 for a game won unplayed.
 
-Each game is played by a *lane* (:mod:`hogsolve.interop.lanes`): Hog on its compiled
+Each game is played by a *lane* (:mod:`hogsolve.families.lanes`): Hog on its compiled
 model, the Pig games on their engine, Hog with memories through the general state
 interface; ``env.state`` shows the position as a ``GameState`` and ``env.winner`` the
 winner.
@@ -38,7 +38,7 @@ from gymnasium import spaces
 from ..games.interface import GameState
 from ..families import FAMILIES
 from .core import env_game, whole_actions
-from .lanes import lane_for
+from ..families.lanes import lane_for
 from ..errors import InputError, StateError
 
 

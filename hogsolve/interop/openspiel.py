@@ -25,7 +25,7 @@ import pyspiel
 
 from ..families import ROLL_OR_HOLD
 from ..hog.rulefile import load_rules_file
-from .core import GameSpec
+from ..families import GameSpec, game_spec
 from ..errors import InputError
 
 #: A bound on a game's length in moves (a game can last for ever with probability zero).
@@ -50,8 +50,8 @@ PIG_TYPE = _game_type("python_hogsolve_pig", "hogsolve Pig, Piglet, Two-Dice Pig
 def _hog_spec(params: dict) -> GameSpec:
     name, goal = str(params.get("rules", "su18")), int(params.get("goal", 0)) or None
     if name.endswith(".toml") and Path(name).exists():
-        return GameSpec.of(goal=goal, rules=load_rules_file(name))
-    return GameSpec.of(name, goal)
+        return game_spec(goal=goal, rules=load_rules_file(name))
+    return game_spec(name, goal)
 
 
 class HogsolveGame(pyspiel.Game):
@@ -89,7 +89,7 @@ class PigSpielGame(HogsolveGame):
 
     def __init__(self, params: Optional[dict] = None):
         params = {**PIG_TYPE.parameter_specification, **(params or {})}
-        spec = GameSpec.of(str(params["game"]), int(params["goal"]) or None)
+        spec = game_spec(str(params["game"]), int(params["goal"]) or None)
         if not ROLL_OR_HOLD.is_game(spec.rules):
             raise InputError(f"{params['game']} is not a roll-or-hold game (pig, piglet, two-dice-pig, big-pig)")
         super().__init__(PIG_TYPE, spec, params)

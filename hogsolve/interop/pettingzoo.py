@@ -17,7 +17,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .core import env_game, whole_actions
-from .opponents import legal_or_nearest, settle_chance
+from ..families.opponents import legal_or_nearest, settle_chance
 from ..errors import InputError
 
 AGENTS = ("player_0", "player_1")

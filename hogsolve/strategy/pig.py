@@ -161,3 +161,14 @@ def load_pig_strategy(spec: str, game: PigGame, solution=None, *, timeout: float
     except UserFileError as exc:
         raise StrategyError(str(exc)) from None
     raise StrategyError(f"bad strategy {spec!r} for {game.name}; accepted forms: {PIG_STRATEGY_FORMS}")
+
+
+def hold_thresholds(roll: np.ndarray, goal: int) -> np.ndarray:
+    """``[i, j]``: the turn total at which a roll-or-hold strategy first holds (the goal's
+    remainder when it never does), from its roll table ``roll[i, j, k]``."""
+    g = int(goal)
+    k = np.arange(roll.shape[2])[None, None, :]
+    i = np.arange(g)[:, None, None]
+    holds = ~roll[:g, :g, :] & (k >= 1) & (i + k < g)
+    first = np.where(holds.any(axis=2), holds.argmax(axis=2), g - np.arange(g)[:, None])
+    return first.astype(np.int64)

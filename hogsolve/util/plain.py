@@ -40,3 +40,10 @@ def plain(value):
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return plain(dataclasses.asdict(value))
     return value
+
+
+def finite(x) -> "float | None":
+    """A probability for a page's JSON: rounded to 6 places, and None rather than a non-standard
+    NaN or infinity."""
+    x = float(x)
+    return round(x, 6) if math.isfinite(x) else None

@@ -26,8 +26,8 @@ from ..hog.engine import score_turn
 from ..hog.state import HogState
 from ..pig.state import HOLD, PigState
 from ..solver.model import compile_model
-from .core import GameSpec
 from .opponents import legal_or_nearest, opponent_from, opponent_table, settle_chance
+from .spec import GameSpec
 
 
 def below(rng: random.Random, n: int, bits: int) -> int:
@@ -290,8 +290,4 @@ def lane_for(spec: GameSpec, opponent: Any):
     general state (Hog with memories)."""
     if spec.memories:
         return StateLane(spec, opponent)
-    return LANES[spec.family_name](spec, opponent)
-
-
-#: The lane of each family (:mod:`hogsolve.families`) for games without memories.
-LANES = {"hog": HogLane, "roll-or-hold": PigLane}
+    return spec.family.lane(spec, opponent)

@@ -1,0 +1,167 @@
+"""What a game family is: :class:`GameFamily`, one typed class per kind of game with its own
+solver, which every layer above calls instead of asking which game it serves.
+
+A family owns its rules type and its names; the jobs (``solve``, ``prove``, ``win_rate``,
+``best_response``, ``regret``, ``simulate``), its strategies (``load_strategy``, ``optimal``,
+``tabulated``) and its states (``new_state``); and the hooks the front ends need: the web game
+and its bot, the duel and its hint, the policy map, the lab's maps, state and sample game, the
+reinforcement-learning lane, vector engine and fixed opponent.  Each method imports what it
+calls when called, so looking a family up costs nothing.
+"""
+from __future__ import annotations
+
+import abc
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Dict, Generic, Optional, Tuple, TypeVar
+
+import numpy as np
+
+if TYPE_CHECKING:  # annotations only
+    from ..analysis.montecarlo import SimulationResult
+    from ..analysis.results import BestResponse, Regret, WinRate
+    from ..games.interface import GameState
+    from .spec import GameSpec
+
+#: A family's rules type (a :class:`~hogsolve.hog.rules.Ruleset`, a :class:`~hogsolve.pig.rules.PigGame`).
+G = TypeVar("G")
+
+
+class GameFamily(abc.ABC, Generic[G]):
+    """One kind of game: its rules type ``G``, its names, its jobs and its front-end hooks."""
+
+    #: The family's name (``"hog"``), its one-line description, its Gymnasium id, the keyword that
+    #: names its game there (``rules``, ``game``) and the game played when none is named.
+    name: ClassVar[str]
+    description: ClassVar[str]
+    env_id: ClassVar[str]
+    env_keyword: ClassVar[str]
+    default_game: ClassVar[str]
+
+    # ------------------------------------------------------------- games --
+
+    @abc.abstractmethod
+    def names(self) -> Tuple[str, ...]:
+        """Every game name this family owns (lower case)."""
+
+    @abc.abstractmethod
+    def game(self, name: str, goal: Optional[int] = None) -> G:
+        """The rules object of ``name`` at ``goal`` (the game's own when None)."""
+
+    @abc.abstractmethod
+    def game_type(self) -> type:
+        """The class of this family's rules objects."""
+
+    def owns(self, name: Optional[str]) -> bool:
+        """True when ``name`` (in any case) is one of this family's games."""
+        return isinstance(name, str) and name.lower() in self.names()
+
+    def is_game(self, game: Any) -> bool:
+        """True when ``game`` is a rules object of this family."""
+        return isinstance(game, self.game_type())
+
+    @abc.abstractmethod
+    def new_state(self, game: G, *, first: int = 0) -> "GameState":
+        """A game at its start, ``first`` to move."""
+
+    # -------------------------------------------------------------- jobs --
+
+    @abc.abstractmethod
+    def solve(self, game: G, **options: Any) -> Any:
+        """The certified optimal solution."""
+
+    @abc.abstractmethod
+    def win_rate(self, a: Any, b: Any, game: G, **options: Any) -> "WinRate":
+        """The exact win rate of strategy ``a`` against ``b``, both seatings."""
+
+    @abc.abstractmethod
+    def best_response(self, strategy: Any, game: G, **options: Any) -> "BestResponse":
+        """The strategy that wins most often against the fixed ``strategy``."""
+
+    @abc.abstractmethod
+    def regret(self, strategy: Any, game: G, **options: Any) -> "Regret":
+        """Where ``strategy`` loses against optimal play."""
+
+    @abc.abstractmethod
+    def simulate(self, a: Any, b: Any, game: G, games: int = 100_000, seed: Optional[int] = 0,
+                 **options: Any) -> "SimulationResult":
+        """``games`` seeded games of ``a`` against ``b``, half with each first."""
+
+    # -------------------------------------------------------- strategies --
+
+    @abc.abstractmethod
+    def load_strategy(self, spec: str, game: G, **options: Any) -> Any:
+        """A strategy from its spec (``optimal``, ``always_roll:4``, ``hold_at:20``, ``FILE.py:NAME``)."""
+
+    @abc.abstractmethod
+    def optimal(self, game: G, **options: Any) -> Any:
+        """The proven optimal strategy (the bot)."""
+
+    @abc.abstractmethod
+    def tabulated(self, game: G, table: np.ndarray) -> Any:
+        """The strategy an agent's table of answers plays."""
+
+    # ------------------------------------------------- front-end hooks --
+
+    @abc.abstractmethod
+    def session(self, game: G, bot: Any, you_first: bool, seed: int) -> Any:
+        """A person against the bot, in the terminal."""
+
+    @abc.abstractmethod
+    def web_bot(self, game: G) -> Any:
+        """The bot the web page plays (a game without a proven value plays with its caveat)."""
+
+    @abc.abstractmethod
+    def web_game(self, game_id: str, name: str, seed: int, game: G, bot: Any, you_first: bool) -> Any:
+        """A :class:`~hogsolve.sessions.web.WebGame` of a person against ``bot``."""
+
+    @abc.abstractmethod
+    def duel(self, game: G, seed: int) -> Any:
+        """Two people at one table (:mod:`hogsolve.sessions.duel`)."""
+
+    @abc.abstractmethod
+    def hint(self, game: G, bot: Any, where: Tuple[int, ...]) -> Dict[str, Any]:
+        """The optimal move at ``where`` and each move's chance to win, as the page shows it."""
+
+    @abc.abstractmethod
+    def policy_map(self, name: str, game: G, bot: Any, memory: Tuple[int, ...]) -> Dict[str, Any]:
+        """The bot's whole policy as the page draws it (at one memory slice where there are memories)."""
+
+    @abc.abstractmethod
+    def lab_maps(self, game: G, optimal: Any, table: np.ndarray, expected: np.ndarray,
+                 memory: Tuple[int, ...]) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The lab's three grids ``[score][opponent]``: the strategy's map, the optimal map and the
+        expected loss (at ``memory`` where there are memories)."""
+
+    @abc.abstractmethod
+    def lab_state(self, game: G, optimal: Any, table: np.ndarray, where: Tuple[int, ...]) -> Dict[str, Any]:
+        """One state for the lab: every action's chance to win, the strategy's choice, the best one
+        and the rules that apply there."""
+
+    @abc.abstractmethod
+    def lab_game(self, game: G, strategy: Any, optimal: Any, seed: int) -> Dict[str, Any]:
+        """A seeded game of ``strategy`` (first) against ``optimal``, as lines of a log."""
+
+    @abc.abstractmethod
+    def opponent_table(self, strategy: Any, game: G) -> np.ndarray:
+        """A fixed opponent (a spec or a strategy object) as a table the environments look up."""
+
+    @abc.abstractmethod
+    def chooser(self, table: np.ndarray, game: G) -> Callable[["GameState"], int]:
+        """``choose(state) -> action`` of the player to move, from :meth:`opponent_table`'s table."""
+
+    @abc.abstractmethod
+    def lane(self, spec: "GameSpec", opponent: Any) -> Any:
+        """The single environment's fastest lane (:mod:`hogsolve.families.lanes`) for games
+        without memories."""
+
+    @abc.abstractmethod
+    def vector_games(self, spec: "GameSpec", opponent: Any) -> Any:
+        """N games as numpy arrays (:mod:`hogsolve.families.vector_games`)."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r}>"
+
+    def __eq__(self, other: object) -> bool:  # a family has no state: one per class, even unpickled
+        return type(other) is type(self)
+
+    def __hash__(self) -> int:
+        return hash(type(self).__name__)

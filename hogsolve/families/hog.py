@@ -1,0 +1,153 @@
+"""Hog: each turn a number of dice (CS 61A's rulesets from 2014 to 2025, rule files, Neller's Hog)."""
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, Optional, Tuple
+
+import numpy as np
+
+from ..games.interface import GameState
+from ..hog.rules import Ruleset
+from ..util.plain import finite
+from .base import GameFamily
+
+
+class HogFamily(GameFamily[Ruleset]):
+    """Hog's rulesets: the rules are a :class:`~hogsolve.hog.rules.Ruleset`; a strategy is a
+    :class:`~hogsolve.strategy.policy.Policy` of dice counts."""
+
+    name = "hog"
+    description = "Hog: choose a number of dice each turn (CS 61A's rulesets and Neller's Hog)"
+    env_id = "hogsolve/Hog-v0"
+    env_keyword = "rules"
+    default_game = "su18"
+
+    def names(self) -> Tuple[str, ...]:
+        from ..hog.rules import ALIASES, rulesets
+        return tuple(rulesets()) + tuple(ALIASES)
+
+    def game(self, name: str, goal: Optional[int] = None) -> Ruleset:
+        from ..hog.rulefile import get_rules_or_file
+        return get_rules_or_file(name, goal)
+
+    def game_type(self) -> type:
+        return Ruleset
+
+    def new_state(self, game: Ruleset, *, first: int = 0) -> GameState:
+        from ..hog.state import new_state
+        return new_state(game, first=first)
+
+    def solve(self, game: Ruleset, **options: Any) -> Any:
+        from ..solver.optimal import solve
+        return solve(game, **options)
+
+    def win_rate(self, a: Any, b: Any, game: Ruleset, **options: Any) -> Any:
+        from ..analysis.evaluate import win_rate
+        return win_rate(a, b, game, **options)
+
+    def best_response(self, strategy: Any, game: Ruleset, **options: Any) -> Any:
+        from ..analysis.evaluate import best_response
+        return best_response(strategy, game, **options)
+
+    def regret(self, strategy: Any, game: Ruleset, **options: Any) -> Any:
+        from ..analysis.evaluate import regret
+        return regret(strategy, game, **options)
+
+    def simulate(self, a: Any, b: Any, game: Ruleset, games: int = 100_000, seed: Optional[int] = 0,
+                 **options: Any) -> Any:
+        from ..analysis.montecarlo import simulate
+        return simulate(a, b, game, games=games, seed=seed, **options)
+
+    def load_strategy(self, spec: str, game: Ruleset, **options: Any) -> Any:
+        from ..strategy.specs import load_strategy
+        return load_strategy(spec, game, **options)
+
+    def optimal(self, game: Ruleset, **options: Any) -> Any:
+        from ..strategy.optimal_bot import optimal_strategy
+        return optimal_strategy(game, **options)
+
+    def tabulated(self, game: Ruleset, table: np.ndarray) -> Any:
+        from ..strategy.policy import Policy
+        return Policy(table, game)
+
+    def session(self, game: Ruleset, bot: Any, you_first: bool, seed: int) -> Any:
+        from ..sessions.hog import Session
+        return Session(game, bot, you_first, seed)
+
+    def web_bot(self, game: Ruleset) -> Any:
+        return self.optimal(game, allow_unproven=True)  # sp22 plays, with its caveat on the page
+
+    def web_game(self, game_id: str, name: str, seed: int, game: Ruleset, bot: Any, you_first: bool) -> Any:
+        from ..sessions.web import HogWebGame
+        return HogWebGame(game_id, name, seed, game, bot, you_first)
+
+    def duel(self, game: Ruleset, seed: int) -> Any:
+        from ..sessions.duel import HogDuel
+        return HogDuel(game, seed)
+
+    def hint(self, game: Ruleset, bot: Any, where: Tuple[int, ...]) -> Dict[str, Any]:
+        return {"best": int(bot.table[where]), "values": [finite(v) for v in bot.values_at(where)],
+                "proven": bool(getattr(bot, "proven", True))}
+
+    def policy_map(self, name: str, game: Ruleset, bot: Any, memory: Tuple[int, ...]) -> Dict[str, Any]:
+        index = (...,) + tuple(memory)
+        payload = {"family": self.name, "rules": name, "goal": int(game.goal), "max_dice": int(game.max_dice),
+                   "policy": bot.table[index].astype(int).tolist(),
+                   "win_probability": [[finite(x) for x in row] for row in bot.win_probability[index]],
+                   "proven": bot.proven}
+        if game.history is not None:
+            payload.update(memory=list(memory), memory_size=int(game.context_shape[0]),
+                           memory_kind=game.history.remembers)
+        return payload
+
+    def lab_maps(self, game: Ruleset, optimal: Any, table: np.ndarray, expected: np.ndarray,
+                 memory: Tuple[int, ...]) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Dice counts, at the chosen memories under Feral Hogs."""
+        where = (slice(None), slice(None)) + tuple(memory)
+        best = np.asarray(optimal.table)
+        return table[where[:table.ndim]], best[where[:best.ndim]], expected[where[:expected.ndim]]
+
+    def lab_state(self, game: Ruleset, optimal: Any, table: np.ndarray, where: Tuple[int, ...]) -> Dict[str, Any]:
+        from ..hog.rules import zero_dice_points
+        s, o = where[:2]
+        values = [finite(v) for v in optimal.values_at(where)]
+        rule_lines = []
+        if game.min_dice == 0:
+            rule_lines.append(f"{game.rule_name('free_bacon')}: rolling 0 dice scores "
+                              f"{int(zero_dice_points(game, s, o))}")
+        sides = int(game.dice_sides(s, o))
+        if sides != 6:
+            rule_lines.append(f"{game.rule_name('dice_sides')}: the dice have {sides} sides")
+        return {"state": list(where), "actions": [str(n) for n in range(len(values))], "values": values,
+                "choice": int(table[where[:table.ndim]]), "best": int(np.asarray(optimal.table)[where]),
+                "rules": rule_lines}
+
+    def lab_game(self, game: Ruleset, strategy: Any, optimal: Any, seed: int) -> Dict[str, Any]:
+        from ..hog.engine import play
+        from ..sessions.hog_terminal import describe_turn
+        result = play(strategy, optimal, game, seed=seed)
+        names = ("Strategy", "Optimal")
+        lines = [f"{describe_turn(t, names[t.mover])}. Strategy "
+                 f"{t.new_score if t.mover == 0 else t.new_opponent_score}, "
+                 f"Optimal {t.new_opponent_score if t.mover == 0 else t.new_score}" for t in result.turns]
+        return {"seed": seed, "winner": names[result.winner].lower(), "scores": list(result.scores), "log": lines}
+
+    def opponent_table(self, strategy: Any, game: Ruleset) -> np.ndarray:
+        from ..strategy.policy import as_policy
+        policy = self.load_strategy(strategy, game, allow_unproven=True) if isinstance(strategy, str) \
+            else as_policy(strategy, game)
+        return policy.table
+
+    def chooser(self, table: np.ndarray, game: Ruleset) -> Callable[[GameState], int]:
+        def choose(state: Any) -> int:
+            match = state.match
+            index = match.state() + game.context_index(match.context())
+            return int(table[index[:table.ndim]])
+        return choose
+
+    def lane(self, spec: Any, opponent: Any) -> Any:
+        from .lanes import HogLane
+        return HogLane(spec, opponent)
+
+    def vector_games(self, spec: Any, opponent: Any) -> Any:
+        from .vector_games import HogGames
+        return HogGames(spec, opponent)

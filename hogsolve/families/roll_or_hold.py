@@ -1,0 +1,138 @@
+"""The roll-or-hold games: each roll, roll again or bank the turn (Pig, Piglet, Two-Dice Pig, Big Pig)."""
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, Optional, Tuple
+
+import numpy as np
+
+from ..games.interface import GameState
+from ..pig.rules import PigGame
+from ..util.plain import finite
+from .base import GameFamily
+
+
+class RollOrHoldFamily(GameFamily[PigGame]):
+    """The roll-or-hold games: the rules are a :class:`~hogsolve.pig.rules.PigGame`; a strategy
+    says roll (True) or hold at each (score, opponent's score, turn total)."""
+
+    name = "roll-or-hold"
+    description = "roll or hold each roll: Pig, Piglet, Two-Dice Pig, Big Pig"
+    env_id = "hogsolve/Pig-v0"
+    env_keyword = "game"
+    default_game = "pig"
+
+    def names(self) -> Tuple[str, ...]:
+        from ..pig.rules import PIG_GAMES
+        return tuple(PIG_GAMES)
+
+    def game(self, name: str, goal: Optional[int] = None) -> PigGame:
+        from ..pig.rules import get_pig_game
+        return get_pig_game(name, goal)
+
+    def game_type(self) -> type:
+        return PigGame
+
+    def new_state(self, game: PigGame, *, first: int = 0) -> GameState:
+        from ..pig.state import new_state
+        return new_state(game, first=first)
+
+    def solve(self, game: PigGame, **options: Any) -> Any:
+        from ..solver.pig import solve_pig
+        return solve_pig(game, **options)
+
+    def win_rate(self, a: Any, b: Any, game: PigGame, **options: Any) -> Any:
+        from ..analysis.pig.evaluate import pig_win_rate
+        return pig_win_rate(a, b, game, **options)
+
+    def best_response(self, strategy: Any, game: PigGame, **options: Any) -> Any:
+        from ..analysis.pig.evaluate import pig_best_response
+        return pig_best_response(strategy, game, **options)
+
+    def regret(self, strategy: Any, game: PigGame, **options: Any) -> Any:
+        from ..analysis.pig.evaluate import pig_regret
+        return pig_regret(strategy, game, **options)
+
+    def simulate(self, a: Any, b: Any, game: PigGame, games: int = 100_000, seed: Optional[int] = 0,
+                 **options: Any) -> Any:
+        from ..analysis.pig.montecarlo import simulate_roll_or_hold
+        return simulate_roll_or_hold(a, b, game, games=games, seed=seed, **options)
+
+    def load_strategy(self, spec: str, game: PigGame, **options: Any) -> Any:
+        from ..strategy.pig import load_pig_strategy
+        return load_pig_strategy(spec, game, **options)
+
+    def optimal(self, game: PigGame, **options: Any) -> Any:
+        from ..strategy.pig import pig_bot
+        return pig_bot(game, **options)
+
+    def tabulated(self, game: PigGame, table: np.ndarray) -> Any:
+        from ..strategy.pig import TabulatedPig
+        return TabulatedPig(game, table)
+
+    def session(self, game: PigGame, bot: Any, you_first: bool, seed: int) -> Any:
+        from ..sessions.pig import PigSession
+        return PigSession(game, bot, you_first, seed)
+
+    def web_bot(self, game: PigGame) -> Any:
+        return self.optimal(game)
+
+    def web_game(self, game_id: str, name: str, seed: int, game: PigGame, bot: Any, you_first: bool) -> Any:
+        from ..sessions.web import PigWebGame
+        return PigWebGame(game_id, name, seed, game, bot, you_first)
+
+    def duel(self, game: PigGame, seed: int) -> Any:
+        from ..sessions.duel import PigDuel
+        return PigDuel(game, seed)
+
+    def hint(self, game: PigGame, bot: Any, where: Tuple[int, ...]) -> Dict[str, Any]:
+        from ..sessions.pig import best_move, move_values
+        values = move_values(game, bot.value, where)
+        return {"best": best_move(values), **{k: None if v is None else finite(v) for k, v in values.items()}}
+
+    def policy_map(self, name: str, game: PigGame, bot: Any, memory: Tuple[int, ...]) -> Dict[str, Any]:
+        return {"family": self.name, "rules": name, "goal": int(bot.game.goal),
+                "hold_threshold": bot.hold_threshold.astype(int).tolist(),
+                "win_probability": [[finite(x) for x in row] for row in bot.value[:, :, 0]]}
+
+    def lab_maps(self, game: PigGame, optimal: Any, table: np.ndarray, expected: np.ndarray,
+                 memory: Tuple[int, ...]) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Hold thresholds by banked scores; the loss summed over turn totals."""
+        from ..strategy.pig import hold_thresholds
+        g = int(game.goal)
+        return hold_thresholds(table, g), hold_thresholds(optimal.roll, g), expected.reshape(g, g, -1).sum(axis=2)
+
+    def lab_state(self, game: PigGame, optimal: Any, table: np.ndarray, where: Tuple[int, ...]) -> Dict[str, Any]:
+        from ..sessions.pig import best_move, move_values
+        values = move_values(game, optimal.value, where)
+        roll = bool(table[where]) or where[2] == 0
+        return {"state": list(where), "actions": ["roll", "hold"], "values": [finite(values["roll"]),
+                None if values["hold"] is None else finite(values["hold"])],
+                "choice": 0 if roll else 1, "best": 0 if best_move(values) == "roll" else 1,
+                "rules": ["the first roll of a turn is compulsory"] if where[2] == 0 else []}
+
+    def lab_game(self, game: PigGame, strategy: Any, optimal: Any, seed: int) -> Dict[str, Any]:
+        from ..pig.engine import play_pig
+        from ..sessions.pig_terminal import describe
+        match = play_pig(strategy, optimal, game, seed=seed)
+        names = ("Strategy", "Optimal")
+        return {"seed": seed, "winner": names[int(match.winner or 0)].lower(), "scores": list(match.scores),
+                "log": [describe(entry, names[entry["player"]]) for entry in match.log]}
+
+    def opponent_table(self, strategy: Any, game: PigGame) -> np.ndarray:
+        from ..strategy.pig import policy_table
+        loaded = self.load_strategy(strategy, game) if isinstance(strategy, str) else strategy
+        return policy_table(loaded, game)
+
+    def chooser(self, table: np.ndarray, game: PigGame) -> Callable[[GameState], int]:
+        def choose(state: Any) -> int:
+            score, opponent, total = state.match.state()
+            return 0 if total == 0 or table[score, opponent, total] else 1
+        return choose
+
+    def lane(self, spec: Any, opponent: Any) -> Any:
+        from .lanes import PigLane
+        return PigLane(spec, opponent)
+
+    def vector_games(self, spec: Any, opponent: Any) -> Any:
+        from .vector_games import RollOrHoldGames
+        return RollOrHoldGames(spec, opponent)
