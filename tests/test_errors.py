@@ -72,7 +72,7 @@ def test_the_cli_prints_a_deliberate_error_as_one_line_and_a_bug_as_a_traceback(
     bug = subprocess.run([sys.executable, "-c", "import sys\n"
                           "import hogsolve.cli.compare as c\n"
                           "def broken(args):\n    raise ValueError('a bug, not bad input')\n"
-                          "c.compare_hog = broken\n"
+                          "c.compare = broken\n"
                           "from hogsolve.cli import main\n"
                           "sys.exit(main(['compare', 'always_roll:4', 'always_roll:5']))"],
                          capture_output=True, text=True, timeout=120)

@@ -69,7 +69,7 @@ def test_an_alias_semester_and_an_old_ok_name(tmp_path, monkeypatch):
     project(tmp_path, "cal/cs61a/sp14/proj1", ok_name="hog.ok")
     monkeypatch.chdir(tmp_path)
     found = run_main("regret", "hog.py", "--goal", "30", "--top", "1")
-    assert found.returncode == 0 and "against the optimal strategy (fa13)" in found.stdout
+    assert found.returncode == 0 and "against the optimal strategy (fa13, goal" in found.stdout
     assert found.stderr.splitlines()[0] == ("rules: sp14 (fa13's rules), from hog.ok (--rules NAME plays another "
                                             "ruleset)")
     agreeing = run_main("regret", "hog.py", "--goal", "30", "--top", "1", "--rules", "fa13")
@@ -82,7 +82,7 @@ def test_without_an_ok_file_the_assumption_is_said(tmp_path, monkeypatch):
     project(tmp_path / "school", "sfhs/ap_csp/fa21/proj01")
     monkeypatch.chdir(tmp_path)
     plain = run_main("best-response", "plain/hog.py", "--goal", "20")
-    assert plain.returncode == 0 and "(su18)" in plain.stdout
+    assert plain.returncode == 0 and "(su18, goal" in plain.stdout
     assert plain.stderr.splitlines() == [
         "note: no course .ok file (proj01.ok) beside the strategy names its semester; assuming su18 (--rules NAME "
         "chooses the semester, such as --rules fa23)"]

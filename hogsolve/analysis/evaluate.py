@@ -29,7 +29,6 @@ from ..solver.model import Model, model_for
 from .policy_values import best_response_values, occupancy, play_values, slot_values, slots_supported
 from ..solver.optimal import solve
 from ..hog.rules import ENDLESS_GAME, Ruleset
-from ..util.plain import plain
 from ..strategy.policy import Policy, as_policy
 from .results import BestResponse, Regret, WinRate
 from ..errors import InputError
@@ -89,9 +88,10 @@ class HogBestResponse(BestResponse):
         """The ruleset (the name every game's best response gives its rules)."""
         return self.rules
 
-    def to_dict(self) -> dict:
-        """The best response's figures as plain JSON values (no tables), with its opening move."""
-        return plain({**super().to_dict(), "opening_move": self.policy[(0,) * self.policy.ndim]})
+    @property
+    def opening_action(self) -> int:
+        """The dice the best response rolls at 0-0."""
+        return int(self.policy[(0,) * self.policy.ndim])
 
     def __repr__(self) -> str:
         return (f"BestResponse(to {self.opponent}: win rate {self.win_rate.average:.12f}, "
@@ -167,6 +167,11 @@ class HogRegret(Regret):
     def game(self) -> Optional[Ruleset]:
         """The ruleset, where the regret was given it."""
         return self.rules
+
+    def columns(self) -> list:
+        """Scores, both players' memories under a history rule, the dice chosen and the best."""
+        memories = ["my_memory", "opponent_memory"] if self.loss.ndim > 2 else []
+        return ["score", "opponent_score", *memories, "choice", "optimal", "loss", "reach", "expected_loss"]
 
     def worst(self, top: int = 10) -> list:
         """The ``top`` states by expected loss, as dicts."""

@@ -42,6 +42,11 @@ class BestResponse:
     """
 
     @property
+    def opening_action(self) -> int:
+        """The best response's first move of the game (an action of the game's own numbering)."""
+        raise NotImplementedError
+
+    @property
     def exploitability(self) -> float:
         """How far the best response's win rate exceeds one half."""
         return self.win_rate.average - 0.5  # type: ignore[attr-defined]
@@ -49,7 +54,7 @@ class BestResponse:
     def to_dict(self) -> dict:
         """The best response's figures as plain JSON values (no tables)."""
         return plain({"opponent": self.opponent, "win_rate": self.win_rate,  # type: ignore[attr-defined]
-                      "exploitability": self.exploitability})
+                      "exploitability": self.exploitability, "opening_move": self.opening_action})
 
 
 class Regret:
@@ -74,8 +79,12 @@ class Regret:
         """The sum of the expected losses: one half minus the win rate (performance difference)."""
         return float(self.expected_loss.sum())
 
+    def columns(self) -> list:
+        """The keys of :meth:`worst`'s rows, in the order a table shows them."""
+        raise NotImplementedError
+
     def worst(self, top: int = 10) -> list:
-        """The ``top`` states by expected loss, as dicts."""
+        """The ``top`` states by expected loss, as dicts (keys: :meth:`columns`)."""
         raise NotImplementedError
 
     def to_dict(self, top: int = 10) -> dict:

@@ -350,10 +350,51 @@ def rules_of(args):
                       endless=getattr(args, "endless", "none"))
 
 
-def rules_and_policy(args):
-    """The ruleset of --rules/--goal and the validated Policy of args.spec."""
-    rules = rules_of(args)
-    return rules, load_policy(args.spec, rules, args)
+def game_of(args, *, exact: bool = False) -> tuple:
+    """``(family, game)`` of --rules (su18 when neither it nor a student's folder names one: see
+    :func:`settle_rules`), --rules-file, --goal and --endless, for every family; refused when
+    solving it would not fit in memory (the machine's, or --max-memory)."""
+    from ..families import family_of, family_of_game
+    from ..hog.rulefile import load_rules_file
+    from ..strategy.semester import DEFAULT_RULES
+    rules_file = getattr(args, "rules_file", None)
+    try:
+        if rules_file is not None:
+            game = load_rules_file(rules_file)
+            game = game if args.goal is None else game.replace(goal=args.goal)
+        else:
+            name = args.rules or DEFAULT_RULES
+            game = family_of(name).game(name, args.goal)
+        endless = getattr(args, "endless", "none")
+        if getattr(game, "endless", endless) != endless:  # a game that can be endless (a Hog ruleset)
+            game = game.replace(endless=endless)
+        family = family_of_game(game)
+        family.check_fits(game, exact=exact, limit_gb=args.max_memory)
+    except HogsolveError as exc:
+        raise UsageError(str(exc)) from None
+    return family, game
+
+
+def strategy_of(spec: str, family, game, args):
+    """The strategy of a spec for ``game``, with the verb's options (time and memory limits,
+    --allow-unproven, --retry-failed); what a student's file printed is one note on stderr."""
+    from ..strategy.optimal_bot import UnprovenStrategyError
+    from ..strategy.userfile import DEFAULT_MEMORY_MB
+
+    def report(label, captured):
+        shown = getattr(args, "show_output", False)
+        print(captured.note(label, shown), file=sys.stderr)
+        if shown:
+            print(captured.text, file=sys.stderr)
+    try:
+        return family.load_strategy(spec, game, timeout=getattr(args, "strategy_timeout", 60.0), on_output=report,
+                                    memory_mb=getattr(args, "strategy_memory", DEFAULT_MEMORY_MB),
+                                    allow_unproven=getattr(args, "allow_unproven", False),
+                                    retry_failed=getattr(args, "retry_failed", False))
+    except UnprovenStrategyError as exc:
+        raise Failure(str(exc)) from None
+    except HogsolveError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def solve_progress(label: str):
@@ -469,6 +510,16 @@ def by_family(handlers: Dict[str, Callable]) -> Callable:
             raise UsageError("name games of one family at a time: " + "; ".join(
                 f"{f.name}: {f.description}" for f in FAMILIES.values()))
         return handlers[owners.pop()](args)
+    return run
+
+
+def every_game(handler: Callable) -> Callable:
+    """A verb's ``run(args)`` for every family: ``handler(args)`` once the semester of any student
+    files is settled (:func:`settle_rules`); the handler asks the game's family for what differs."""
+    def run(args):
+        if hasattr(args, "rules"):
+            settle_rules(args)
+        return handler(args)
     return run
 
 

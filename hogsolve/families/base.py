@@ -59,6 +59,11 @@ class GameFamily(abc.ABC, Generic[G]):
         return isinstance(game, self.game_type())
 
     @abc.abstractmethod
+    def check_fits(self, game: G, *, exact: bool = False, limit_gb: Optional[float] = None) -> None:
+        """Raise :class:`~hogsolve.solver.memory.MemoryLimitError` when solving ``game`` would not
+        fit in ``limit_gb`` (the memory available now when None)."""
+
+    @abc.abstractmethod
     def new_state(self, game: G, *, first: int = 0) -> "GameState":
         """A game at its start, ``first`` to move."""
 
@@ -81,19 +86,27 @@ class GameFamily(abc.ABC, Generic[G]):
         """Where ``strategy`` loses against optimal play."""
 
     @abc.abstractmethod
-    def simulate(self, a: Any, b: Any, game: G, games: int = 100_000, seed: Optional[int] = 0,
-                 **options: Any) -> "SimulationResult":
-        """``games`` seeded games of ``a`` against ``b``, half with each first."""
+    def simulate(self, a: Any, b: Any, game: G, games: int = 100_000, seed: Optional[int] = 0, *,
+                 progress: Optional[Callable[..., Any]] = None,
+                 announce: Optional[Callable[[float], None]] = None, **options: Any) -> "SimulationResult":
+        """``games`` seeded games of ``a`` against ``b``, half with each first; ``progress`` may wrap
+        the chunks of a long run and ``announce(seconds)`` hear its expected time (where the
+        family's simulation runs in chunks); ``options`` are the family's own (Hog's ``chunk``, ``model``)."""
 
     # -------------------------------------------------------- strategies --
 
     @abc.abstractmethod
-    def load_strategy(self, spec: str, game: G, **options: Any) -> Any:
-        """A strategy from its spec (``optimal``, ``always_roll:4``, ``hold_at:20``, ``FILE.py:NAME``)."""
+    def load_strategy(self, spec: str, game: G, *, timeout: float = 60.0,
+                      on_output: Optional[Callable[[str, Any], None]] = None, allow_unproven: bool = False,
+                      retry_failed: bool = False, memory_mb: int = 2048) -> Any:
+        """A strategy from its spec (``optimal``, ``always_roll:4``, ``hold_at:20``, ``FILE.py:NAME``);
+        a student's file runs walled in for at most ``timeout`` seconds and ``memory_mb``, and
+        ``on_output(label, captured)`` hears what it printed."""
 
     @abc.abstractmethod
-    def optimal(self, game: G, **options: Any) -> Any:
-        """The proven optimal strategy (the bot)."""
+    def optimal(self, game: G, *, allow_unproven: bool = False) -> Any:
+        """The proven optimal strategy (the bot); one without a proof raises
+        :class:`~hogsolve.strategy.optimal_bot.UnprovenStrategyError` unless ``allow_unproven``."""
 
     @abc.abstractmethod
     def tabulated(self, game: G, table: np.ndarray) -> Any:
@@ -104,6 +117,17 @@ class GameFamily(abc.ABC, Generic[G]):
     @abc.abstractmethod
     def session(self, game: G, bot: Any, you_first: bool, seed: int) -> Any:
         """A person against the bot, in the terminal."""
+
+    @abc.abstractmethod
+    def play_in_terminal(self, game: G, bot: Any, *, you_first: bool, seed: Optional[int],
+                         read: Callable[[str], str] = input, write: Callable[[str], None] = print) -> Dict[str, Any]:
+        """A person against ``bot`` through ``read`` and ``write`` until someone wins or quits;
+        the game's record."""
+
+    @abc.abstractmethod
+    def policy_picture(self, game: G, bot: Any) -> Tuple[np.ndarray, np.ndarray, str, str]:
+        """What ``hogsolve plot`` draws: the policy grid and the win probabilities by the two
+        scores, a title, and what the policy's numbers are."""
 
     @abc.abstractmethod
     def web_bot(self, game: G) -> Any:

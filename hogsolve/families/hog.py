@@ -32,6 +32,10 @@ class HogFamily(GameFamily[Ruleset]):
     def game_type(self) -> type:
         return Ruleset
 
+    def check_fits(self, game: Any, *, exact: bool = False, limit_gb: Optional[float] = None) -> None:
+        from ..solver.memory import check_fits
+        check_fits(game, exact=exact, limit_gb=limit_gb)
+
     def new_state(self, game: Ruleset, *, first: int = 0) -> GameState:
         from ..hog.state import new_state
         return new_state(game, first=first)
@@ -52,18 +56,22 @@ class HogFamily(GameFamily[Ruleset]):
         from ..analysis.evaluate import regret
         return regret(strategy, game, **options)
 
-    def simulate(self, a: Any, b: Any, game: Ruleset, games: int = 100_000, seed: Optional[int] = 0,
-                 **options: Any) -> Any:
+    def simulate(self, a: Any, b: Any, game: Ruleset, games: int = 100_000, seed: Optional[int] = 0, *,
+                 progress: Optional[Callable[..., Any]] = None,
+                 announce: Optional[Callable[[float], None]] = None, **options: Any) -> Any:
         from ..analysis.montecarlo import simulate
-        return simulate(a, b, game, games=games, seed=seed, **options)
+        return simulate(a, b, game, games=games, seed=seed, progress=progress, announce=announce, **options)
 
-    def load_strategy(self, spec: str, game: Ruleset, **options: Any) -> Any:
+    def load_strategy(self, spec: str, game: Any, *, timeout: float = 60.0,
+                      on_output: Optional[Callable[[str, Any], None]] = None, allow_unproven: bool = False,
+                      retry_failed: bool = False, memory_mb: int = 2048) -> Any:
         from ..strategy.specs import load_strategy
-        return load_strategy(spec, game, **options)
+        return load_strategy(spec, game, timeout=timeout, on_output=on_output, allow_unproven=allow_unproven,
+                      retry_failed=retry_failed, memory_mb=memory_mb)
 
-    def optimal(self, game: Ruleset, **options: Any) -> Any:
+    def optimal(self, game: Ruleset, *, allow_unproven: bool = False) -> Any:
         from ..strategy.optimal_bot import optimal_strategy
-        return optimal_strategy(game, **options)
+        return optimal_strategy(game, allow_unproven=allow_unproven)
 
     def tabulated(self, game: Ruleset, table: np.ndarray) -> Any:
         from ..strategy.policy import Policy
@@ -72,6 +80,18 @@ class HogFamily(GameFamily[Ruleset]):
     def session(self, game: Ruleset, bot: Any, you_first: bool, seed: int) -> Any:
         from ..sessions.hog import Session
         return Session(game, bot, you_first, seed)
+
+    def play_in_terminal(self, game: Ruleset, bot: Any, *, you_first: bool, seed: Optional[int],
+                         read: Callable[[str], str] = input, write: Callable[[str], None] = print) -> Dict[str, Any]:
+        from ..sessions.hog_terminal import play_terminal
+        return play_terminal(game, you_first=you_first, seed=seed, read=read, write=write, bot=bot)
+
+    def policy_picture(self, game: Ruleset, bot: Any) -> Tuple[np.ndarray, np.ndarray, str, str]:
+        """Dice counts; under Feral Hogs the slice where both memories are 0."""
+        start = (0,) * (bot.table.ndim - 2)
+        title = f"{game.name} (goal {game.goal}{', both memories 0' if start else ''}" \
+                f"{'; NOT PROVEN' if not bot.proven else ''})"
+        return bot.table[(...,) + start], bot.win_probability[(...,) + start], title, "optimal number of dice"
 
     def web_bot(self, game: Ruleset) -> Any:
         return self.optimal(game, allow_unproven=True)  # sp22 plays, with its caveat on the page

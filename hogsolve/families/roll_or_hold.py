@@ -32,6 +32,10 @@ class RollOrHoldFamily(GameFamily[PigGame]):
     def game_type(self) -> type:
         return PigGame
 
+    def check_fits(self, game: Any, *, exact: bool = False, limit_gb: Optional[float] = None) -> None:
+        from ..solver.memory import check_pig_fits
+        check_pig_fits(game, limit_gb=limit_gb)
+
     def new_state(self, game: PigGame, *, first: int = 0) -> GameState:
         from ..pig.state import new_state
         return new_state(game, first=first)
@@ -52,18 +56,24 @@ class RollOrHoldFamily(GameFamily[PigGame]):
         from ..analysis.pig.evaluate import pig_regret
         return pig_regret(strategy, game, **options)
 
-    def simulate(self, a: Any, b: Any, game: PigGame, games: int = 100_000, seed: Optional[int] = 0,
-                 **options: Any) -> Any:
+    def simulate(self, a: Any, b: Any, game: PigGame, games: int = 100_000, seed: Optional[int] = 0, *,
+                 progress: Optional[Callable[..., Any]] = None,
+                 announce: Optional[Callable[[float], None]] = None, **options: Any) -> Any:
+        """All games at once, vectorised (no chunks: ``progress`` and ``announce`` are not called)."""
         from ..analysis.pig.montecarlo import simulate_roll_or_hold
         return simulate_roll_or_hold(a, b, game, games=games, seed=seed, **options)
 
-    def load_strategy(self, spec: str, game: PigGame, **options: Any) -> Any:
+    def load_strategy(self, spec: str, game: Any, *, timeout: float = 60.0,
+                      on_output: Optional[Callable[[str, Any], None]] = None, allow_unproven: bool = False,
+                      retry_failed: bool = False, memory_mb: int = 2048) -> Any:
         from ..strategy.pig import load_pig_strategy
-        return load_pig_strategy(spec, game, **options)
+        return load_pig_strategy(spec, game, timeout=timeout, on_output=on_output, allow_unproven=allow_unproven,
+                      retry_failed=retry_failed, memory_mb=memory_mb)
 
-    def optimal(self, game: PigGame, **options: Any) -> Any:
+    def optimal(self, game: PigGame, *, allow_unproven: bool = False) -> Any:
+        """The shipped or solved table: every roll-or-hold game's optimum is proven."""
         from ..strategy.pig import pig_bot
-        return pig_bot(game, **options)
+        return pig_bot(game)
 
     def tabulated(self, game: PigGame, table: np.ndarray) -> Any:
         from ..strategy.pig import TabulatedPig
@@ -72,6 +82,15 @@ class RollOrHoldFamily(GameFamily[PigGame]):
     def session(self, game: PigGame, bot: Any, you_first: bool, seed: int) -> Any:
         from ..sessions.pig import PigSession
         return PigSession(game, bot, you_first, seed)
+
+    def play_in_terminal(self, game: PigGame, bot: Any, *, you_first: bool, seed: Optional[int],
+                         read: Callable[[str], str] = input, write: Callable[[str], None] = print) -> Dict[str, Any]:
+        from ..sessions.pig_terminal import play_game
+        return play_game(game, you_first, seed, read, write, bot=bot)
+
+    def policy_picture(self, game: PigGame, bot: Any) -> Tuple[np.ndarray, np.ndarray, str, str]:
+        """The hold threshold at every pair of scores, and the win probability at a turn's start."""
+        return bot.hold_threshold, bot.value[:, :, 0], f"{game.name} (goal {game.goal})", "turn total at which to hold"
 
     def web_bot(self, game: PigGame) -> Any:
         return self.optimal(game)

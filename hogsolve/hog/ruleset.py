@@ -129,6 +129,11 @@ class Ruleset:
     #: What the average of both seats' win rates is called (the course's contest counts it).
     average_label = "the CS 61A win rate"
 
+    @staticmethod
+    def action_label(action: int) -> str:
+        """How a move is said: the number of dice rolled."""
+        return f"{action} dice"
+
     # -- what an agent sees and answers (the environments and agent files read these) --
 
     @property

@@ -76,6 +76,11 @@ class PigGame:
     #: What the average of both seats' win rates is called: nothing of its own here.
     average_label = ""
 
+    @staticmethod
+    def action_label(action: int) -> str:
+        """How a move is said: action 0 rolls, 1 holds."""
+        return ("roll", "hold")[action]
+
     # -- what an agent sees and answers (the environments and agent files read these) --
 
     @property

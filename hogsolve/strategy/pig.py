@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Callable, Union
+from typing import Callable, Optional, Union
 
 import numpy as np
 
@@ -13,7 +13,7 @@ from ..solver.pig import RollTable, solve_pig
 from ..solver.pig.tables import PIG_FORMAT
 from ..solver.tables import TableError, load_arrays
 from .optimal_bot import PlayerWarning, shipped_tables
-from .userfile import DEFAULT_TIMEOUT, UserFileError, file_spec, tabulate_table
+from .userfile import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, UserFileError, file_spec, tabulate_table
 from ..errors import InputError
 
 
@@ -140,12 +140,17 @@ def _strategy_table(strategy, game: PigGame) -> np.ndarray:
 PIG_STRATEGY_FORMS = "optimal, hold_at:N, hold_at_or_goal:N, FILE.py:NAME"
 
 
-def load_pig_strategy(spec: str, game: PigGame, solution=None, *, timeout: float = DEFAULT_TIMEOUT):
-    """A roll-or-hold strategy from its spec (see :data:`PIG_STRATEGY_FORMS`); ValueError if bad.
+def load_pig_strategy(spec: str, game: PigGame, solution=None, *, timeout: float = DEFAULT_TIMEOUT,
+                      on_output: Optional[Callable[[str, object], None]] = None, allow_unproven: bool = False,
+                      retry_failed: bool = False, memory_mb: int = DEFAULT_MEMORY_MB):
+    """A roll-or-hold strategy from its spec (see :data:`PIG_STRATEGY_FORMS`); a StrategyError if bad.
 
-    ``FILE.py:NAME`` is an agent on observation vectors (:mod:`~hogsolve.strategy.observations`)
-    or a function ``(score, opponent_score, turn_total)`` returning True to roll, tabulated in
-    its own interpreter for at most ``timeout`` seconds."""
+    ``FILE.py:NAME`` (``FILE.py`` alone: its ``final_strategy``) is an agent on observation
+    vectors (:mod:`~hogsolve.strategy.observations`) or a function ``(score, opponent_score,
+    turn_total)`` returning True to roll, tabulated walled in for at most ``timeout`` seconds and
+    ``memory_mb``, as Hog's files are (:func:`~hogsolve.strategy.specs.load_strategy`);
+    ``on_output(label, captured)`` hears what it printed.  Every roll-or-hold bot is proven, so
+    ``allow_unproven`` changes nothing."""
     if spec == "optimal":
         return solution or pig_bot(game)
     head, _, rest = spec.partition(":")
@@ -153,10 +158,15 @@ def load_pig_strategy(spec: str, game: PigGame, solution=None, *, timeout: float
         if not rest.isascii() or not rest.isdigit() or not 1 <= int(rest) <= 10 * game.goal:
             raise StrategyError(f"bad strategy {spec!r}: expected {head}:N with N from 1 to {10 * game.goal}")
         return hold_at(int(rest)) if head == "hold_at" else hold_at_or_goal(int(rest), game.goal)
+    if spec.endswith(".py"):
+        spec = f"{spec}:final_strategy"
     try:
         named = file_spec(spec)
         if named is not None:
-            roll, _source, _captured = tabulate_table(*named, game, timeout=timeout)
+            roll, _source, captured = tabulate_table(*named, game, timeout=timeout, retry_failed=retry_failed,
+                                                     memory_mb=memory_mb)
+            if captured is not None and captured.lines and on_output is not None:
+                on_output(spec, captured)
             return TabulatedPig(game, roll, spec)
     except UserFileError as exc:
         raise StrategyError(str(exc)) from None

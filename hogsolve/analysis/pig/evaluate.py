@@ -75,6 +75,11 @@ class PigBestResponse(BestResponse):
         """The best response's win rate against the opponent, as for Hog."""
         return WinRate(self.name, self.opponent, self.first, self.second)
 
+    @property
+    def opening_action(self) -> int:
+        """0: the first roll of a turn is compulsory."""
+        return 0
+
     def __call__(self, score: int, opponent_score: int, turn_total: int) -> bool:
         return score + turn_total < self.game.goal and bool(self.roll[score, opponent_score, turn_total])
 
@@ -144,6 +149,10 @@ class PigRegret(Regret):
     loss: np.ndarray      # win probability lost by the strategy's choice at the state
     reach: np.ndarray     # expected visits against the optimal opponent, both seatings averaged
     win_rate: WinRate     # the strategy against optimal play
+
+    def columns(self) -> list:
+        """Scores and the turn total."""
+        return ["score", "opponent_score", "turn_total", "loss", "reach", "expected_loss"]
 
     def worst(self, top: int = 10) -> list:
         """The ``top`` states by expected loss."""
