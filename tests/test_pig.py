@@ -192,10 +192,11 @@ def test_tournament_command(capsys):
     assert main(["tournament", "optimal", "hold_at:20", "hold_at:10", "--rules", "pig", "--goal", "30",
                  "--json"]) == 0
     import json
-    record = json.loads(capsys.readouterr().out)
-    assert record["ranking"][0] == "optimal"
+    record = json.loads(capsys.readouterr().out)  # the shape of Hog's round robin (tests/test_cli_every_game.py)
+    assert record["ranking"][0]["strategy"] == "optimal"
     game = get_pig_game("pig", goal=30)
-    assert record["rate"][1][2] == pytest.approx(pig_win_rate(hold_at(20), hold_at(10), game).average, abs=1e-15)
+    rate = next(r for r in record["ranking"] if r["strategy"] == "hold_at:20")["win_rates"]["hold_at:10"]
+    assert rate == pytest.approx(pig_win_rate(hold_at(20), hold_at(10), game).average, abs=1e-15)
     assert main(["best-response", "hold_at:20", "--rules", "pig", "--goal", "30"]) == 0
     assert "exploitability of hold_at:20" in capsys.readouterr().out
 

@@ -116,11 +116,11 @@ def test_a_tournament_of_several_semesters_needs_rules(tmp_path, monkeypatch):
                             "students/ann/proj01.ok, students/cat/proj01.ok; su18 from students/bob/proj01.ok): "
                             "name one with --rules NAME\n")
     chosen = run_main("tournament", "students", "always_roll:4", "--goal", "20", "--rules", "fa23")
-    assert chosen.returncode == 0 and "(fa23, 4 strategies)" in chosen.stdout
+    assert chosen.returncode == 0 and "(fa23, goal 20, 4 strategies)" in chosen.stdout
     assert "warning: --rules fa23 is not the semester students/bob/proj01.ok names: su18" in chosen.stderr
     (tmp_path / "students" / "bob" / "proj01.ok").unlink()
     one = run_main("tournament", "students", "always_roll:4", "--goal", "20")
-    assert one.returncode == 0 and "(fa23, 4 strategies)" in one.stdout
+    assert one.returncode == 0 and "(fa23, goal 20, 4 strategies)" in one.stdout
     assert "note: 1 of the 3 folders name no semester; they play fa23 too" in one.stderr
 
 

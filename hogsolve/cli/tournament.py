@@ -2,20 +2,18 @@
 contest: student files, results file, report)."""
 from __future__ import annotations
 
-from pathlib import Path
-
-from ..errors import HogsolveError
 import sys
+from pathlib import Path
 
 import numpy as np
 
-from .common import (Failure, UsageError, add_jobs_option, add_strategy_options, by_family, cap_jobs,
-                     converged_or_fail, emit_json, load_policy, output_file, respond, roll_or_hold_game,
-                     roll_or_hold_strategy, rules_of, spec_help, unproven, write_or_fail)
+from ..errors import HogsolveError
+from .common import (Failure, UsageError, add_jobs_option, add_strategy_options, cap_jobs, converged_or_fail,
+                     every_game, game_of, output_file, respond, spec_help, strategy_of, unproven, write_or_fail)
 
 
 def setup_tournament(p):
-    """``hogsolve tournament ENTRY...``: the tournament_hog round robin with exact win rates."""
+    """``hogsolve tournament ENTRY...``: a round robin with exact win rates, in any game."""
     p.add_argument("specs", nargs="+", metavar="ENTRY",
                    help="a folder of student files (every *.py in it, each with final_strategy), a FILE.py, "
                         "or " + spec_help("a strategy"))
@@ -23,11 +21,11 @@ def setup_tournament(p):
     add_jobs_option(p)
     p.add_argument("--threshold", type=float, default=0.5, metavar="RATE",
                    help="a pair is won above this win rate; ties count as losses (default 0.5; the CS 61A "
-                        "tournament_hog used 0.500001)")
+                        "contest used 0.500001)")
     p.add_argument("--out", type=Path, metavar="RESULTS.csv",
                    help="write every pair's win rates here as they finish; a rerun resumes from it")
     p.add_argument("--report", type=Path, metavar="RESULTS.html",
-                   help="also write the tournament_hog as one self-contained HTML page (standings a reader can sort, "
+                   help="also write the tournament as one self-contained HTML page (standings a reader can sort, "
                         "the win-rate heatmap, each entry against the optimum, the skipped entries)")
     p.add_argument("--names", choices=("folder", "path", "anonymous"), default="path",
                    help="how entries are named in the standings, the results file and the report: path (as given, "
@@ -40,15 +38,16 @@ def setup_tournament(p):
     p.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="the Dask scheduler's address")
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
-    return by_family({"hog": tournament_hog, "roll-or-hold": tournament_roll_or_hold})
+    return every_game(tournament)
 
-def tournament_hog(args) -> int:
+
+def tournament(args) -> int:
     """Load every entry (student files in parallel, a broken one skipped), play the round robin
     with the results file, print the standings."""
     from ..contest.entries import ContestError, ResultsFile, find_entries
     from ..util.interrupts import thread_map
     from ..util.progress import progress
-    from ..contest.roundrobin import table_digest, tournament
+    from ..contest.roundrobin import table_digest
     if not 0 <= args.threshold < 1:
         raise UsageError(f"--threshold must be from 0 to below 1, got {args.threshold}")
     if args.backend == "dask" and not args.scheduler:
@@ -58,7 +57,7 @@ def tournament_hog(args) -> int:
         entries, skipped = find_entries(args.specs, left_out=left_out)
     except ContestError as exc:
         raise UsageError(str(exc)) from None
-    rules = rules_of(args)
+    family, rules = game_of(args)
     if args.out is not None:
         output_file(args.out)
     if getattr(args, "report", None) is not None:
@@ -67,7 +66,7 @@ def tournament_hog(args) -> int:
     def load(entry):
         name, spec, is_file = entry
         try:
-            return load_policy(spec, rules, args)
+            return strategy_of(spec, family, rules, args)
         except (UsageError, Failure) as exc:
             if not is_file:
                 raise
@@ -78,13 +77,14 @@ def tournament_hog(args) -> int:
     shown = entry_names([name for name, _, _ in entries], args.names)
     names = [shown[k] for k, policy in enumerate(loaded) if policy is not None]
     policies = [policy for policy in loaded if policy is not None]
+    tables = [family.table_of(policy, rules) for policy in policies]
     if len(policies) < 2:
         raise UsageError(f"hogsolve tournament: {len(policies)} usable strateg{'y' if len(policies) == 1 else 'ies'};"
                          " a round robin needs at least two")
     results = None
     known = {}
     if args.out is not None:
-        results = ResultsFile(args.out, rules, names, [table_digest(p.table, rules) for p in policies])
+        results = ResultsFile(args.out, rules, names, [table_digest(t, rules) for t in tables])
         try:
             known = results.known()
         except (ContestError, OSError) as exc:
@@ -95,7 +95,7 @@ def tournament_hog(args) -> int:
             print(f"resuming: {len(known)} of {len(names) * (len(names) - 1) // 2} pairs read from {args.out}",
                   file=sys.stderr)
     try:
-        result = converged_or_fail(lambda: tournament(
+        result = converged_or_fail(lambda: family.tournament(
             policies, rules, names=names, jobs=jobs, backend=args.backend, scheduler=args.scheduler,
             threshold=args.threshold, known=known, on_pair=results.append if results else None,
             progress=lambda it, n: progress(it, n, "tournament")), "tournament")
@@ -117,7 +117,7 @@ def tournament_hog(args) -> int:
     if args.report is not None:
         from ..contest.report import write_report
         by_name = dict(zip(names, policies))
-        against = against_optimal([by_name[row["strategy"]] for row in record["ranking"]], rules)
+        against = against_optimal([by_name[row["strategy"]] for row in record["ranking"]], family, rules)
         write_or_fail(lambda: write_report(args.report, record, goal=int(rules.goal), against_optimal=against,
                                            title=args.title), args.report)
 
@@ -128,6 +128,7 @@ def tournament_hog(args) -> int:
         for name, why in left_out:
             print(f"left out {name} (not a student: {why})")
     return respond(args, record, show, not_proven=unproven(*policies))
+
 
 def entry_names(names: list, style: str) -> list:
     """The names entries are shown by: as given (``path``), by a student's folder (``folder``:
@@ -141,25 +142,26 @@ def entry_names(names: list, style: str) -> list:
     return [f if folders.count(f) == 1 else n for f, n in zip(folders, names)]
 
 
-def against_optimal(policies, rules) -> list:
-    """Each policy's exact win rate against the optimal strategy (None where the ruleset has
-    no proven optimum, as sp22)."""
-    from ..api import win_rate
-    from ..strategy.optimal_bot import optimal_strategy
+
+def against_optimal(policies, family, game) -> list:
+    """Each strategy's exact win rate against the optimal strategy (None where the game has no
+    proven optimum, as sp22)."""
     try:
-        optimal = optimal_strategy(rules)
+        optimal = family.optimal(game)
     except HogsolveError:  # a ruleset with no optimal value (sp22): the column says "-"
         return [None] * len(policies)
-    return [float(win_rate(policy, optimal, rules).average) for policy in policies]
+    return [float(family.win_rate(policy, optimal, game).average) for policy in policies]
+
 
 def show_tournament(rules, result) -> None:
-    """The text of ``hogsolve tournament``: tournament_hog standings (a tied rank shows ``=``), and
+    """The text of ``hogsolve tournament``: the standings (a tied rank shows ``=``), and
     each pairing's win rate as columns when there are at most ten strategies."""
     n, order, rate = len(result.names), result.order, result.rate
     ranks, wins, losses, mean = result.ranks, result.wins, result.losses, result.mean_win_rate
     tied = np.bincount(ranks) > 1
     width = max(len(s) for s in result.names + ["strategy"])
-    print(f"Round robin ({rules.name}, {n} strategies), exact CS 61A win rates; a pair is won above "
+    print(f"Round robin ({rules.name}, goal {rules.goal}, {n} strategies), exact win rates (both seatings "
+          f"averaged); a pair is won above "
           f"{result.threshold:g}, ties count as losses:")
     columns = n <= 10
     head = f"{'rank':>4}  {'strategy':{width}}  {'wins':>4}  {'losses':>6}  {'mean':>8}"
@@ -171,32 +173,3 @@ def show_tournament(rules, result) -> None:
     for i, j, exact in result.settled:
         print(f"{result.names[i]} vs {result.names[j]}: within rounding of the threshold, settled exactly: "
               f"{exact.numerator / exact.denominator:.12f}{' (exactly 1/2)' if exact == 0.5 else ''}")
-
-def tournament_roll_or_hold(args) -> int:
-    """``hogsolve tournament SPEC... --rules pig``: every pair's exact win rate, ranked by the mean."""
-    if len(args.specs) < 2:
-        raise UsageError("hogsolve tournament: name at least two strategies")
-    specs, game, as_json = args.specs, roll_or_hold_game(args.rules, args.goal, args.max_memory), args.json
-    from ..analysis.pig.evaluate import pig_win_rate
-    from ..strategy.pig import pig_bot
-    solution = pig_bot(game) if "optimal" in specs else None
-    players = [roll_or_hold_strategy(s, game, solution) for s in specs]
-    n = len(specs)
-    rate = [[0.5] * n for _ in range(n)]
-    for x in range(n):
-        for y in range(x + 1, n):
-            average = pig_win_rate(players[x], players[y], game).average
-            rate[x][y], rate[y][x] = average, 1.0 - average
-    mean = [sum(rate[x][y] for y in range(n) if y != x) / (n - 1) for x in range(n)]
-    order = sorted(range(n), key=lambda x: (-mean[x], x))
-    if as_json:
-        emit_json({"rules": game.name, "goal": game.goal, "names": list(specs), "rate": rate, "mean": mean,
-                   "ranking": [specs[x] for x in order]})
-        return 0
-    width = max(len(s) for s in specs)
-    print(f"Round robin ({game.name}, goal {game.goal}), exact win rates (row against column):")
-    print(f"{'rank':>4}  {'strategy':{width}}  {'mean':>8}  " + "  ".join(f"{k + 1:>8}" for k in range(n)))
-    for rank, x in enumerate(order):
-        cells = "  ".join(f"{'-':>8}" if y == x else f"{rate[x][y]:8.6f}" for y in order)
-        print(f"{rank + 1:>4}  {specs[x]:{width}}  {mean[x]:8.6f}  {cells}")
-    return 0

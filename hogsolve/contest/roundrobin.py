@@ -14,11 +14,11 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from fractions import Fraction
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..solver.model import Model, cached_model
+from ..solver.model import cached_model
 from ..util.parallel import BACKENDS, run_tasks
 from ..util.plain import plain
 from ..strategy.policy import as_policy
@@ -115,15 +115,21 @@ class TournamentResult:
                 f"with {self.wins[best]} wins)")
 
 
-def table_digest(table: np.ndarray, rules: Ruleset) -> str:
-    """A short fingerprint of a policy table under a ruleset (for resuming from a results file)."""
+def table_digest(table: np.ndarray, rules) -> str:
+    """A short fingerprint of a strategy's table in a game (for resuming from a results file)."""
     h = hashlib.sha256(f"{rules.name}/{rules.goal}/{table.shape}".encode())
     h.update(np.ascontiguousarray(table, dtype=np.int8).tobytes())
     return h.hexdigest()[:16]
 
 
+#: ``evaluate(game, i, js, tables)``: strategy ``i`` (``tables[0]``) against ``js`` (``tables[1:]``).
+Evaluate = Callable[[Any, int, Sequence[int], List[np.ndarray]], List[Pair]]
+#: ``settle(game, a, b)``: the exact win rate of table ``a`` against ``b``, None where it cannot be had.
+Settle = Callable[[Any, np.ndarray, np.ndarray], Optional[Fraction]]
+
+
 def evaluate_block(rules: Ruleset, i: int, js: Sequence[int], tables: List[np.ndarray]) -> List[Pair]:
-    """Strategy ``i`` (table ``tables[0]``) against the opponents ``js`` (``tables[1:]``): one
+    """Hog: strategy ``i`` (table ``tables[0]``) against the opponents ``js`` (``tables[1:]``): one
     batched pass where the rules allow it, else pair by pair.  Runs in workers too; the
     tables travel in one list with the task (joblib's Dask backend would scatter a lone
     array to one worker, and the scheduler would then run every task there)."""
@@ -144,12 +150,25 @@ def evaluate_block(rules: Ruleset, i: int, js: Sequence[int], tables: List[np.nd
         return out
 
 
-def exact_rate(model: Model, a: np.ndarray, b: np.ndarray) -> Optional[Fraction]:
-    """The exact CS 61A win rate of table ``a`` against ``b``, or None where exact arithmetic
+def roll_or_hold_block(game, i: int, js: Sequence[int], tables: List[np.ndarray]) -> List[Pair]:
+    """A roll-or-hold game: strategy ``i`` (roll table ``tables[0]``) against each of ``js``."""
+    from ..analysis.pig.evaluate import pig_win_rate
+    from ..strategy.pig import TabulatedPig
+    mine = TabulatedPig(game, tables[0].astype(bool))
+    out = []
+    for j, table in zip(js, tables[1:]):
+        rate = pig_win_rate(mine, TabulatedPig(game, table.astype(bool)), game)
+        out.append((i, j, float(rate.first), float(rate.second)))
+    return out
+
+
+def exact_rate(rules: Ruleset, a: np.ndarray, b: np.ndarray) -> Optional[Fraction]:
+    """Hog: the exact CS 61A win rate of table ``a`` against ``b``, or None where exact arithmetic
     does not cover the rules."""
     from ..solver.exact import ExactUnsupported, exact_arithmetic
     if np.array_equal(a, b):
         return Fraction(1, 2)  # the same strategy: first and second seat sum to one
+    model = cached_model(rules)
     try:
         arith = exact_arithmetic(model)
     except ExactUnsupported:
@@ -167,13 +186,25 @@ def _blocks(n: int, done: set, block: int) -> List[Tuple[int, List[int]]]:
     return out
 
 
-def tournament(strategies: Sequence, rules: Ruleset, *, names: Optional[Sequence[str]] = None,
-               jobs: int = 1, backend: str = "local", scheduler: Optional[str] = None,
-               threshold: float = 0.5, known: Optional[Dict[Tuple[int, int], Tuple[float, float]]] = None,
-               on_pair: Optional[Callable[[Pair], None]] = None,
-               progress: Optional[Callable[[Iterable, int], Iterable]] = None,
-               block: int = BLOCK) -> TournamentResult:
-    """Round robin of ``strategies`` (Policies, callables or tables) with exact win rates.
+def tournament(strategies: Sequence, rules: Ruleset, **options) -> TournamentResult:
+    """A Hog round robin of ``strategies`` (Policies, callables or tables): :func:`round_robin`
+    of their tables with Hog's batched pairs and exact settling (``options`` as there)."""
+    policies = [as_policy(s, rules) for s in strategies]
+    if options.get("names") is None:
+        options["names"] = [p.name for p in policies]
+    return round_robin([p.table for p in policies], rules, evaluate=evaluate_block, settle=exact_rate, **options)
+
+
+def round_robin(tables: Sequence[np.ndarray], game, *, evaluate: Evaluate, settle: Optional[Settle] = None,
+                names: Optional[Sequence[str]] = None, jobs: int = 1, backend: str = "local",
+                scheduler: Optional[str] = None, threshold: float = 0.5,
+                known: Optional[Dict[Tuple[int, int], Tuple[float, float]]] = None,
+                on_pair: Optional[Callable[[Pair], None]] = None,
+                progress: Optional[Callable[[Iterable, int], Iterable]] = None,
+                block: int = BLOCK) -> TournamentResult:
+    """Round robin of strategies given as their tables in ``game`` (any family's), with exact
+    win rates: ``evaluate`` scores a block of pairs (in workers too: a module-level function)
+    and ``settle`` decides a pair within rounding of the threshold exactly (where it can).
 
     ``backend``: ``"local"`` (this process, or ``jobs`` joblib worker processes) or
     ``"dask"`` (the cluster whose scheduler is at ``scheduler``).  ``known[i, j]``
@@ -186,9 +217,8 @@ def tournament(strategies: Sequence, rules: Ruleset, *, names: Optional[Sequence
         raise InputError(f"unknown backend {backend!r}; choose local or dask")
     if not 0 <= threshold < 1:
         raise InputError(f"the threshold must be from 0 to below 1, got {threshold!r}")
-    policies = [as_policy(s, rules) for s in strategies]
-    tables = [np.ascontiguousarray(p.table, dtype=np.int8) for p in policies]
-    names = list(names) if names is not None else [p.name for p in policies]
+    tables = [np.ascontiguousarray(t, dtype=np.int8) for t in tables]
+    names = list(names) if names is not None else [f"strategy {k + 1}" for k in range(len(tables))]
     n = len(tables)
     if n < 2:
         raise InputError("a tournament needs at least two strategies")
@@ -196,8 +226,8 @@ def tournament(strategies: Sequence, rules: Ruleset, *, names: Optional[Sequence
     for (i, j), (a_first, a_second) in (known or {}).items():
         first[i, j], first[j, i] = a_first, 1.0 - a_second
     tasks = _blocks(n, set(known or ()), block)
-    calls = ((rules, i, js, [tables[i]] + [tables[j] for j in js]) for i, js in tasks)
-    finished: Iterable[Pair] = (pair for pairs in run_tasks(evaluate_block, calls, jobs=jobs, backend=backend,
+    calls = ((game, i, js, [tables[i]] + [tables[j] for j in js]) for i, js in tasks)
+    finished: Iterable[Pair] = (pair for pairs in run_tasks(evaluate, calls, jobs=jobs, backend=backend,
                                                             scheduler=scheduler) for pair in pairs)
     if progress is not None:
         finished = progress(finished, sum(len(js) for _, js in tasks))
@@ -206,12 +236,11 @@ def tournament(strategies: Sequence, rules: Ruleset, *, names: Optional[Sequence
         first[i, j], first[j, i] = a_first, 1.0 - a_second
         if on_pair is not None:
             on_pair(pair)
-    result = TournamentResult(rules.name, names, first, threshold)
+    result = TournamentResult(game.name, names, first, threshold)
     close = np.argwhere(np.triu(np.abs(result.rate - threshold) <= CLOSE, 1))
-    if len(close):
-        model = cached_model(rules)
+    if len(close) and settle is not None:
         settled = tuple((int(i), int(j), exact) for i, j in close
-                        if (exact := exact_rate(model, tables[i], tables[j])) is not None)
+                        if (exact := settle(game, tables[i], tables[j])) is not None)
         result = dataclasses.replace(result, settled=settled)
     return result
 

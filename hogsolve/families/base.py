@@ -93,6 +93,12 @@ class GameFamily(abc.ABC, Generic[G]):
         the chunks of a long run and ``announce(seconds)`` hear its expected time (where the
         family's simulation runs in chunks); ``options`` are the family's own (Hog's ``chunk``, ``model``)."""
 
+    @abc.abstractmethod
+    def tournament(self, strategies: Any, game: G, **options: Any) -> Any:
+        """A round robin of ``strategies`` with exact win rates (options as
+        :func:`hogsolve.contest.roundrobin.round_robin`): a
+        :class:`~hogsolve.contest.roundrobin.TournamentResult`."""
+
     # -------------------------------------------------------- strategies --
 
     @abc.abstractmethod
@@ -165,12 +171,13 @@ class GameFamily(abc.ABC, Generic[G]):
         """A seeded game of ``strategy`` (first) against ``optimal``, as lines of a log."""
 
     @abc.abstractmethod
-    def opponent_table(self, strategy: Any, game: G) -> np.ndarray:
-        """A fixed opponent (a spec or a strategy object) as a table the environments look up."""
+    def table_of(self, strategy: Any, game: G) -> np.ndarray:
+        """A strategy (a spec or a strategy object) as its table: what the environments look up for a
+        fixed opponent, and what a round robin scores."""
 
     @abc.abstractmethod
     def chooser(self, table: np.ndarray, game: G) -> Callable[["GameState"], int]:
-        """``choose(state) -> action`` of the player to move, from :meth:`opponent_table`'s table."""
+        """``choose(state) -> action`` of the player to move, from :meth:`table_of`'s table."""
 
     @abc.abstractmethod
     def lane(self, spec: "GameSpec", opponent: Any) -> Any:

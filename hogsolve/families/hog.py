@@ -62,6 +62,12 @@ class HogFamily(GameFamily[Ruleset]):
         from ..analysis.montecarlo import simulate
         return simulate(a, b, game, games=games, seed=seed, progress=progress, announce=announce, **options)
 
+    def tournament(self, strategies: Any, game: Any, **options: Any) -> Any:
+        from ..contest.roundrobin import evaluate_block, round_robin, exact_rate
+        tables = [self.table_of(s, game) for s in strategies]
+        names = options.pop("names", None) or [getattr(s, "name", str(s)) for s in strategies]
+        return round_robin(tables, game, evaluate=evaluate_block, settle=exact_rate, names=names, **options)
+
     def load_strategy(self, spec: str, game: Any, *, timeout: float = 60.0,
                       on_output: Optional[Callable[[str, Any], None]] = None, allow_unproven: bool = False,
                       retry_failed: bool = False, memory_mb: int = 2048) -> Any:
@@ -151,7 +157,7 @@ class HogFamily(GameFamily[Ruleset]):
                  f"Optimal {t.new_opponent_score if t.mover == 0 else t.new_score}" for t in result.turns]
         return {"seed": seed, "winner": names[result.winner].lower(), "scores": list(result.scores), "log": lines}
 
-    def opponent_table(self, strategy: Any, game: Ruleset) -> np.ndarray:
+    def table_of(self, strategy: Any, game: Ruleset) -> np.ndarray:
         from ..strategy.policy import as_policy
         policy = self.load_strategy(strategy, game, allow_unproven=True) if isinstance(strategy, str) \
             else as_policy(strategy, game)

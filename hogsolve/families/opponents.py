@@ -20,7 +20,7 @@ def opponent_from(spec_text, spec: GameSpec) -> Callable[[GameState], int]:
 def opponent_table(spec_text, spec: GameSpec):
     """The fixed opponent as a table: Hog's dice counts ``[s, o]`` (memories too, if any), a
     roll-or-hold game's ``roll[i, j, k]`` for k below twice the goal (the goal rule applied)."""
-    return spec.family.opponent_table(spec_text, spec.rules)
+    return spec.family.table_of(spec_text, spec.rules)
 
 
 def settle_chance(state: GameState, rng: random.Random) -> None:

@@ -63,6 +63,12 @@ class RollOrHoldFamily(GameFamily[PigGame]):
         from ..analysis.pig.montecarlo import simulate_roll_or_hold
         return simulate_roll_or_hold(a, b, game, games=games, seed=seed, **options)
 
+    def tournament(self, strategies: Any, game: Any, **options: Any) -> Any:
+        from ..contest.roundrobin import roll_or_hold_block, round_robin
+        tables = [self.table_of(s, game) for s in strategies]
+        names = options.pop("names", None) or [getattr(s, "name", str(s)) for s in strategies]
+        return round_robin(tables, game, evaluate=roll_or_hold_block, settle=None, names=names, **options)
+
     def load_strategy(self, spec: str, game: Any, *, timeout: float = 60.0,
                       on_output: Optional[Callable[[str, Any], None]] = None, allow_unproven: bool = False,
                       retry_failed: bool = False, memory_mb: int = 2048) -> Any:
@@ -137,7 +143,7 @@ class RollOrHoldFamily(GameFamily[PigGame]):
         return {"seed": seed, "winner": names[int(match.winner or 0)].lower(), "scores": list(match.scores),
                 "log": [describe(entry, names[entry["player"]]) for entry in match.log]}
 
-    def opponent_table(self, strategy: Any, game: PigGame) -> np.ndarray:
+    def table_of(self, strategy: Any, game: PigGame) -> np.ndarray:
         from ..strategy.pig import policy_table
         loaded = self.load_strategy(strategy, game) if isinstance(strategy, str) else strategy
         return policy_table(loaded, game)

@@ -119,7 +119,8 @@ def _strategy_table(strategy, game: PigGame) -> np.ndarray:
         if strategy.game != game:
             raise InputError(f"the solution is for {strategy.game.name} at goal {strategy.game.goal}")
         table = np.zeros((g, g, 2 * g), dtype=bool)
-        table[:, :, :g] = strategy.roll & (i[:, :, :g] + k[:, :, :g] < g)
+        w = min(strategy.roll.shape[2], 2 * g)  # a solution's g turn totals, or a whole table's 2g
+        table[:, :, :w] = strategy.roll[:, :, :w] & (i[:, :, :w] + k[:, :, :w] < g)
         table[:, :, 0] = True  # the first roll of a turn is compulsory
         return table
     if hasattr(strategy, "table"):
