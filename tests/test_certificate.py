@@ -113,10 +113,16 @@ def test_a_certain_cycle_is_not_proven():
 def test_where_rationals_cannot_reach_exact_mode_proves_by_the_error_bound(capsys, monkeypatch):
     """Zero-point turns under a swap: no exact recomputation (the library says so), so
     `solve --exact` proves the policy by a fresh backup's rigorous error bound instead."""
+    from hogsolve.families import HOG
+    from hogsolve.solver.optimal import solve as solve_in_rationals
     rules = get_rules("su18", goal=12).replace(name="su18-pig0", pig_out=0)
     with pytest.raises(ExactUnsupported, match="cannot verify"):
-        solve(rules, exact=True)
-    monkeypatch.setattr("hogsolve.cli.solve.load_rules", lambda name, goal=None, **kw: rules)
+        solve_in_rationals(rules, exact=True)  # the recomputation in rationals itself
+    # the library proves it as the command line does (#52: it once raised where the CLI proved)
+    proven = solve(rules, exact=True)
+    assert proven.exact is None and "proof by error bound: 144 decisions" in repr(proven.proof)
+    assert proven.to_dict()["exact"] == proven.proof.to_dict()
+    monkeypatch.setattr("hogsolve.cli.solve.game_of", lambda args, exact=False: (HOG, rules))
     assert main(["solve", "--rules", "x", "--exact"]) == 0
     out = capsys.readouterr().out
     # one state's best two actions tie within the bound: said, not hidden (and not a failure)
@@ -125,8 +131,9 @@ def test_where_rationals_cannot_reach_exact_mode_proves_by_the_error_bound(capsy
 
 def test_cli_exits_1_when_not_converged(capsys, monkeypatch, tmp_path):
     monkeypatch.setattr(iteration, "STAGE_CAP", 3)
+    from hogsolve.families import HOG
     rules = get_rules("fa13", goal=20).replace(name="fa13-pig0", pig_out=0)
-    monkeypatch.setattr("hogsolve.cli.solve.load_rules", lambda name, goal=None, **kw: rules)
+    monkeypatch.setattr("hogsolve.cli.solve.game_of", lambda args, exact=False: (HOG, rules))
     assert main(["solve", "--rules", "x", "--out", str(tmp_path)]) == 1
     captured = capsys.readouterr()
     assert "NOT proven" in captured.out and "did not converge" in captured.out

@@ -169,8 +169,22 @@ def test_each_family_starts_a_game_the_same_way():
             assert state.observation(0)["score"] == state.observation(1)["score"] == 0
 
 
+def test_no_dispatch_on_a_family_name_outside_the_families():
+    """The mistake it catches: a dict keyed by family names or a comparison with one (``{"hog":
+    ..., "roll-or-hold": ...}``, ``family == "hog"``) in a layer that should ask the family.
+    SinbadHogBot's "hog" is a word said in its chat room, not a family."""
+    import re
+    own = {"families", "hog", "pig", "sinbad"}
+    name = r'"(?:hog|roll-or-hold)"'
+    dispatch = re.compile(rf'[{{,]\s*{name}\s*:|[!=]=\s*{name}|{name}\s*[!=]=|in \({name}')
+    found = [f"{path.relative_to(ROOT)}:{n}" for path in sorted(PACKAGE.rglob("*.py"))
+             if path.relative_to(PACKAGE).parts[0] not in own
+             for n, line in enumerate(path.read_text().splitlines(), 1) if dispatch.search(line)]
+    assert found == []
+
+
 def test_no_verb_asks_which_family():
-    """Verbs dispatch through hogsolve.families (cli.common.by_family) once; none tests a name
+    """Verbs call the game's family (cli.common.game_of); none tests a name
     against one family's games itself (the rules catalogue and the help text only list them)."""
     import re
     for path in sorted((PACKAGE / "cli").glob("*.py")):

@@ -493,7 +493,8 @@ def test_a_degenerate_goal_is_named(goal, degenerate):
     nothing is already optimal (the researchers' guide's example goal was one of them).  Checked
     by playing always-roll (hold at the goal) against the optimum: exactly even then, below even
     otherwise.  Mistake: a benchmark that is degenerate without a word."""
-    from hogsolve.cli.solve import format_roll_or_hold_solution
+    from hogsolve.families import ROLL_OR_HOLD
+    format_roll_or_hold_solution = ROLL_OR_HOLD.describe_solution
     game = get_pig_game("pig", goal=goal)
     solution = solve_pig(game)
     even = pig_win_rate(hold_at(goal), solution, game).average

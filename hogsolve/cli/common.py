@@ -12,7 +12,7 @@ import os
 import sys
 from fractions import Fraction
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, cast
+from typing import Callable, List, Optional, cast
 
 
 class UsageError(HogsolveError):
@@ -287,37 +287,15 @@ def add_spec_options(p, help: str) -> None:
     add_strategy_options(p)
 
 
-def load_policy(spec: str, rules, args):
-    """The validated Policy of a spec; a user file's printing becomes a one-line note on stderr."""
+def optimal_bot(family, game, args):
+    """``(bot, reason)``: the game's optimal strategy and why it is not proven ('' when it is);
+    one line and exit 1 when it is not proven, unless --allow-unproven."""
     from ..strategy.optimal_bot import UnprovenStrategyError
-    from ..strategy.policy import StrategyError
-    from ..strategy.specs import StrategySpecError, load_strategy
-    from ..strategy.userfile import DEFAULT_MEMORY_MB
-
-    def report(label, captured):
-        shown = getattr(args, "show_output", False)
-        print(captured.note(label, shown), file=sys.stderr)
-        if shown:
-            print(captured.text, file=sys.stderr)
     try:
-        return load_strategy(spec, rules, timeout=getattr(args, "strategy_timeout", 60.0), on_output=report,
-                             memory_mb=getattr(args, "strategy_memory", DEFAULT_MEMORY_MB),
-                             allow_unproven=getattr(args, "allow_unproven", False),
-                             retry_failed=getattr(args, "retry_failed", False))
+        bot = family.optimal(game, allow_unproven=getattr(args, "allow_unproven", False))
     except UnprovenStrategyError as exc:
         raise Failure(str(exc)) from None
-    except (StrategySpecError, StrategyError) as exc:
-        raise UsageError(str(exc)) from None
-
-
-def optimal_bot(rules, args):
-    """The optimal strategy of ``rules``, or one line and exit 1 when it is not proven (unless
-    --allow-unproven)."""
-    from ..strategy.optimal_bot import UnprovenStrategyError, optimal_strategy
-    try:
-        return optimal_strategy(rules, allow_unproven=getattr(args, "allow_unproven", False))
-    except UnprovenStrategyError as exc:
-        raise Failure(str(exc)) from None
+    return bot, str(getattr(bot, "reason", ""))
 
 
 def unproven(*strategies) -> str:
@@ -339,15 +317,6 @@ def stderr_console():
         sys.stderr.flush()
         return input()
     return read, write
-
-
-def rules_of(args):
-    """The ruleset named by --rules/--goal/--max-memory/--endless (su18 when none is named and no
-    student's folder named one: see :func:`settle_rules`)."""
-    from ..strategy.semester import DEFAULT_RULES
-    name = args.rules or (None if args.rules_file else DEFAULT_RULES)
-    return load_rules(name, args.goal, max_memory_gb=args.max_memory, rules_file=args.rules_file,
-                      endless=getattr(args, "endless", "none"))
 
 
 def game_of(args, *, exact: bool = False) -> tuple:
@@ -494,25 +463,6 @@ def walls(args) -> None:
             print(f"note: {line}", file=sys.stderr)
 
 
-def by_family(handlers: Dict[str, Callable]) -> Callable:
-    """A verb's ``run(args)`` that hands ``args`` to the handler of the family owning
-    ``args.rules`` (see :mod:`hogsolve.families`), once the semester of any student files is
-    settled (:func:`settle_rules`); ``handlers`` maps family names to handlers."""
-    from ..families import FAMILIES, family_of
-    assert set(handlers) == set(FAMILIES), "a verb serves every family"
-
-    def run(args):
-        if hasattr(args, "rules"):
-            settle_rules(args)
-        names = args.rules if isinstance(args.rules, list) else [args.rules]
-        owners = {family_of(name).name for name in names or [None]}
-        if len(owners) > 1:
-            raise UsageError("name games of one family at a time: " + "; ".join(
-                f"{f.name}: {f.description}" for f in FAMILIES.values()))
-        return handlers[owners.pop()](args)
-    return run
-
-
 def every_game(handler: Callable) -> Callable:
     """A verb's ``run(args)`` for every family: ``handler(args)`` once the semester of any student
     files is settled (:func:`settle_rules`); the handler asks the game's family for what differs."""
@@ -521,14 +471,6 @@ def every_game(handler: Callable) -> Callable:
             settle_rules(args)
         return handler(args)
     return run
-
-
-def certificate_text(bound: float, residual: float, step: float, margin: float, ties: int) -> str:
-    """What a certificate line says, for every game: the bound rounded up, the residual as
-    :func:`hogsolve.util.stable.residual_text` puts it, the smallest margin (two digits)."""
-    from ..util.stable import bound_text, residual_text
-    return (f"values within {bound_text(bound)} of optimal (Bellman residual {residual_text(residual, step)}); "
-            f"smallest decision margin {margin:.2g}; {ties} states tied within the bound")
 
 
 def seat_names(a: str, b: str):
@@ -553,25 +495,3 @@ def converged_or_fail(call, what: str):
         return call()
     except ConvergenceError as exc:
         raise Failure(str(exc)) from None
-
-
-def roll_or_hold_game(name: str, goal, max_memory_gb=None):
-    """The named roll-or-hold game at ``goal``, or UsageError (also when solving it would not
-    fit in memory: the machine's, or ``--max-memory``)."""
-    from ..families import ROLL_OR_HOLD
-    from ..solver.memory import check_pig_fits
-    try:
-        game = ROLL_OR_HOLD.game(name, goal)
-        check_pig_fits(game, limit_gb=max_memory_gb)
-    except HogsolveError as exc:
-        raise UsageError(str(exc)) from None
-    return game
-
-
-def roll_or_hold_strategy(spec: str, game, solution=None):
-    """A roll-or-hold strategy from its spec (see strategy.pig.PIG_STRATEGY_FORMS)."""
-    from ..strategy.pig import load_pig_strategy
-    try:
-        return load_pig_strategy(spec, game, solution)
-    except HogsolveError as exc:
-        raise UsageError(str(exc)) from None

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sys
 
-from .common import (Failure, add_rules_option, add_unproven_option, emit_json, every_game, game_of, seed_value,
+from .common import (add_rules_option, add_unproven_option, emit_json, every_game, game_of, optimal_bot, seed_value,
                      stderr_console)
 
 
@@ -20,13 +20,8 @@ def setup_play(p):
 
 def play(args) -> int:
     """``hogsolve play``: the game's optimal bot (refused when not proven, unless --allow-unproven)."""
-    from ..strategy.optimal_bot import UnprovenStrategyError
     family, game = game_of(args)
-    try:
-        bot = family.optimal(game, allow_unproven=args.allow_unproven)
-    except UnprovenStrategyError as exc:
-        raise Failure(str(exc)) from None
-    reason = str(getattr(bot, "reason", ""))
+    bot, reason = optimal_bot(family, game, args)
     if reason:
         print(f"note: not proven: {reason}; the bot's moves and hints are not proven optimal", file=sys.stderr)
     you_first = args.first == "you"

@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .common import (Failure, add_rules_option, add_unproven_option, every_game, game_of, output_file, respond,
+from .common import (add_rules_option, add_unproven_option, every_game, game_of, optimal_bot, output_file, respond,
                      write_or_fail)
 
 
@@ -20,12 +20,8 @@ def setup_plot(p):
 def plot(args) -> int:
     """The optimal bot's policy and win probabilities, as the game's family draws them."""
     from ..analysis.plot import plot_solution
-    from ..strategy.optimal_bot import UnprovenStrategyError
     family, game = game_of(args)
-    try:
-        bot = family.optimal(game, allow_unproven=args.allow_unproven)
-    except UnprovenStrategyError as exc:
-        raise Failure(str(exc)) from None
+    bot, reason = optimal_bot(family, game, args)
     output_file(args.out, ".png")
     try:
         import matplotlib  # noqa: F401
@@ -35,4 +31,4 @@ def plot(args) -> int:
     policy, values, title, legend = family.policy_picture(game, bot)
     write_or_fail(lambda: plot_solution(policy, values, title, args.out, legend), args.out)
     return respond(args, {"rules": game.name, "written_to": str(args.out)}, lambda: print(f"wrote {args.out}"),
-                   not_proven=str(getattr(bot, "reason", "")))
+                   not_proven=reason)

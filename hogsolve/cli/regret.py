@@ -1,7 +1,7 @@
 """``hogsolve regret SPEC``: where a strategy loses against optimal play, in any game."""
 from __future__ import annotations
 
-from .common import (Failure, add_spec_options, converged_or_fail, every_game, game_of, positive, respond,
+from .common import (add_spec_options, converged_or_fail, every_game, game_of, optimal_bot, positive, respond,
                      strategy_of)
 
 #: Each column of the worst states' table: its heading, width and number format.
@@ -22,14 +22,9 @@ def setup_regret(p):
 def regret(args) -> int:
     """``hogsolve regret SPEC`` in the game's family, against its optimal strategy (refused when
     that is not proven, unless --allow-unproven)."""
-    from ..strategy.optimal_bot import UnprovenStrategyError
     family, game = game_of(args)
     strategy = strategy_of(args.spec, family, game, args)
-    try:
-        bot = family.optimal(game, allow_unproven=getattr(args, "allow_unproven", False))
-    except UnprovenStrategyError as exc:
-        raise Failure(str(exc)) from None
-    reason = str(getattr(bot, "reason", ""))
+    bot, reason = optimal_bot(family, game, args)
     report = converged_or_fail(lambda: family.regret(strategy, game), "regret")
     record = {"rules": game.name, "goal": game.goal, **report.to_dict(args.top), "strategy": args.spec}
     return respond(args, record, lambda: show_regret(args, game, report, proven=not reason), not_proven=reason)

@@ -11,7 +11,8 @@ calls when called, so looking a family up costs nothing.
 from __future__ import annotations
 
 import abc
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Dict, Generic, Optional, Tuple, TypeVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Dict, Generic, List, Optional, Tuple, TypeVar
 
 import numpy as np
 
@@ -50,6 +51,16 @@ class GameFamily(abc.ABC, Generic[G]):
     def game_type(self) -> type:
         """The class of this family's rules objects."""
 
+    @abc.abstractmethod
+    def listing(self) -> List[Dict[str, Any]]:
+        """Each built-in game as a page lists it: name, family, description, caveat (why it has no
+        value, if so) and the other names it goes by (semesters)."""
+
+    def canonical(self, name: str) -> Optional[str]:
+        """The name this family keeps ``name`` under (``SP23`` is ``fa22``, ``PIG`` is ``pig``);
+        None when the name is not one of its games."""
+        return name.lower() if self.owns(name) else None
+
     def owns(self, name: Optional[str]) -> bool:
         """True when ``name`` (in any case) is one of this family's games."""
         return isinstance(name, str) and name.lower() in self.names()
@@ -70,8 +81,31 @@ class GameFamily(abc.ABC, Generic[G]):
     # -------------------------------------------------------------- jobs --
 
     @abc.abstractmethod
-    def solve(self, game: G, **options: Any) -> Any:
-        """The certified optimal solution."""
+    def solve(self, game: G, *, exact: bool = False, progress: Optional[Callable[..., Any]] = None) -> Any:
+        """The certified optimal solution (a :class:`~hogsolve.solver.solution.Solution`); with
+        ``exact``, :meth:`prove`'s.  ``progress(stages, total)`` may wrap a long solve's stages."""
+
+    @abc.abstractmethod
+    def prove(self, game: G, *, progress: Optional[Callable[..., Any]] = None) -> Any:
+        """The solution with every decision proven by the strongest check that reaches the game
+        (exact rationals, or the rigorous error bound); ``solution.usable`` says whether it holds."""
+
+    @abc.abstractmethod
+    def shipped_games(self, endless: str = "none") -> Tuple[List[G], Dict[str, str]]:
+        """The games ``hogsolve solve --all`` solves at their built-in goals, and those it skips
+        with the reason (a game with no value unless ``endless`` gives it one)."""
+
+    @abc.abstractmethod
+    def describe_solution(self, solution: Any) -> str:
+        """The lines ``hogsolve solve`` prints for one solution (its proof included)."""
+
+    @abc.abstractmethod
+    def write_solution(self, solution: Any, folder: Path, version: str) -> None:
+        """Write the solution's table folder (atomically, file by file)."""
+
+    @abc.abstractmethod
+    def check_ties(self, solution: Any) -> Any:
+        """``hogsolve solve --exact-ties``: the quick exact check of a float solution's ties."""
 
     @abc.abstractmethod
     def win_rate(self, a: Any, b: Any, game: G, **options: Any) -> "WinRate":

@@ -1,7 +1,8 @@
 """Hog: each turn a number of dice (CS 61A's rulesets from 2014 to 2025, rule files, Neller's Hog)."""
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Optional, Tuple
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -32,6 +33,23 @@ class HogFamily(GameFamily[Ruleset]):
     def game_type(self) -> type:
         return Ruleset
 
+    def listing(self) -> List[Dict[str, Any]]:
+        from ..hog.rules import ALIASES, NO_VALUE, get_rules, rulesets
+        semesters: Dict[str, list] = {}
+        for alias, target in ALIASES.items():
+            semesters.setdefault(get_rules(target).name, []).append(alias)
+        return [{"name": r.name, "family": r.family, "description": r.description, "caveat": NO_VALUE.get(r.name, ""),
+                 "semesters": sorted(semesters.get(r.name, []))} for r in rulesets().values()]
+
+    def canonical(self, name: str) -> Optional[str]:
+        """The ruleset a name or semester stands for (``SP23`` is ``fa22``)."""
+        from ..errors import HogsolveError
+        from ..hog.rules import get_rules
+        try:
+            return get_rules(name).name
+        except HogsolveError:
+            return None
+
     def check_fits(self, game: Any, *, exact: bool = False, limit_gb: Optional[float] = None) -> None:
         from ..solver.memory import check_fits
         check_fits(game, exact=exact, limit_gb=limit_gb)
@@ -40,9 +58,62 @@ class HogFamily(GameFamily[Ruleset]):
         from ..hog.state import new_state
         return new_state(game, first=first)
 
-    def solve(self, game: Ruleset, **options: Any) -> Any:
+    def solve(self, game: Ruleset, *, exact: bool = False, progress: Optional[Callable[..., Any]] = None,
+              model: Any = None) -> Any:
+        """``model``: the compiled model, when the caller has it already."""
         from ..solver.optimal import solve
-        return solve(game, **options)
+        if exact:
+            return self.prove(game, progress=progress, model=model)
+        return solve(game, model=model, progress=progress)
+
+    def prove(self, game: Ruleset, *, progress: Optional[Callable[..., Any]] = None, model: Any = None) -> Any:
+        """Exact rationals where every turn scores; elsewhere the error bound (:mod:`hogsolve.solver.prove`)."""
+        from ..solver.prove import prove
+        return prove(game, model=model, progress=progress)
+
+    def shipped_games(self, endless: str = "none") -> Tuple[List[Ruleset], Dict[str, str]]:
+        """Every built-in ruleset; those without an optimal value (sp22) skipped unless ``endless``."""
+        from ..hog.rules import NO_VALUE, get_rules, rulesets
+        skipped = NO_VALUE if endless == "none" else {}
+        games = [get_rules(name) for name in rulesets() if name not in skipped]
+        return [g if name not in NO_VALUE else g.replace(endless=endless) for name, g in
+                zip([n for n in rulesets() if n not in skipped], games)], dict(skipped)
+
+    def describe_solution(self, solution: Any) -> str:
+        from ..solver.exact import decimal_digits
+        from ..util.stable import bound_text, certain_digits, certificate_text
+        c = solution.certificate
+        lines = [
+            f"{solution.rules.name} (goal {solution.goal}): P(first player wins) = "
+            f"{certain_digits(solution.first_player_win_probability, 0 if solution.exact else c.error_bound)}, "
+            f"opening move {solution.opening_move} dice, solved in {solution.solve_seconds * 1000:.0f} ms",
+            "  certificate: " + certificate_text(c.error_bound, c.max_bellman_residual, c.backup_error,
+                                                 c.min_decision_margin, len(c.tie_states)),
+            "  proven optimal" if c.proven else f"  NOT proven: {c.reason}",
+        ]
+        if solution.exact is not None:
+            e = solution.exact
+            p = e.win_probability_start
+            confirmed = ("float policy confirmed in every state" if len(e.float_policy_mismatches) == 0
+                         else f"float policy differs in {len(e.float_policy_mismatches)} states (exact one kept)")
+            # the float error itself (about 1e-15) follows the machine: said against the bound, in --json as is
+            within = "float values within the bound" if e.max_value_error <= c.error_bound else \
+                f"float values off by up to {bound_text(e.max_value_error)}, beyond the bound"
+            lines.append(f"  exact: P = {decimal_digits(p, 30)}... ({len(str(p.denominator))}-digit denominator); "
+                         f"{confirmed}; {e.exact_tie_states} exact ties; {within} ({e.seconds:.1f} s)")
+        if solution.proof is not None:
+            lines.append(f"  exact: {solution.proof!r}")
+        return "\n".join(lines)
+
+    def write_solution(self, solution: Any, folder: Path, version: str) -> None:
+        """The float table with its proof where the bound proved it (policy only), else the full tables."""
+        from ..solver.tables import write_solution
+        write_solution(solution, folder, version, policy_only=solution.proof is not None, proof=solution.proof)
+
+    def check_ties(self, solution: Any) -> Any:
+        from ..solver.exact import verify_ties
+        from ..solver.model import cached_model
+        return verify_ties(cached_model(solution.rules), solution)
 
     def win_rate(self, a: Any, b: Any, game: Ruleset, **options: Any) -> Any:
         from ..analysis.evaluate import win_rate

@@ -1,7 +1,8 @@
 """The roll-or-hold games: each roll, roll again or bank the turn (Pig, Piglet, Two-Dice Pig, Big Pig)."""
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Optional, Tuple
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -32,6 +33,11 @@ class RollOrHoldFamily(GameFamily[PigGame]):
     def game_type(self) -> type:
         return PigGame
 
+    def listing(self) -> List[Dict[str, Any]]:
+        from ..pig.rules import PIG_GAMES
+        return [{"name": g.name, "family": g.family, "description": g.description, "caveat": "", "semesters": []}
+                for g in PIG_GAMES.values()]
+
     def check_fits(self, game: Any, *, exact: bool = False, limit_gb: Optional[float] = None) -> None:
         from ..solver.memory import check_pig_fits
         check_pig_fits(game, limit_gb=limit_gb)
@@ -40,9 +46,59 @@ class RollOrHoldFamily(GameFamily[PigGame]):
         from ..pig.state import new_state
         return new_state(game, first=first)
 
-    def solve(self, game: PigGame, **options: Any) -> Any:
+    def solve(self, game: PigGame, *, exact: bool = False, progress: Optional[Callable[..., Any]] = None,
+              max_passes: int = 50) -> Any:
+        """Stage by stage (no progress to report); ``max_passes`` caps each stage's policy passes."""
         from ..solver.pig import solve_pig
-        return solve_pig(game, **options)
+        if exact:
+            return self.prove(game, max_passes=max_passes)
+        return solve_pig(game, max_passes=max_passes)
+
+    def prove(self, game: PigGame, *, progress: Optional[Callable[..., Any]] = None, max_passes: int = 50) -> Any:
+        """The float policy checked state by state against the rigorous error bound."""
+        import dataclasses
+
+        from ..solver.bound_check import check_pig_policy
+        from ..solver.pig import solve_pig
+        solution = solve_pig(game, max_passes=max_passes)
+        return dataclasses.replace(solution, proof=check_pig_policy(game, solution.value, solution.roll))
+
+    def shipped_games(self, endless: str = "none") -> Tuple[List[PigGame], Dict[str, str]]:
+        """Every roll-or-hold game at its built-in goal; each has a value."""
+        from ..pig.rules import PIG_GAMES
+        return list(PIG_GAMES.values()), {}
+
+    def describe_solution(self, solution: Any) -> str:
+        from ..util.stable import certain_digits, certificate_text
+        c = solution.certificate
+        lines = [
+            f"{solution.game.name} (goal {solution.game.goal}): P(first player wins) = "
+            f"{certain_digits(solution.first_player_win_probability, c.error_bound)}, hold at "
+            f"{int(solution.hold_threshold[0, 0])} at the start, solved in {solution.solve_seconds * 1000:.0f} ms",
+            "  certificate: " + certificate_text(c.error_bound, c.max_bellman_residual, c.backup_error,
+                                                 c.min_decision_margin, len(c.tie_states)) + "; " +
+            (f"{c.policy_passes} rounds of policy iteration over whole turns" if c.over_turns
+             else f"{c.policy_passes} policy passes at most per stage"),
+            "  proven optimal" if c.proven else f"  NOT proven: {c.reason}",
+        ]
+        if solution.degenerate:
+            lines.append(f"  note: {solution.degenerate} is optimal in every state at this goal: a strategy that "
+                         "learns nothing can be optimal here (a degenerate benchmark)")
+        if solution.proof is not None:
+            lines.append(f"  exact: {solution.proof!r}")
+        return "\n".join(lines)
+
+    def write_solution(self, solution: Any, folder: Path, version: str) -> None:
+        from ..solver.pig.tables import pig_solution_files
+        from ..util.files import atomic_write
+        folder.mkdir(parents=True, exist_ok=True)
+        for file_name, data in pig_solution_files(solution, version).items():
+            atomic_write(folder / file_name, data)
+
+    def check_ties(self, solution: Any) -> Any:
+        """Refused: the quick exact check of ties is Hog's (``--exact`` proves these games)."""
+        from ..errors import InputError
+        raise InputError("--exact-ties is the quick check of Hog's ties; --exact proves the roll-or-hold games")
 
     def win_rate(self, a: Any, b: Any, game: PigGame, **options: Any) -> Any:
         from ..analysis.pig.evaluate import pig_win_rate

@@ -16,10 +16,8 @@ from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Dict, Optional
 
-from ..errors import HogsolveError
-from ..families import GameFamily, family_of
-from ..hog.rules import NO_VALUE, Ruleset, get_rules, rulesets
-from ..pig.rules import PIG_GAMES
+from ..families import FAMILIES, GameFamily, family_of
+from ..hog.rules import Ruleset
 from ..sessions.web import SIBALA, GameError, SibalaWebGame, WebGame
 from ..util.plain import finite
 
@@ -46,13 +44,9 @@ class Catalog:
             return None
         if name in self.rule_files:
             return name
-        low = name.lower()
-        if low == SIBALA or low in PIG_GAMES:
-            return low
-        try:
-            return get_rules(name).name
-        except HogsolveError:
-            return None
+        if name.lower() == SIBALA:
+            return SIBALA
+        return family_of(name).canonical(name)  # a name no family owns: Hog's, which refuses it
 
     def rules(self, name: str):
         """The rules object of a canonical name (a Ruleset or a PigGame; None for Sibala)."""
@@ -63,16 +57,12 @@ class Catalog:
 
     def listing(self) -> list:
         """What the page's select lists: name, family, description, caveat, semesters."""
-        from ..hog.rules import ALIASES
-        semesters: Dict[str, list] = {}
-        for alias, target in ALIASES.items():
-            semesters.setdefault(get_rules(target).name, []).append(alias)
-        out = [{"name": r.name, "family": r.family, "description": r.description, "caveat": NO_VALUE.get(r.name, ""),
-                "semesters": sorted(semesters.get(r.name, []))} for r in rulesets().values()]
+        families = list(FAMILIES.values())
+        out = families[0].listing()  # Hog's rulesets, then the rule files, then every other family's games
         out += [{"name": name, "family": r.family, "description": f"rule file: {r.description}", "caveat": "",
                  "semesters": []} for name, r in self.rule_files.items()]
-        out += [{"name": g.name, "family": g.family, "description": g.description, "caveat": "",
-                 "semesters": []} for g in PIG_GAMES.values()]
+        for family in families[1:]:
+            out += family.listing()
         out.append({"name": SIBALA, "family": SIBALA, "description": "Sibala (十八啦): four dice against the bank",
                     "caveat": "", "semesters": []})
         return out

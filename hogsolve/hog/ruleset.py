@@ -126,6 +126,10 @@ class Ruleset:
     #: The family of games this belongs to (:mod:`hogsolve.families`).
     family = "hog"
 
+    #: A student's strategy is the course's ``final_strategy(score, opponent_score)``: it may be
+    #: asked with the two scores alone (an agent on observation vectors is asked those instead).
+    scores_call = True
+
     #: What the average of both seats' win rates is called (the course's contest counts it).
     average_label = "the CS 61A win rate"
 

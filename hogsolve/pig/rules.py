@@ -73,6 +73,10 @@ class PigGame:
     #: The family of games this belongs to (:mod:`hogsolve.families`).
     family = "roll-or-hold"
 
+    #: A strategy is asked on observation rows (score, opponent's score, turn total), never on
+    #: the two scores alone.
+    scores_call = False
+
     #: What the average of both seats' win rates is called: nothing of its own here.
     average_label = ""
 

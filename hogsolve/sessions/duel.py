@@ -41,8 +41,6 @@ class Duel:
 class HogDuel(Duel):
     """A Hog game between two people (seat 0 moves first unless ``first`` says otherwise)."""
 
-    family = "hog"
-
     def __init__(self, rules: Ruleset, seed: Optional[int] = None, first: int = 0):
         self.rules, self.seed = rules, seed
         self.roll = random_dice(seed)
@@ -66,7 +64,7 @@ class HogDuel(Duel):
         """Everything a page draws, as JSON-ready values (seats by number)."""
         mover = self.to_move
         sides = int(self.rules.dice_sides(*self.match.state())) if mover is not None else None
-        return {"family": self.family, "rules": self.rules.name, "goal": int(self.rules.goal),
+        return {"family": self.rules.family, "rules": self.rules.name, "goal": int(self.rules.goal),
                 "max_dice": int(self.rules.max_dice), "min_dice": int(self.rules.min_dice),
                 "scores": list(self.match.scores), "to_move": mover, "winner": self.winner,
                 "dice_sides": sides, "turns": self.log,
@@ -75,8 +73,6 @@ class HogDuel(Duel):
 
 class PigDuel(Duel):
     """A roll-or-hold game between two people (the first roll of a turn is compulsory)."""
-
-    family = "roll-or-hold"
 
     def __init__(self, game: PigGame, seed: Optional[int] = None, first: int = 0):
         self.rules, self.seed = game, seed
@@ -101,6 +97,6 @@ class PigDuel(Duel):
 
     def state(self) -> dict:
         """Everything a page draws, as JSON-ready values (seats by number)."""
-        return {"family": self.family, "rules": self.rules.name, "goal": int(self.rules.goal),
+        return {"family": self.rules.family, "rules": self.rules.name, "goal": int(self.rules.goal),
                 "scores": list(self.match.scores), "to_move": self.to_move, "winner": self.winner,
                 "turn_total": self.match.turn_total, "log": self.match.log}

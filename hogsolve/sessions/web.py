@@ -71,11 +71,9 @@ class WebGame:
 class HogWebGame(WebGame):
     """Hog against the optimal bot."""
 
-    family = "hog"
-
     def __init__(self, game_id: str, name: str, seed: int, rules: Ruleset, bot, you_first: bool):
         super().__init__(game_id, name, seed)
-        self.rules = rules
+        self.rules, self.family = rules, rules.family
         self.session = Session(rules, bot, you_first, seed)
         self.session.bot_moves()
 
@@ -111,11 +109,9 @@ class HogWebGame(WebGame):
 class PigWebGame(WebGame):
     """A roll-or-hold game against the optimal bot."""
 
-    family = "roll-or-hold"
-
     def __init__(self, game_id: str, name: str, seed: int, game, bot, you_first: bool):
         super().__init__(game_id, name, seed)
-        self.game = game
+        self.game, self.family = game, game.family
         self.session = PigSession(game, bot, you_first, seed)
         self.history = [self.session.your_win_probability()]
         self.session.bot_moves()

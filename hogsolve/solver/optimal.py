@@ -60,6 +60,7 @@ class HogSolution(Solution):
     certificate: Certificate
     solve_seconds: float
     exact: Optional[Any] = None  # an ExactResult when solved with exact=True
+    proof: Optional[Any] = None  # a BoundCheck of the policy where rationals do not reach (solver.prove)
 
     @property
     def game(self) -> Ruleset:
@@ -81,6 +82,13 @@ class HogSolution(Solution):
         return self.certificate.converged
 
     @property
+    def usable(self) -> bool:
+        """Whether the table may be shipped: value iteration converged, and a proof by the error
+        bound (where there is one: :func:`hogsolve.solver.prove.prove`) found every decision
+        proven and none wrong."""
+        return self.converged and (self.proof is None or (self.certificate.proven and not self.proof.wrong))
+
+    @property
     def opening_move(self) -> int:
         """The optimal number of dice at (0, 0)."""
         return int(self.policy[(0,) * self.policy.ndim])
@@ -98,6 +106,8 @@ class HogSolution(Solution):
         }
         if self.exact is not None:
             out["exact"] = self.exact.to_dict()
+        elif self.proof is not None:  # the proof by the error bound, under the same key
+            out["exact"] = self.proof.to_dict()
         return plain(out)
 
     def __repr__(self) -> str:

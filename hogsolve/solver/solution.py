@@ -28,6 +28,11 @@ class Solution(Certified):
         values = self.values  # type: ignore[attr-defined]
         return float(values[(0,) * values.ndim])
 
+    @property
+    def usable(self) -> bool:
+        """Whether the table may be shipped (each kind says what its proof needs)."""
+        raise NotImplementedError
+
     def to_dict(self) -> dict:
         """The solution's figures as plain JSON values (no tables)."""
         raise NotImplementedError

@@ -437,7 +437,7 @@ def _run(file: Path, label: str, function: str, game: Game, timeout: float, memo
             request.write_text(json.dumps({"watch_fd": watch_read, "parent": os.getpid(),
                                            "output_bytes": OUTPUT_LIMIT, "file": str(file), "function": function,
                                            "goal": int(game.goal), "seed": seed,
-                                           "family": game.family, "max_dice": num_actions(game) - 1,
+                                           "scores_call": bool(game.scores_call), "max_dice": num_actions(game) - 1,
                                            "num_actions": num_actions(game), "rows": str(rows_file),
                                            "progress": str(progress), "result": str(result),
                                            "memory_mb": int(memory_mb), "keep_chars": KEPT_CHARS,

@@ -102,3 +102,10 @@ def residual_text(residual: float, step: float) -> str:
     if residual == 0:
         return "0"
     return "at the rounding level" if residual <= step else bound_text(residual)
+
+
+def certificate_text(bound: float, residual: float, step: float, margin: float, ties: int) -> str:
+    """What a certificate line says, for every game: the bound rounded up, the residual as
+    :func:`residual_text` puts it, the smallest margin (two digits)."""
+    return (f"values within {bound_text(bound)} of optimal (Bellman residual {residual_text(residual, step)}); "
+            f"smallest decision margin {margin:.2g}; {ties} states tied within the bound")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from typing import Any, Optional
 import numpy as np
 
 from ...util.plain import plain
@@ -89,11 +90,18 @@ class PigSolution(RollTable, Solution):
     roll: np.ndarray
     certificate: PigCertificate
     solve_seconds: float
+    proof: Optional[Any] = None  # a BoundCheck of the policy (solve(..., exact=True))
 
     @property
     def values(self) -> np.ndarray:
         """``value[i, j, k]``: the mover's optimal chance of winning, per state."""
         return self.value
+
+    @property
+    def usable(self) -> bool:
+        """Whether the table may be shipped: the certificate proves it, and a check by the error
+        bound (where there is one) found no decision wrong."""
+        return bool(self.certificate.proven) and not (self.proof is not None and self.proof.wrong)
 
     @property
     def policy(self) -> np.ndarray:
@@ -106,7 +114,8 @@ class PigSolution(RollTable, Solution):
         return plain({**self.status(), "rules": self.game.summary(), "first_player_win_probability":
                       self.first_player_win_probability, "opening_hold_threshold": int(self.hold_threshold[0, 0]),
                       "degenerate": self.degenerate,
-                      "solve_seconds": self.solve_seconds, "certificate": self.certificate.to_dict()})
+                      "solve_seconds": self.solve_seconds, "certificate": self.certificate.to_dict(),
+                      **({"exact": self.proof.to_dict()} if self.proof is not None else {})})
 
     def __repr__(self) -> str:
         return (f"PigSolution({self.game.name}, goal={self.game.goal}: P(first player wins) = "
