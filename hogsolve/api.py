@@ -1,7 +1,8 @@
-"""One call per job, for every game: ``solve``, ``win_rate``, ``best_response``, ``regret``,
-``simulate`` and ``optimal_strategy`` take a game as a name (every Hog ruleset, semester and
-rule file; every roll-or-hold game) or as a rules object (a :class:`~hogsolve.hog.rules.Ruleset`,
-a :class:`~hogsolve.pig.rules.PigGame`) and call that game's family (:mod:`hogsolve.families`).
+"""One call per job for every game: ``solve``, ``win_rate``, ``best_response``, ``regret``,
+``simulate``, ``tournament`` and ``optimal_strategy`` take a game as a name (every Hog ruleset,
+semester and rule file; every roll-or-hold game) or as a rules object (a
+:class:`~hogsolve.hog.rules.Ruleset`, a :class:`~hogsolve.pig.rules.PigGame`) and call that
+game's family (:class:`hogsolve.families.GameFamily`).
 
 >>> import hogsolve
 >>> round(hogsolve.solve("piglet").first_player_win_probability, 6)
@@ -11,17 +12,29 @@ True
 """
 from __future__ import annotations
 
-import warnings
-from typing import Any, Callable, Optional, Tuple
+from typing import Any, Callable, Optional, Sequence, Tuple, Union
 
-from .families import FAMILIES, GameFamily, family_of
+from .analysis.montecarlo import SimulationResult
+from .analysis.results import BestResponse, Regret, WinRate
+from .contest.roundrobin import TournamentResult
 from .errors import InputTypeError
+from .families import FAMILIES, GameFamily, family_of
+from .hog.rules import Ruleset
+from .pig.rules import PigGame
+from .solver.solution import Solution
 
-#: What a game may be given as, in words (the TypeError says it).
+#: A game: its name (a ruleset, a semester, a rule file's path, a roll-or-hold game) or its rules.
+Game = Union[str, Ruleset, PigGame]
+#: A strategy: a spec as the command line takes it (``optimal``, ``always_roll:4``, ``hold_at:20``,
+#: ``FILE.py:NAME``), or a strategy object of the game's family (a Policy, a solution, a table, a
+#: function of the state).
+StrategyLike = Any
+
+#: What a game may be given as, in words (the InputTypeError says it).
 ACCEPTED = "a game's name (a Hog ruleset, a rule file, a Pig-family game), a Ruleset or a PigGame"
 
 
-def resolve(game: Any, goal: Optional[int] = None) -> Tuple[GameFamily, Any]:
+def resolve(game: Game, goal: Optional[int] = None) -> Tuple[GameFamily, Any]:
     """``(family, rules object)`` of ``game`` (a name or a rules object), at ``goal`` if given."""
     if isinstance(game, str):
         family = family_of(game)
@@ -32,65 +45,70 @@ def resolve(game: Any, goal: Optional[int] = None) -> Tuple[GameFamily, Any]:
     raise InputTypeError(f"expected {ACCEPTED}, got {type(game).__name__}")
 
 
-def solve(game: Any, *, goal: Optional[int] = None, **options: Any) -> Any:
-    """The certified optimal solution of ``game`` (Hog: :func:`hogsolve.solver.optimal.solve`,
-    whose ``exact``, ``model`` and ``progress`` options pass through; roll-or-hold:
-    :func:`hogsolve.solver.pig.solve_pig`)."""
+def solve(game: Game, *, goal: Optional[int] = None, exact: bool = False,
+          progress: Optional[Callable[..., Any]] = None, **options: Any) -> Solution:
+    """The certified optimal solution of ``game``; with ``exact``, every decision proven by the
+    strongest check that reaches the game (exact rationals, or the rigorous error bound: the
+    same proof as ``hogsolve solve --exact``).  ``options`` are the family's own (Hog's
+    compiled ``model``, roll-or-hold's ``max_passes``)."""
     family, rules = resolve(game, goal)
-    return family.solve(rules, **options)
+    return family.solve(rules, exact=exact, progress=progress, **options)
 
 
-def win_rate(a: Any, b: Any, game: Any, *, goal: Optional[int] = None, **options: Any) -> Any:
-    """The exact win rate of strategy ``a`` against ``b`` (first seat, second seat, average).
-    A strategy may be a spec as the command line takes it (``optimal``, ``always_roll:4``,
-    ``hold_at:20``, ``FILE.py:NAME``) or a strategy object."""
+def win_rate(a: StrategyLike, b: StrategyLike, game: Game, *, goal: Optional[int] = None,
+             **options: Any) -> WinRate:
+    """The exact win rate of strategy ``a`` against ``b`` (first seat, second seat, average);
+    ``options`` are the family's own (Hog's compiled ``model``)."""
     family, rules = resolve(game, goal)
     return family.win_rate(_strategy(a, rules, family), _strategy(b, rules, family), rules, **options)
 
 
-def best_response(strategy: Any, game: Any, *, goal: Optional[int] = None, **options: Any) -> Any:
-    """The strategy that wins most often against the fixed ``strategy``, and its win rate."""
+def best_response(strategy: StrategyLike, game: Game, *, goal: Optional[int] = None,
+                  **options: Any) -> BestResponse:
+    """The strategy that wins most often against the fixed ``strategy``, and its win rate
+    (``options``: the family's own, as Hog's compiled ``model``)."""
     family, rules = resolve(game, goal)
     return family.best_response(_strategy(strategy, rules, family), rules, **options)
 
 
-def regret(strategy: Any, game: Any, *, goal: Optional[int] = None, **options: Any) -> Any:
-    """Where ``strategy`` loses against optimal play: the loss of each state times its reach."""
+def regret(strategy: StrategyLike, game: Game, *, goal: Optional[int] = None, **options: Any) -> Regret:
+    """Where ``strategy`` loses against optimal play: the loss of each state times its reach
+    (``options``: the family's own, as the ``solution`` to measure against)."""
     family, rules = resolve(game, goal)
     return family.regret(_strategy(strategy, rules, family), rules, **options)
 
 
-def simulate(a: Any, b: Any, game: Any, games: int = 100_000, seed: Optional[int] = 0, *,
-             goal: Optional[int] = None, **options: Any) -> Any:
-    """``games`` seeded games of ``a`` against ``b``, half with each first: a
-    :class:`~hogsolve.analysis.montecarlo.SimulationResult` for every game."""
+def simulate(a: StrategyLike, b: StrategyLike, game: Game, games: int = 100_000, seed: Optional[int] = 0, *,
+             goal: Optional[int] = None, **options: Any) -> SimulationResult:
+    """``games`` seeded games of ``a`` against ``b``, half with each first (``options``: the
+    family's own, as Hog's ``chunk`` and ``progress``)."""
     family, rules = resolve(game, goal)
-    return family.simulate(_strategy(a, rules, family), _strategy(b, rules, family), rules,
-                           games=games, seed=seed, **options)
+    return family.simulate(_strategy(a, rules, family), _strategy(b, rules, family), rules, games=games, seed=seed,
+                           **options)
 
 
-def optimal_strategy(game: Any = "su18", *, goal: Optional[int] = None, **options: Any) -> Any:
-    """The proven optimal strategy of ``game`` (Hog: from the shipped tables or a solve; the
-    roll-or-hold games: their shipped tables)."""
+def tournament(strategies: Sequence[StrategyLike], game: Game, *, goal: Optional[int] = None,
+               names: Optional[Sequence[str]] = None, jobs: int = 1, threshold: float = 0.5,
+               **options: Any) -> TournamentResult:
+    """A round robin of ``strategies`` with exact win rates and the contest's standings (a pair is
+    won above ``threshold``); ``options`` as :func:`hogsolve.contest.roundrobin.round_robin`
+    (``backend``, ``scheduler``, ``known``, ``on_pair``, ``progress``)."""
     family, rules = resolve(game, goal)
-    return family.optimal(rules, **options)
+    loaded = [_strategy(s, rules, family) for s in strategies]
+    if names is None:
+        names = [s if isinstance(s, str) else getattr(s, "name", f"strategy {k + 1}") for k, s in enumerate(strategies)]
+    return family.tournament(loaded, rules, names=names, jobs=jobs, threshold=threshold, **options)
 
 
-def _strategy(strategy: Any, rules: Any, family: GameFamily) -> Any:
+def optimal_strategy(game: Game = "su18", *, goal: Optional[int] = None, allow_unproven: bool = False) -> Any:
+    """The proven optimal strategy of ``game`` (from the shipped tables, or a solve); one without
+    a proof raises unless ``allow_unproven``."""
+    family, rules = resolve(game, goal)
+    return family.optimal(rules, allow_unproven=allow_unproven)
+
+
+def _strategy(strategy: StrategyLike, rules: Any, family: GameFamily) -> Any:
     """A strategy spec (text) loaded for ``rules``; anything else as given."""
     if not isinstance(strategy, str):
         return strategy
     return family.load_strategy(strategy, rules)
-
-
-def deprecated(name: str, replacement: str, function: Callable[..., Any]) -> Callable[..., Any]:
-    """``function`` warning that ``hogsolve.name`` goes in the next release (use ``replacement``)."""
-    def call(*args: Any, **kwargs: Any) -> Any:
-        warnings.warn(f"hogsolve.{name} is deprecated and goes in the next release: use hogsolve.{replacement}, "
-                      "which takes every game", DeprecationWarning, stacklevel=2)
-        return function(*args, **kwargs)
-    call.__name__ = name
-    call.__doc__ = f"Deprecated: :func:`hogsolve.{replacement}` takes every game. " + (function.__doc__ or "")
-    return call
-
-

@@ -1,9 +1,6 @@
 """One call per job for every game (issue 37): the same six calls take a Hog ruleset or a
 roll-or-hold game, by name or as an object, and give results with the same names; each
 call's figures are those of the family's own function; anything else is a TypeError."""
-import warnings
-
-import numpy as np
 import pytest
 
 import hogsolve
@@ -97,17 +94,22 @@ def test_a_rule_file_by_its_name(tmp_path):
     assert hogsolve.solve(str(path), goal=20).game.goal == 20
 
 
-def test_the_old_roll_or_hold_calls_still_work_and_say_what_replaces_them():
-    game = get_pig_game("piglet")
-    with pytest.warns(DeprecationWarning, match=r"hogsolve.pig_win_rate is deprecated .* use hogsolve.win_rate"):
-        old = hogsolve.pig_win_rate(hogsolve.hold_at(5), hogsolve.hold_at(8), game)
-    assert old == hogsolve.win_rate(hogsolve.hold_at(5), hogsolve.hold_at(8), game)
-    for name in ("solve_pig", "pig_best_response", "pig_regret", "simulate_pig"):
-        assert callable(getattr(hogsolve, name))
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        hogsolve.solve(game)  # the new call does not warn
-    assert np.array_equal(hogsolve.solve(game).policy, hogsolve.solve(game).roll)
+def test_the_api_is_narrow_and_has_no_shims():
+    """The mistake it catches: internals exported from the package root (the exact tie check,
+    the chat room, each family's result kinds) or the roll-or-hold calls of before one call
+    served every game, kept as deprecation shims."""
+    for name in ("verify_ties", "ChatRoom", "HogSolution", "PigBestResponse", "solve_pig", "pig_win_rate",
+                 "simulate_pig", "Family"):
+        assert name not in hogsolve.__all__ and not hasattr(hogsolve, name), name
+    assert len(hogsolve.__all__) <= 50
+
+
+def test_a_solve_option_no_family_knows_is_refused():
+    """The mistake it catches: an option swallowed silently by a family's solve."""
+    with pytest.raises(TypeError):
+        hogsolve.solve("su18", goal=20, chunk=3)
+    with pytest.raises(TypeError):
+        hogsolve.solve("pig", goal=20, model=None)
 
 
 def test_the_public_api_is_fully_annotated():

@@ -444,7 +444,8 @@ NOT_ERRORS = {"hogsolve.util.interrupts.Interrupted", "hogsolve.solver.bound_che
 
 
 def test_a_bad_roll_or_hold_strategy_is_a_strategy_error_as_in_hog():
-    from hogsolve import StrategyError, get_pig_game
+    from hogsolve import get_pig_game
+    from hogsolve.strategy.policy import StrategyError
     from hogsolve.strategy.pig import load_pig_strategy, policy_table
     game = get_pig_game("piglet")
     with pytest.raises(StrategyError, match="accepted forms"):

@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 import hogsolve.strategy.optimal_bot as player
-from hogsolve import Policy, StrategyError, as_policy, best_response, get_rules, win_rate
+from hogsolve import Policy, as_policy, best_response, get_rules, win_rate
+from hogsolve.strategy.policy import StrategyError
 from hogsolve.cli import main
 from hogsolve.strategy.optimal_bot import PlayerWarning, optimal_strategy
 from hogsolve.strategy.specs import StrategySpecError, load_strategy

@@ -5,6 +5,7 @@ roll-or-hold games' are kinds of them, as every game's solution is a
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -41,6 +42,18 @@ class BestResponse:
     :class:`~hogsolve.analysis.pig.evaluate.PigBestResponse`.
     """
 
+    if TYPE_CHECKING:  # what every kind has, as its own fields or properties
+        opponent: str
+
+        @property
+        def game(self) -> Any: ...
+
+        @property
+        def policy(self) -> np.ndarray: ...
+
+        @property
+        def win_rate(self) -> WinRate: ...
+
     @property
     def opening_action(self) -> int:
         """The best response's first move of the game (an action of the game's own numbering)."""
@@ -49,11 +62,11 @@ class BestResponse:
     @property
     def exploitability(self) -> float:
         """How far the best response's win rate exceeds one half."""
-        return self.win_rate.average - 0.5  # type: ignore[attr-defined]
+        return self.win_rate.average - 0.5
 
     def to_dict(self) -> dict:
         """The best response's figures as plain JSON values (no tables)."""
-        return plain({"opponent": self.opponent, "win_rate": self.win_rate,  # type: ignore[attr-defined]
+        return plain({"opponent": self.opponent, "win_rate": self.win_rate,
                       "exploitability": self.exploitability, "opening_move": self.opening_action})
 
 
@@ -69,10 +82,19 @@ class Regret:
     :class:`~hogsolve.analysis.pig.evaluate.PigRegret`.
     """
 
+    if TYPE_CHECKING:  # what every kind has, as its own fields or properties
+        @property
+        def game(self) -> Any: ...
+
+        strategy: str
+        loss: np.ndarray
+        reach: np.ndarray
+        win_rate: WinRate
+
     @property
     def expected_loss(self) -> np.ndarray:
         """``loss * reach`` per state."""
-        return self.loss * self.reach  # type: ignore[attr-defined]
+        return self.loss * self.reach
 
     @property
     def total_expected_loss(self) -> float:
@@ -89,5 +111,5 @@ class Regret:
 
     def to_dict(self, top: int = 10) -> dict:
         """The regret report as plain JSON values, with the ``top`` worst states."""
-        return plain({"strategy": self.strategy, "win_rate_vs_optimal": self.win_rate,  # type: ignore[attr-defined]
+        return plain({"strategy": self.strategy, "win_rate_vs_optimal": self.win_rate,
                       "total_expected_loss": self.total_expected_loss, "worst_states": self.worst(top)})

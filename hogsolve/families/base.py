@@ -81,7 +81,8 @@ class GameFamily(abc.ABC, Generic[G]):
     # -------------------------------------------------------------- jobs --
 
     @abc.abstractmethod
-    def solve(self, game: G, *, exact: bool = False, progress: Optional[Callable[..., Any]] = None) -> Any:
+    def solve(self, game: G, *, exact: bool = False, progress: Optional[Callable[..., Any]] = None,
+              **options: Any) -> Any:
         """The certified optimal solution (a :class:`~hogsolve.solver.solution.Solution`); with
         ``exact``, :meth:`prove`'s.  ``progress(stages, total)`` may wrap a long solve's stages."""
 

@@ -59,12 +59,12 @@ class HogFamily(GameFamily[Ruleset]):
         return new_state(game, first=first)
 
     def solve(self, game: Ruleset, *, exact: bool = False, progress: Optional[Callable[..., Any]] = None,
-              model: Any = None) -> Any:
+              model: Any = None, **options: Any) -> Any:
         """``model``: the compiled model, when the caller has it already."""
         from ..solver.optimal import solve
         if exact:
-            return self.prove(game, progress=progress, model=model)
-        return solve(game, model=model, progress=progress)
+            return self.prove(game, progress=progress, model=model, **options)
+        return solve(game, model=model, progress=progress, **options)
 
     def prove(self, game: Ruleset, *, progress: Optional[Callable[..., Any]] = None, model: Any = None) -> Any:
         """Exact rationals where every turn scores; elsewhere the error bound (:mod:`hogsolve.solver.prove`)."""

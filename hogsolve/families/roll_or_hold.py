@@ -47,12 +47,12 @@ class RollOrHoldFamily(GameFamily[PigGame]):
         return new_state(game, first=first)
 
     def solve(self, game: PigGame, *, exact: bool = False, progress: Optional[Callable[..., Any]] = None,
-              max_passes: int = 50) -> Any:
+              max_passes: int = 50, **options: Any) -> Any:
         """Stage by stage (no progress to report); ``max_passes`` caps each stage's policy passes."""
         from ..solver.pig import solve_pig
         if exact:
-            return self.prove(game, max_passes=max_passes)
-        return solve_pig(game, max_passes=max_passes)
+            return self.prove(game, max_passes=max_passes, **options)
+        return solve_pig(game, max_passes=max_passes, **options)
 
     def prove(self, game: PigGame, *, progress: Optional[Callable[..., Any]] = None, max_passes: int = 50) -> Any:
         """The float policy checked state by state against the rigorous error bound."""
