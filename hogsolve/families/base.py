@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import abc
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Dict, Generic, List, Optional, Tuple, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Dict, Generic, List, NoReturn, Optional, Tuple, TypeVar
 
 import numpy as np
 
@@ -51,10 +51,11 @@ class GameFamily(abc.ABC, Generic[G]):
     def game_type(self) -> type:
         """The class of this family's rules objects."""
 
-    @abc.abstractmethod
     def listing(self) -> List[Dict[str, Any]]:
         """Each built-in game as a page lists it: name, family, description, caveat (why it has no
         value, if so) and the other names it goes by (semesters)."""
+        return [{"name": name, "family": self.name, "description": getattr(self.game(name), "description", name),
+                 "caveat": "", "semesters": []} for name in self.names()]
 
     def canonical(self, name: str) -> Optional[str]:
         """The name this family keeps ``name`` under (``SP23`` is ``fa22``, ``PIG`` is ``pig``);
@@ -69,10 +70,10 @@ class GameFamily(abc.ABC, Generic[G]):
         """True when ``game`` is a rules object of this family."""
         return isinstance(game, self.game_type())
 
-    @abc.abstractmethod
     def check_fits(self, game: G, *, exact: bool = False, limit_gb: Optional[float] = None) -> None:
         """Raise :class:`~hogsolve.solver.memory.MemoryLimitError` when solving ``game`` would not
         fit in ``limit_gb`` (the memory available now when None)."""
+        return None  # a family whose games are small: they always fit
 
     @abc.abstractmethod
     def new_state(self, game: G, *, first: int = 0) -> "GameState":
@@ -86,53 +87,60 @@ class GameFamily(abc.ABC, Generic[G]):
         """The certified optimal solution (a :class:`~hogsolve.solver.solution.Solution`); with
         ``exact``, :meth:`prove`'s.  ``progress(stages, total)`` may wrap a long solve's stages."""
 
-    @abc.abstractmethod
     def prove(self, game: G, *, progress: Optional[Callable[..., Any]] = None) -> Any:
         """The solution with every decision proven by the strongest check that reaches the game
         (exact rationals, or the rigorous error bound); ``solution.usable`` says whether it holds."""
+        self._not_offered("a proof beyond its certificate (solve --exact)")
 
-    @abc.abstractmethod
     def shipped_games(self, endless: str = "none") -> Tuple[List[G], Dict[str, str]]:
         """The games ``hogsolve solve --all`` solves at their built-in goals, and those it skips
         with the reason (a game with no value unless ``endless`` gives it one)."""
+        return [], {}
 
-    @abc.abstractmethod
     def describe_solution(self, solution: Any) -> str:
         """The lines ``hogsolve solve`` prints for one solution (its proof included)."""
+        return (f"{solution.game.name} (goal {solution.game.goal}): P(first player wins) = "
+                f"{solution.first_player_win_probability:.12f}\n  " +
+                ("proven optimal" if solution.certificate.proven else f"NOT proven: {solution.certificate.reason}"))
 
-    @abc.abstractmethod
     def write_solution(self, solution: Any, folder: Path, version: str) -> None:
         """Write the solution's table folder (atomically, file by file)."""
+        self._not_offered("tables written to disk")
 
-    @abc.abstractmethod
     def check_ties(self, solution: Any) -> Any:
         """``hogsolve solve --exact-ties``: the quick exact check of a float solution's ties."""
+        self._not_offered("the quick exact check of ties (--exact-ties)")
 
     @abc.abstractmethod
     def win_rate(self, a: Any, b: Any, game: G, **options: Any) -> "WinRate":
         """The exact win rate of strategy ``a`` against ``b``, both seatings."""
 
-    @abc.abstractmethod
     def best_response(self, strategy: Any, game: G, **options: Any) -> "BestResponse":
         """The strategy that wins most often against the fixed ``strategy``."""
+        self._not_offered("best responses")
 
-    @abc.abstractmethod
     def regret(self, strategy: Any, game: G, **options: Any) -> "Regret":
         """Where ``strategy`` loses against optimal play."""
+        self._not_offered("regret reports")
 
-    @abc.abstractmethod
     def simulate(self, a: Any, b: Any, game: G, games: int = 100_000, seed: Optional[int] = 0, *,
                  progress: Optional[Callable[..., Any]] = None,
                  announce: Optional[Callable[[float], None]] = None, **options: Any) -> "SimulationResult":
         """``games`` seeded games of ``a`` against ``b``, half with each first; ``progress`` may wrap
         the chunks of a long run and ``announce(seconds)`` hear its expected time (where the
         family's simulation runs in chunks); ``options`` are the family's own (Hog's ``chunk``, ``model``)."""
+        self._not_offered("simulations")
 
-    @abc.abstractmethod
     def tournament(self, strategies: Any, game: G, **options: Any) -> Any:
         """A round robin of ``strategies`` with exact win rates (options as
         :func:`hogsolve.contest.roundrobin.round_robin`): a
         :class:`~hogsolve.contest.roundrobin.TournamentResult`."""
+        import functools
+
+        from ..contest.roundrobin import round_robin
+        tables = [self.table_of(s, game) for s in strategies]
+        names = options.pop("names", None) or [getattr(s, "name", str(s)) for s in strategies]
+        return round_robin(tables, game, evaluate=functools.partial(pairs_by_win_rate, self), names=names, **options)
 
     # -------------------------------------------------------- strategies --
 
@@ -155,55 +163,56 @@ class GameFamily(abc.ABC, Generic[G]):
 
     # ------------------------------------------------- front-end hooks --
 
-    @abc.abstractmethod
     def session(self, game: G, bot: Any, you_first: bool, seed: int) -> Any:
         """A person against the bot, in the terminal."""
+        self._not_offered("a game in the terminal")
 
-    @abc.abstractmethod
     def play_in_terminal(self, game: G, bot: Any, *, you_first: bool, seed: Optional[int],
                          read: Callable[[str], str] = input, write: Callable[[str], None] = print) -> Dict[str, Any]:
         """A person against ``bot`` through ``read`` and ``write`` until someone wins or quits;
         the game's record."""
+        self._not_offered("a game in the terminal")
 
-    @abc.abstractmethod
     def policy_picture(self, game: G, bot: Any) -> Tuple[np.ndarray, np.ndarray, str, str]:
         """What ``hogsolve plot`` draws: the policy grid and the win probabilities by the two
         scores, a title, and what the policy's numbers are."""
+        self._not_offered("a picture of its policy")
 
-    @abc.abstractmethod
     def web_bot(self, game: G) -> Any:
         """The bot the web page plays (a game without a proven value plays with its caveat)."""
+        return self.optimal(game)
 
-    @abc.abstractmethod
     def web_game(self, game_id: str, name: str, seed: int, game: G, bot: Any, you_first: bool) -> Any:
         """A :class:`~hogsolve.sessions.web.WebGame` of a person against ``bot``."""
+        from ..sessions.web import StateWebGame
+        return StateWebGame(game_id, name, seed, self, game, bot, you_first)
 
-    @abc.abstractmethod
     def duel(self, game: G, seed: int) -> Any:
         """Two people at one table (:mod:`hogsolve.sessions.duel`)."""
+        self._not_offered("a table for two people")
 
-    @abc.abstractmethod
     def hint(self, game: G, bot: Any, where: Tuple[int, ...]) -> Dict[str, Any]:
         """The optimal move at ``where`` and each move's chance to win, as the page shows it."""
+        self._not_offered("hints")
 
-    @abc.abstractmethod
     def policy_map(self, name: str, game: G, bot: Any, memory: Tuple[int, ...]) -> Dict[str, Any]:
         """The bot's whole policy as the page draws it (at one memory slice where there are memories)."""
+        self._not_offered("a map of its policy")
 
-    @abc.abstractmethod
     def lab_maps(self, game: G, optimal: Any, table: np.ndarray, expected: np.ndarray,
                  memory: Tuple[int, ...]) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The lab's three grids ``[score][opponent]``: the strategy's map, the optimal map and the
         expected loss (at ``memory`` where there are memories)."""
+        self._not_offered("the strategy lab")
 
-    @abc.abstractmethod
     def lab_state(self, game: G, optimal: Any, table: np.ndarray, where: Tuple[int, ...]) -> Dict[str, Any]:
         """One state for the lab: every action's chance to win, the strategy's choice, the best one
         and the rules that apply there."""
+        self._not_offered("the strategy lab")
 
-    @abc.abstractmethod
     def lab_game(self, game: G, strategy: Any, optimal: Any, seed: int) -> Dict[str, Any]:
         """A seeded game of ``strategy`` (first) against ``optimal``, as lines of a log."""
+        self._not_offered("the strategy lab")
 
     @abc.abstractmethod
     def table_of(self, strategy: Any, game: G) -> np.ndarray:
@@ -214,14 +223,20 @@ class GameFamily(abc.ABC, Generic[G]):
     def chooser(self, table: np.ndarray, game: G) -> Callable[["GameState"], int]:
         """``choose(state) -> action`` of the player to move, from :meth:`table_of`'s table."""
 
-    @abc.abstractmethod
     def lane(self, spec: "GameSpec", opponent: Any) -> Any:
         """The single environment's fastest lane (:mod:`hogsolve.families.lanes`) for games
         without memories."""
+        from .lanes import StateLane
+        return StateLane(spec, opponent)
 
-    @abc.abstractmethod
     def vector_games(self, spec: "GameSpec", opponent: Any) -> Any:
         """N games as numpy arrays (:mod:`hogsolve.families.vector_games`)."""
+        self._not_offered("the vector environment")
+
+    def _not_offered(self, what: str) -> NoReturn:
+        """Refuse a hook this family does not serve, in one line (the web answers it with 400)."""
+        from ..errors import InputError
+        raise InputError(f"{self.name} games do not offer {what}")
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"
@@ -231,3 +246,14 @@ class GameFamily(abc.ABC, Generic[G]):
 
     def __hash__(self) -> int:
         return hash(type(self).__name__)
+
+
+def pairs_by_win_rate(family: GameFamily, game: Any, i: int, js: Any, tables: List[np.ndarray]) -> List[tuple]:
+    """A round robin's block for any family: strategy ``i`` (``tables[0]``) against each of ``js``,
+    by the family's own exact win rate of the strategies its tables play."""
+    mine = family.tabulated(game, tables[0])
+    out = []
+    for j, table in zip(js, tables[1:]):
+        rate = family.win_rate(mine, family.tabulated(game, table), game)
+        out.append((i, j, float(rate.first), float(rate.second)))
+    return out

@@ -45,6 +45,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..errors import HogsolveError
 from .friends import FriendTables
 from .lab import LabServer
 from .sinbad import SinbadRooms
@@ -279,6 +280,11 @@ async def game_error(request, exc: GameError):
     return json_reply({"error": str(exc)}, exc.status)
 
 
+async def refused(request, exc: HogsolveError):
+    """A deliberate refusal below the web layer (a game that does not offer what was asked): 400."""
+    return json_reply({"error": " ".join(str(exc).split())[:300]}, 400)
+
+
 async def http_error(request, exc: HTTPException):
     """Starlette's own 404 and 405 in our JSON shape (405 keeps its Allow header)."""
     words = {404: f"not found: {request.url.path[:200]}", 405: f"{request.method} is not allowed here"}
@@ -335,8 +341,9 @@ def create_app(access: Access, default_rules: str = "su18", rule_files: Optional
     ]
     if lab_server is not None:
         routes[:0] = [Route("/lab", page("lab.html"), methods=["GET"]), *lab_server.routes()]
-    app = Starlette(routes=routes, exception_handlers={GameError: game_error, HTTPException: http_error,
-                                                       Exception: server_error}, lifespan=lifespan)
+    app = Starlette(routes=routes, exception_handlers={GameError: game_error, HogsolveError: refused,
+                                                       HTTPException: http_error, Exception: server_error},
+                    lifespan=lifespan)
     guarded = Guard(app, access)
     guarded.api, guarded.rooms, guarded.lab = api, rooms, lab_server  # the stores, for tests and benchmarks
     return guarded

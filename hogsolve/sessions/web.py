@@ -4,7 +4,7 @@ its JSON.  Each family gives its own (:meth:`hogsolve.families.GameFamily.web_ga
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import Any, Optional
 
 from ..errors import HogsolveError
 from ..hog.rules import Ruleset
@@ -157,3 +157,68 @@ class SibalaWebGame(WebGame):
 
     def _hint(self) -> dict:
         return {"best": "roll", "odds": self.session.odds()}
+
+
+class StateWebGame(WebGame):
+    """Any family's game through its :class:`~hogsolve.games.interface.GameState`: the person
+    moves by action number (``{"action": n}``), the bot by the family's chooser of its table,
+    chance by the state's exact outcomes drawn from the game's seed.  What a family with no web
+    game of its own is served by."""
+
+    def __init__(self, game_id: str, name: str, seed: int, family: Any, game: Any, bot: Any, you_first: bool):
+        import random
+        super().__init__(game_id, name, seed)
+        self.family, self.game = family.name, game
+        self.you = 0 if you_first else 1
+        self.rng = random.Random(seed)
+        self.position = family.new_state(game, first=0)
+        self.choose = family.chooser(family.table_of(bot, game), game)
+        self.log: list = []
+        self._advance()
+
+    def _advance(self) -> None:
+        """Chance and the bot until the person moves or the game ends."""
+        from ..games.interface import draw_chance
+        state = self.position
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcome = draw_chance(state, self.rng)
+                self.log.append({"who": "chance", "move": state.action_to_string(outcome)})
+                state.apply_action(outcome)
+            elif state.current_player != self.you:
+                action = self.choose(state)
+                self.log.append({"who": "bot", "move": state.action_to_string(action)})
+                state.apply_action(action)
+            else:
+                return
+
+    def _whose(self, seat: Optional[int]) -> Optional[str]:
+        return None if seat is None else ("you" if seat == self.you else "bot")
+
+    def _winner(self) -> Optional[int]:
+        if not self.position.is_terminal():
+            return None
+        return 0 if self.position.returns()[0] > 0 else 1
+
+    def _move(self, body: dict) -> None:
+        state = self.position
+        if state.is_terminal():
+            raise GameError(409, "the game is over")
+        action = body.get("action")
+        legal = state.legal_actions()
+        if isinstance(action, bool) or not isinstance(action, int) or action not in legal:
+            raise GameError(400, f"action must be one of {legal}, got {action!r}")
+        self.log.append({"who": "you", "move": state.action_to_string(action)})
+        state.apply_action(action)
+        self._advance()
+
+    def _state(self) -> dict:
+        state = self.position
+        mover = None if state.is_terminal() else self._whose(state.current_player)
+        return {"goal": int(self.game.goal), "to_move": mover, "winner": self._whose(self._winner()),
+                "observation": state.observation(self.you),
+                "legal_actions": state.legal_actions() if mover == "you" else [], "log": list(self.log)}
+
+    def _hint(self) -> dict:
+        mover = None if self.position.is_terminal() else self.position.current_player
+        return {"best": None, "to_move": self._whose(mover), "winner": self._whose(self._winner())}
