@@ -81,6 +81,17 @@ class DashState:
         return (f"moves {action}" if self.pending is not None else ("step", "leap")[action])
 
 
+def after(v: np.ndarray, s: int, o: int, n: int, g: int) -> float:
+    """The mover's chance after moving ``n`` from ``s`` against ``o``: a win at the goal, else one
+    minus the opponent's (``v[o, s']``: the opponent to move)."""
+    return 1.0 if s + n >= g else 1 - v[o, s + n]
+
+
+def move_values(v: np.ndarray, s: int, o: int, g: int) -> List[float]:
+    """Each action's chance at (s, o), the opponent's chances ``v`` after it."""
+    return [sum(float(q) * after(v, s, o, n, g) for n, q in MOVES[m]) for m in (0, 1)]
+
+
 def values(game: Dash, a: np.ndarray, b: np.ndarray, rounds: int = 400) -> np.ndarray:
     """``v[p, s, o]``: P(the player with table p (``a`` or ``b``, actions by (s, o)), to move with s
     against o, wins); tables of None: both play the best move (value iteration)."""
@@ -90,9 +101,7 @@ def values(game: Dash, a: np.ndarray, b: np.ndarray, rounds: int = 400) -> np.nd
         for p, table in ((0, a), (1, b)):
             for s in range(g):
                 for o in range(g):
-                    def after(n: int) -> float:
-                        return 1.0 if s + n >= g else 1 - v[1 - p, o, s + n]
-                    choices = [sum(float(q) * after(n) for n, q in MOVES[m]) for m in (0, 1)]
+                    choices = move_values(v[1 - p], s, o, g)
                     new[p, s, o] = max(choices) if table is None else choices[int(table[s, o])]
         v = new
     return v
@@ -152,9 +161,8 @@ class DashFamily(GameFamily[Dash]):
         policy = np.zeros((g, g), dtype=np.int8)
         for s in range(g):
             for o in range(g):
-                def after(n: int) -> float:
-                    return 1.0 if s + n >= g else 1 - v[o, s + n]
-                policy[s, o] = int(0.5 * after(2) + 0.5 * after(0) > after(1) + 1e-12)
+                step, leap = move_values(v, s, o, g)
+                policy[s, o] = int(leap > step + 1e-12)
         return DashSolution(game, policy, v)
 
     def win_rate(self, a: Any, b: Any, game: Dash, **options: Any) -> WinRate:
