@@ -74,6 +74,7 @@ class RollOrHoldGames(VectorGames):
         self.adds = np.array([x if kind == "add" else 0 for kind, x in outcomes], dtype=np.int64)
         self.busts = np.array([kind in ("bust", "wipe") for kind, _ in outcomes])
         self.wipes = np.array([kind == "wipe" for kind, _ in outcomes])
+        self.any_wipes = bool(self.wipes.any())
         self.table = opponent_table(opponent, spec)  # [i, j, k] True: roll, k below twice the goal
 
     def start(self, n: int) -> None:
@@ -90,30 +91,84 @@ class RollOrHoldGames(VectorGames):
 
     def play(self, rows: np.ndarray, actions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """The movers at ``rows`` roll (0) or hold (1); a hold with nothing to bank is a roll.
-        Returns where the action was illegal."""
-        illegal = (actions == 1) & (self.total[rows] == 0)
-        hold = (actions == 1) & ~illegal
-        self._hold(rows[hold])
-        self._roll(rows[~hold], rng)
+        Returns where the action was illegal.  (Empty sets of rows are skipped: at a few hundred
+        games the fixed cost of each numpy call is most of a step.)"""
+        asks = actions == 1
+        totals = self.total[rows]
+        illegal = asks & (totals == 0)
+        hold = asks & ~illegal
+        if hold.any():
+            self._hold(rows[hold])
+            rows = rows[~hold]
+        if rows.size:
+            self._roll(rows, rng)
         return illegal
 
     def _hold(self, rows: np.ndarray) -> None:
         mover = self.mover[rows]
-        self.scores[rows, mover] += self.total[rows]
+        banked = self.scores[rows, mover] + self.total[rows]
+        self.scores[rows, mover] = banked
         self.total[rows] = 0
-        won = self.scores[rows, mover] >= self.goal
-        self.winner[rows[won]] = mover[won]
-        self.mover[rows[~won]] = 1 - mover[~won]
+        won = banked >= self.goal
+        if won.any():
+            self.winner[rows[won]] = mover[won]
+            self.mover[rows[~won]] = 1 - mover[~won]
+        else:
+            self.mover[rows] = 1 - mover
 
     def _roll(self, rows: np.ndarray, rng: np.random.Generator) -> None:
         pick = np.searchsorted(self.cumulative, rng.integers(0, self.denominator, size=rows.size), side="right")
         mover = self.mover[rows]
-        bust, wipe = self.busts[pick], self.wipes[pick]
-        self.scores[rows[wipe], mover[wipe]] = 0
-        self.total[rows] = np.where(bust, 0, self.total[rows] + self.adds[pick])
-        self.mover[rows[bust]] = 1 - mover[bust]
-        reached = ~bust & (self.scores[rows, mover] + self.total[rows] >= self.goal)  # the goal rule
-        self._hold(rows[reached])
+        bust = self.busts[pick]
+        if self.any_wipes:
+            wipe = self.wipes[pick]
+            self.scores[rows[wipe], mover[wipe]] = 0
+        total = np.where(bust, 0, self.total[rows] + self.adds[pick])
+        self.total[rows] = total
+        if bust.any():
+            self.mover[rows[bust]] = 1 - mover[bust]
+        reached = ~bust & (self.scores[rows, mover] + total >= self.goal)  # the goal rule
+        if reached.any():
+            self._hold(rows[reached])
+
+    def opponent_until_agent(self, rows: np.ndarray, me: np.ndarray, rng: np.random.Generator) -> None:
+        """The opponent's whole turn in the games at ``rows`` where it moves, on local arrays
+        written back once: the same rolls, drawn in the same order, as one :meth:`play` a roll
+        (a turn always passes to the other player here, so one turn reaches the agent)."""
+        rows = rows[(self.winner[rows] < 0) & (self.mover[rows] != me[rows])]
+        if not rows.size:
+            return
+        mover = self.mover[rows]
+        i, j, k = self.scores[rows, mover], self.scores[rows, 1 - mover], self.total[rows]
+        live = np.arange(rows.size)  # positions in rows still in the opponent's turn
+        goal, table = self.goal, self.table
+        while live.size:
+            kl = k[live]
+            rolls = table[i[live], j[live], kl] | (kl == 0)
+            if not rolls.all():  # a hold banks the turn (never the goal: that is banked on the roll)
+                held = live[~rolls]
+                i[held] += k[held]
+                k[held] = 0
+                live = live[rolls]
+                if not live.size:
+                    break
+            pick = np.searchsorted(self.cumulative, rng.integers(0, self.denominator, size=live.size), side="right")
+            bust = self.busts[pick]
+            if self.any_wipes:
+                i[live[self.wipes[pick]]] = 0
+            k[live] = np.where(bust, 0, k[live] + self.adds[pick])
+            going = live[~bust]
+            reached = i[going] + k[going] >= goal  # the goal rule: banked at once, and won
+            if reached.any():
+                won = going[reached]
+                i[won] += k[won]
+                k[won] = 0
+                going = going[~reached]
+            live = going
+        self.scores[rows, mover], self.total[rows] = i, k
+        won = i >= goal
+        self.winner[rows[won]] = mover[won]
+        self.mover[rows[~won]] = 1 - mover[~won]
 
     def opponent_actions(self, rows: np.ndarray) -> np.ndarray:
         """The fixed opponent's action in each game at ``rows``."""
