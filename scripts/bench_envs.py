@@ -2,6 +2,8 @@
 
     python scripts/bench_envs.py [--seconds 1.0] [--repeats 5] [--num-envs 4096]
 
+Last, PettingZoo's env against the Gymnasium env, in whole episodes and per agent decision.
+
 For Pig and for Hog su18 it times, as agent steps (player 0's decisions: an environment
 step is one decision of the agent and the opponent's play after it) a second, the median
 of ``--repeats`` runs of ``--seconds`` each:
@@ -180,6 +182,68 @@ def vector_env(kwargs: dict, agent, num_envs: int):
     return run
 
 
+def episodes_gym(env_id: str, kwargs: dict, agent):
+    """Whole episodes of the Gymnasium env (as ``gymnasium.make`` gives it), one agent against
+    the env's fixed opponent: ``run(seconds) -> (episodes, agent decisions)``."""
+    import gymnasium
+    import hogsolve.interop.gymnasium  # noqa: F401  (registers the environments)
+
+    def run(seconds: float) -> tuple:
+        env = gymnasium.make(env_id, **kwargs)
+        episodes = decisions = 0
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            observation, info = env.reset(seed=episodes)
+            done = False
+            while not done:
+                observation, reward, done, truncated, info = env.step(agent(observation))
+                decisions += 1
+            episodes += 1
+        return episodes, decisions
+    return run
+
+
+def episodes_pettingzoo(make, kwargs: dict, agent):
+    """Whole episodes of the PettingZoo env, both seats played by ``agent``: ``run(seconds) ->
+    (episodes, agent decisions)``."""
+    def run(seconds: float) -> tuple:
+        env = make(**kwargs)
+        episodes = decisions = 0
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            env.reset(seed=episodes)
+            for _ in env.agent_iter():
+                observation, reward, done, truncated, info = env.last()
+                env.step(None if done or truncated else agent(observation["observation"]))
+                decisions += 1
+            episodes += 1
+        return episodes, decisions
+    return run
+
+
+def pettingzoo_table(seconds: float, repeats: int) -> None:
+    """Episodes a second of the PettingZoo env (``env()``, PettingZoo's classic wrappers; and
+    ``raw_env()``) against the Gymnasium env, and the same per agent decision."""
+    from hogsolve.interop import pettingzoo as pz
+    print("\nPettingZoo against the Gymnasium env, whole episodes (PettingZoo: both seats are agents, so twice "
+          f"the decisions); median of {repeats} runs of {seconds:g} s")
+    print("| game | Gym episodes/s | env() episodes/s | Gym / env() | raw_env() episodes/s | Gym / raw_env() "
+          "| Gym / env() per decision |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for label, env_id, gym_kwargs, pz_kwargs, agent in (
+            ("Hog su18 (4 dice; Gym's opponent always_roll:4)", "hogsolve/Hog-v0",
+             {"rules": "su18", "opponent": "always_roll:4"}, {"rules": "su18"}, lambda o: 4),
+            ("Pig (hold at 20; Gym's opponent hold_at:20)", "hogsolve/Pig-v0",
+             {"game": "pig", "opponent": "hold_at:20"}, {"game": "pig"}, lambda o: int(o[2] >= 20))):
+        runs = [episodes_gym(env_id, gym_kwargs, agent), episodes_pettingzoo(pz.env, pz_kwargs, agent),
+                episodes_pettingzoo(pz.raw_env, pz_kwargs, agent)]
+        results = [[run(seconds) for run in runs] for _ in range(repeats)]
+        eps = [statistics.median(r[k][0] for r in results) / seconds for k in range(3)]
+        per = [statistics.median(r[k][1] for r in results) / seconds for k in range(3)]
+        print(f"| {label} | {eps[0]:,.0f} | {eps[1]:,.0f} | {eps[0] / eps[1]:.1f}x | {eps[2]:,.0f} | "
+              f"{eps[0] / eps[2]:.1f}x | {per[0] / per[1]:.1f}x |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=1.0)
@@ -210,6 +274,7 @@ def main() -> None:
     reference, floor = rates([plain_pig, floor_pig], args.seconds, args.repeats)
     print(f"\nthe least a Pig env step can cost (rules inline, numpy observation and mask): {floor:,.0f} "
           f"steps a second, {reference / floor:.1f}x slower than the plain loop ({reference:,.0f})")
+    pettingzoo_table(args.seconds, args.repeats)
 
 
 if __name__ == "__main__":

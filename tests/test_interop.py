@@ -741,3 +741,81 @@ def test_openspiel_games_take_their_parameters_and_bounds(tmp_path):
     assert observer.tensor.dtype == np.float32 and observer.dict["observation"] is observer.tensor
     with pytest.raises(ValueError, match=r"^su18 is not a roll-or-hold game \(pig, piglet, two-dice-pig, big-pig\)$"):
         pig.__class__({"game": "su18", "goal": 0})
+
+
+@pytest.mark.parametrize("kwargs, moves, a, b", [
+    ({"rules": "su18", "goal": 30}, (4, 6), "always_roll:4", "always_roll:6"),
+    ({"rules": "fa19", "goal": 25}, (3, 5), "always_roll:3", "always_roll:5"),
+    ({"game": "pig", "goal": 30}, None, "hold_at:8", "hold_at:12")])
+def test_pettingzoo_games_are_won_as_often_as_the_exact_win_rate_says(kwargs, moves, a, b):
+    """PettingZoo plays on the Gym env's fast lanes (the general state under Feral Hogs): both
+    seats with fixed strategies, player_0 wins as often as the exact first-seat rate says
+    (inside its 99.9% Wilson interval).  Mistake: a lane driven by two agents that lets one
+    seat move twice, or draws a roll from the wrong table."""
+    from hogsolve.util.stats import wilson_interval
+    game = kwargs.get("rules") or kwargs["game"]
+    exact = hogsolve.win_rate(a, b, game, goal=kwargs["goal"]).first
+    aec = pz.env(**kwargs)
+    wins, episodes = 0, 3000
+    for seed in range(episodes):
+        aec.reset(seed=seed)
+        for agent in aec.agent_iter():
+            observation, reward, terminated, truncated, _ = aec.last()
+            if terminated or truncated:
+                wins += agent == "player_0" and reward > 0
+                aec.step(None)
+                continue
+            seen = observation["observation"]
+            seat = pz.AGENTS.index(agent)
+            if moves is not None:
+                aec.step(moves[seat])
+            else:
+                aec.step(int(seen[2] >= (8, 12)[seat]))
+    low, high = wilson_interval(wins / episodes, episodes, z=3.29)
+    assert low <= exact <= high, (wins / episodes, exact)
+
+
+def test_self_play_an_opponent_asked_at_every_move():
+    """The opponent can be an agent on observations, asked live (self-play): it sees its own
+    seat's observation, is asked with predict(deterministic=True) where it has one, may change
+    its mind as it learns, and plays as a fixed table of the same choices would.  Mistakes: the
+    opponent tabulated once at construction (a learning opponent frozen), or shown the agent's
+    observation instead of its own."""
+    from hogsolve.interop import LiveOpponent
+    from hogsolve.interop.gymnasium import HogsolveEnv
+    from hogsolve.util.stats import wilson_interval
+    seen = []
+
+    class Model:  # Stable-Baselines3's shape: predict(observation, deterministic=False) -> (action, state)
+        def predict(self, observation, deterministic=False):
+            assert deterministic is True
+            seen.append(observation.tolist())
+            return np.array(4), None
+
+    env = HogsolveEnv(rules="su18", goal=30, opponent=LiveOpponent(Model()))
+    wins, episodes = 0, 3000
+    for seed in range(episodes):
+        observation, _ = env.reset(seed=seed)
+        done = False
+        while not done:
+            observation, reward, done, _, _ = env.step(6)
+        wins += reward > 0
+    exact = hogsolve.win_rate("always_roll:6", "always_roll:4", "su18", goal=30).first
+    low, high = wilson_interval(wins / episodes, episodes, z=3.29)
+    assert low <= exact <= high
+    # the opponent saw its own seat: its score first (player 1's score is the second entry of the board)
+    assert seen and all(len(o) == 2 for o in seen) and any(o[0] != o[1] for o in seen)
+    learning = {"calls": 0}
+
+    def learner(observation):  # dice it rolls change as it "learns"
+        learning["calls"] += 1
+        return 1 if learning["calls"] < 50 else 10
+    env = HogsolveEnv(rules="su18", goal=30, opponent=LiveOpponent(learner))
+    for seed in range(40):
+        env.reset(seed=seed)
+        done = False
+        while not done:
+            _, _, done, _, _ = env.step(5)
+    assert learning["calls"] > 50  # asked at every move, never tabulated
+    with pytest.raises(TypeError):
+        LiveOpponent(42)

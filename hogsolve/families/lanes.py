@@ -26,7 +26,8 @@ from ..hog.engine import score_turn
 from ..hog.state import HogState
 from ..pig.state import HOLD, PigState
 from ..solver.model import compile_model
-from .opponents import legal_or_nearest, opponent_from, opponent_table, settle_chance
+from ..errors import StateError
+from .opponents import LiveOpponent, legal_or_nearest, opponent_from, opponent_table, settle_chance
 from .spec import GameSpec
 
 
@@ -40,7 +41,10 @@ def below(rng: random.Random, n: int, bits: int) -> int:
 
 
 class Lane:
-    """What every lane offers (see the module docstring); ``move`` is the environment's step."""
+    """What every lane offers (see the module docstring); ``move`` is the environment's step.
+    Built with ``opponent=None`` a lane has no fixed opponent (two agents take turns: only
+    ``new(0, rng)`` and ``play`` are used, as PettingZoo does).  ``mover`` is the player to
+    move (0 or 1)."""
 
     def play(self, action: int, rng: random.Random) -> bool:
         """The mover plays ``action``; False if it was illegal (played as the nearest legal one)."""
@@ -82,7 +86,7 @@ class HogLane(Lane):
         self.landing_width = 0 if model.points_landing is None else model.points_landing.shape[2]
         self.again = None if model.again is None else model.again.reshape(-1).tolist()
         self.model = model if model.piggy is not None else None
-        self.table = opponent_table(opponent, spec).reshape(-1).tolist()
+        self.table = [] if opponent is None else opponent_table(opponent, spec).reshape(-1).tolist()
         mask = np.ones(spec.num_actions, dtype=np.int8)
         mask[:self.min_dice] = 0
         self._mask = mask
@@ -188,13 +192,18 @@ class PigLane(Lane):
         self.by_draw: Optional[List[Optional[tuple]]] = None if self.bits > 16 else [
             self.outcomes[bisect.bisect_right(self.cumulative, draw)] if draw < self.denominator else None
             for draw in range(1 << self.bits)]  # None: at or above the denominator, drawn again
-        self.roll_table = opponent_table(opponent, spec).tolist()  # [i][j][k] True: roll
+        self.roll_table = [] if opponent is None else opponent_table(opponent, spec).tolist()  # [i][j][k] True: roll
         self._masks = (np.array([1, 0], dtype=np.int8), np.array([1, 1], dtype=np.int8))
 
     @property
     def winner(self) -> Optional[int]:
         """0 or 1 once the game is over, else None."""
         return self.match.winner
+
+    @property
+    def mover(self) -> int:
+        """The player to move (0 or 1)."""
+        return int(self.match.mover)
 
     def new(self, me: int, rng: random.Random) -> None:
         """A new game, player 0 to move; the opponent plays until ``me`` moves."""
@@ -246,8 +255,13 @@ class StateLane(Lane):
 
     def __init__(self, spec: GameSpec, opponent: Any):
         self.spec = spec
-        self.opponent = opponent_from(opponent, spec)
+        self.opponent = None if opponent is None else opponent_from(opponent, spec)
         self.state: GameState = spec.new_state(first=0)
+
+    @property
+    def mover(self) -> int:
+        """The player to move (0 or 1; chance is settled after every move)."""
+        return int(self.state.current_player)
 
     @property
     def winner(self) -> Optional[int]:
@@ -274,6 +288,8 @@ class StateLane(Lane):
             settle_chance(self.state, rng)
             if self.state.is_terminal() or self.state.current_player == me:
                 return
+            if self.opponent is None:
+                raise StateError("this lane has no fixed opponent (two agents take turns): play each move")
             self.state.apply_action(self.opponent(self.state))
 
     def seen(self, me: int) -> List[int]:
@@ -287,7 +303,7 @@ class StateLane(Lane):
 
 def lane_for(spec: GameSpec, opponent: Any):
     """The fastest lane that plays ``spec``: Hog's compiled model, the Pig engine, or the
-    general state (Hog with memories)."""
-    if spec.memories:
+    general state (Hog with memories); ``opponent=None``: two agents, no fixed opponent."""
+    if spec.memories or isinstance(opponent, LiveOpponent):  # a live opponent is asked at each state
         return StateLane(spec, opponent)
     return spec.family.lane(spec, opponent)

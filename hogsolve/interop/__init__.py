@@ -6,9 +6,10 @@ registers the games with that library (``pip install 'hogsolve[rl]'``);
 """
 import warnings
 
+from ..families.opponents import LiveOpponent
 from .core import AgentEvaluation, GameSpec, evaluate_agent, tabulate_agent
 
-__all__ = ["AgentEvaluation", "GameSpec", "evaluate_agent", "tabulate_agent"]
+__all__ = ["AgentEvaluation", "GameSpec", "LiveOpponent", "evaluate_agent", "tabulate_agent"]
 
 
 def __getattr__(name: str):

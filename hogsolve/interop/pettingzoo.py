@@ -8,6 +8,7 @@ exact probabilities from ``reset(seed=...)``; the rewards are +1 and -1 at the e
 """
 from __future__ import annotations
 
+import operator
 import random
 from typing import Optional
 
@@ -16,9 +17,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .core import env_game, whole_actions
-from ..families.opponents import legal_or_nearest, settle_chance
 from ..errors import InputError
+from ..families.lanes import lane_for
+from .core import env_game, whole_actions
 
 AGENTS = ("player_0", "player_1")
 
@@ -41,8 +42,10 @@ class HogsolveAEC(AECEnv):
             "observation": spaces.Box(0, self.spec_game.highs, dtype=np.int64),
             "action_mask": spaces.Box(0, 1, (n,), dtype=np.int8)}) for a in AGENTS}
         self.action_spaces = {a: spaces.Discrete(n) for a in AGENTS}
+        self.num_actions_of_game = n
         self.rng = random.Random()
-        self.position = None
+        self.lane = lane_for(self.spec_game, None)  # the Gym env's fast lane, with no fixed opponent
+        self.started = False
 
     def observation_space(self, agent):
         """The observation space of ``agent``."""
@@ -55,23 +58,33 @@ class HogsolveAEC(AECEnv):
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
         """A new game, player_0 first; ``seed`` fixes every roll."""
         self.rng = random.Random(seed)
-        self.position = self.spec_game.new_state(first=0)
-        settle_chance(self.position, self.rng)
+        self.lane.new(0, self.rng)
+        self.started = True
         self.agents = list(AGENTS)
         self.rewards = {a: 0.0 for a in AGENTS}
         self._cumulative_rewards = {a: 0.0 for a in AGENTS}
         self.terminations = {a: False for a in AGENTS}
         self.truncations = {a: False for a in AGENTS}
         self.infos = {a: {} for a in AGENTS}
-        self.agent_selection = AGENTS[self.position.current_player]
+        self.flagged = False  # infos hold an "illegal" flag
+        self.agent_selection = AGENTS[self.lane.mover]
+        self._zeros = np.zeros(self.spec_game.num_actions, dtype=np.int8)
+
+    @property
+    def position(self):
+        """The game's position as a :class:`~hogsolve.games.interface.GameState`."""
+        return self.lane.state
 
     def observe(self, agent: str) -> dict:
         """What ``agent`` sees, with the actions it may take now (none when it is not its turn)."""
         seat = AGENTS.index(agent)
-        mask = self.spec_game.legal(self.position) if (not self.position.is_terminal()
-                                                    and self.position.current_player == seat) \
-            else np.zeros(self.spec_game.num_actions, dtype=np.int8)
-        return {"observation": self.spec_game.observe(self.position, seat), "action_mask": mask}
+        lane = self.lane
+        over = lane.winner is not None
+        mask = lane.mask() if not over and lane.mover == seat else self._zeros.copy()
+        seen = lane.seen(seat)
+        if over:  # a final score may pass the goal
+            seen = [min(value, int(high)) for value, high in zip(seen, self.spec_game.highs)]
+        return {"observation": np.array(seen, dtype=np.int64), "action_mask": mask}
 
     def step(self, action) -> None:
         """The selected agent's move (an illegal one is played as the nearest legal one)."""
@@ -80,21 +93,22 @@ class HogsolveAEC(AECEnv):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        number = int(whole_actions(action, self.spec_game.num_actions))  # 3.9 or -1 is refused, never rounded
-        played, legal = legal_or_nearest(self.position, number)
-        self.position.apply_action(played)
-        settle_chance(self.position, self.rng)
-        self.infos = {a: {} for a in AGENTS}
-        if not legal:
-            self.infos[agent]["illegal"] = True
-        if self.position.is_terminal():
-            returns = self.position.returns()
-            self.rewards = {a: float(returns[i]) for i, a in enumerate(AGENTS)}
+        n = self.spec_game.num_actions
+        number = action if type(action) is int and 0 <= action < n else int(whole_actions(action, n))  # never rounded
+        legal = self.lane.play(number, self.rng)  # an illegal action as the nearest legal one
+        if not legal or self.flagged:  # fresh infos when a flag is set or was (else they stay empty)
+            self.infos = {a: {} for a in AGENTS}
+            self.flagged = not legal
+            if not legal:
+                self.infos[agent]["illegal"] = True
+        winner = self.lane.winner
+        if winner is not None:
+            self.rewards = {a: 1.0 if i == winner else -1.0 for i, a in enumerate(AGENTS)}
             self.terminations = {a: True for a in AGENTS}
-        else:
-            self.rewards = {a: 0.0 for a in AGENTS}
-            self.agent_selection = AGENTS[self.position.current_player]
-        self._accumulate_rewards()
+            self._accumulate_rewards()
+        else:  # no reward before the end: nothing to accumulate
+            self.rewards = dict.fromkeys(AGENTS, 0.0)
+            self.agent_selection = AGENTS[self.lane.mover]
 
     def render(self):
         """The state in words (render_mode "ansi")."""
@@ -112,6 +126,56 @@ def raw_env(**kwargs) -> HogsolveAEC:
 #: What an agent that plays an action its mask forbids gets, as in PettingZoo's classic games.
 ILLEGAL_REWARD = -1.0
 
+#: The game's own attributes, which PettingZoo's wrappers forward unchanged.
+_FORWARDED = ("agent_selection", "rewards", "terminations", "truncations", "infos", "agents", "_cumulative_rewards")
+
+
+def _read_through(name: str, checked: bool) -> property:
+    """``name`` read from the game itself in one step (``checked``: only after reset, as
+    OrderEnforcingWrapper requires)."""
+    get = operator.attrgetter(name)
+    if not checked or name == "_cumulative_rewards":
+        return property(lambda self: get(self._game), doc=f"The game's ``{name}``.")
+
+    def read(self):
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return get(self._game)
+    return property(read, doc=f"The game's ``{name}``.")
+
+
+def _reading_through(wrapper: type, checked: bool = False) -> type:
+    """PettingZoo's ``wrapper``, reading the game's attributes from the game itself instead of
+    through each wrapper's ``__getattr__`` and ``unwrapped`` (a chain of calls that was most of
+    a step's time); what it does is PettingZoo's own."""
+    def __init__(self, env, *args, **kwargs):
+        wrapper.__init__(self, env, *args, **kwargs)
+        self._game = env.unwrapped
+    fast = type(f"Fast{wrapper.__name__}", (wrapper,), {"__init__": __init__, "__doc__": _reading_through.__doc__,
+                                                       "unwrapped": property(lambda self: self._game)})
+    for name in _FORWARDED:
+        setattr(fast, name, _read_through(name, checked))
+    return fast
+
+
+_ORDER = _reading_through(wrappers.OrderEnforcingWrapper, checked=True)
+_ILLEGAL = _reading_through(wrappers.TerminateIllegalWrapper)
+
+
+class _Bounds(_reading_through(wrappers.AssertOutOfBoundsWrapper)):  # type: ignore[misc]
+    """AssertOutOfBoundsWrapper, with a plain int in range passed at once (what the action
+    space's ``contains`` would say of it, without its cost)."""
+
+    def step(self, action) -> None:
+        """The action, checked by the action space unless it is a plain int in range."""
+        if type(action) is int and 0 <= action < self._game.num_actions_of_game:
+            self.env.step(action)
+        else:
+            super().step(action)
+
+
+_BOUNDS = _Bounds
+
 
 def env(**kwargs):
     """A hogsolve game as a PettingZoo AEC environment, wrapped as PettingZoo's classic games
@@ -119,5 +183,4 @@ def env(**kwargs):
     played it (``TerminateIllegalWrapper``; ``raw_env`` plays it as the nearest legal action
     instead and says so in ``infos``), an action outside the action space is an error, and so is
     a call out of order (``step`` or ``observe`` before ``reset``)."""
-    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(
-        wrappers.TerminateIllegalWrapper(raw_env(**kwargs), illegal_reward=ILLEGAL_REWARD)))
+    return _ORDER(_BOUNDS(_ILLEGAL(raw_env(**kwargs), illegal_reward=ILLEGAL_REWARD)))
