@@ -220,6 +220,21 @@ class PigLane(Lane):
         match.apply_outcome(*self.roll(rng))
         return action != HOLD
 
+    def move(self, action: int, me: int, rng: random.Random) -> bool:
+        """:meth:`play` then :meth:`advance`, in one call (the single env's step)."""
+        match = self.match
+        if action == HOLD and match.turn_total > 0:
+            match.hold()
+            legal = True
+        else:
+            by_draw = self.by_draw
+            match.apply_outcome(*(by_draw[rng.getrandbits(self.bits)] or self.roll(rng) if by_draw is not None
+                                  else self.roll(rng)))
+            legal = action != HOLD
+        if match.winner is None and match.mover != me:
+            self.advance(me, rng)
+        return legal
+
     def roll(self, rng: random.Random) -> tuple:
         """One roll's ``(kind, amount)``, by its exact probability (as ``randrange`` draws): a
         draw at or above the denominator (None in the list) is drawn again."""
