@@ -249,5 +249,6 @@ def test_a_long_sweep_says_it_is_alive_in_a_log():
     out = list(progress(range(10), 10, "sweep", stream=stream, plain_every=30.0, clock=lambda: next(ticks)))
     assert out == list(range(10))
     lines = stream.getvalue().splitlines()
-    assert lines and all(line.startswith("sweep: ") and line.endswith(" done") for line in lines)
+    assert lines and all(line.startswith("sweep: ") and " done, about " in line and line.endswith(" left")
+                         for line in lines)  # how far, and how long to go
     assert len(lines) < 10  # at most every 30 s, not every item
