@@ -80,3 +80,16 @@ def test_a_roll_or_hold_student_file_is_named_as_hogs_are(tmp_path):
     done = run_main("compare", str(tmp_path / "pigbot.py"), "hold_at:8", "--rules", "pig", "--goal", "20")
     assert done.returncode == 0, done.stderr
     assert "0.500000000000" in done.stdout and "printed" in done.stderr
+
+
+def test_a_roll_or_hold_contest_resumes_and_writes_its_report(tmp_path):
+    """The mistake it catches: the roll-or-hold round robin of before (no results file, no
+    report, no ties): a contest of Pig strategies gets what Hog's gets."""
+    args = ("tournament", "optimal", "hold_at:10", "hold_at:15", "--rules", "pig", "--goal", "30",
+            "--out", str(tmp_path / "r.csv"), "--report", str(tmp_path / "r.html"))
+    first = run_main(*args)
+    assert first.returncode == 0, first.stderr
+    assert (tmp_path / "r.html").read_text().count("hold_at:15") >= 1
+    again = run_main(*args)
+    assert again.returncode == 0 and "resuming: 3 of 3 pairs read from" in again.stderr
+    assert again.stdout == first.stdout
