@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import weakref
-from typing import Any, Optional
+from typing import Any, Dict, Optional
 
 import numpy as np
 
@@ -290,12 +290,15 @@ class HistoryTable:
         keep = new + opp < self.table.shape[0]
         lost = (model.after[g:, :][keep] == model.loss).astype(float)
         self.table[(new + opp)[keep], opp[keep]] = lost[:, None, None]
+        # the same values with the mover's new memory h first: one h's rows are then a plain view
+        self.by_memory = np.ascontiguousarray(np.moveaxis(self.table, 3, 0))  # [h, r, o, b]
         A, P = self.arith.weights.shape[1:]
         self.bonus = np.asarray(rule.points(np.arange(A)[None, :], np.arange(H)[:, None]))  # (H, A)
         self.bonus_values = np.unique(self.bonus)
         # what the mover remembers after n dice scoring p (index below H)
         n, p = np.meshgrid(np.arange(A), np.arange(P), indexing="ij")
         self.memory = np.asarray(rule.index(rule.remembered(n, p), max_dice))  # (A, P)
+        self.memory_of_dice = bool((self.memory == self.memory[:, :1]).all())  # remembered: the dice count
 
     def fill(self, k: int, values: np.ndarray, same_values: Optional[np.ndarray] = None) -> None:
         """Record outcomes landing on sum ``k`` (see :meth:`OutcomeTable.fill`; no extra turns here)."""
@@ -307,6 +310,7 @@ class HistoryTable:
             decided = np.where(d.lands == win, 0.0, 1.0)[:, None, None]
             known = np.where((d.lands < win)[:, None, None], known, decided)
         self.table[k, d.opponents] = known
+        self.by_memory[:, k, d.opponents] = np.moveaxis(known, -1, 0)
 
     def fill_all(self, values: np.ndarray) -> None:
         """Record the outcomes of every score sum from a finished ``values`` table."""
@@ -322,13 +326,29 @@ class HistoryTable:
         A, P = w.shape
         block = self.table[k + beta: k + beta + P, d.opponents]  # (P, m, H, H) [p, m, b, h]
         m, H = block.shape[1], block.shape[2]
-        if (self.memory == self.memory[-1]).all():  # the memory is the points: one gather
-            gathered = block[np.arange(P), :, :, self.memory[-1]]  # (P, m, H)
+        if (self.memory == self.memory[-1]).all():  # the memory is the points: one gather, of whole rows
+            gathered = self.by_memory[self.memory[-1], np.arange(k + beta, k + beta + P), d.opponents]  # (P, m, H)
             return (w @ gathered.reshape(P, m * H)).reshape(A, m, H)
         sums = np.empty((A, m, H))
         for j, n in enumerate(dice):  # the memory is the dice count
             sums[j] = np.tensordot(w[j], block[np.arange(P), :, :, self.memory[n]], axes=1)
         return sums
+
+    def _rolled_bonuses(self, k: int, d, t: int, dice: np.ndarray) -> Dict[int, np.ndarray]:
+        """:meth:`_rolled` of ``dice`` for every bonus value at once, where the memory is the dice
+        count: each dice count's rows are a view of :attr:`by_memory` that serves every bonus (a
+        bonus only shifts the rows), with nothing gathered or copied."""
+        w = self.arith.weights[t][dice]
+        U, P = w.shape
+        betas = [int(b) for b in self.bonus_values]
+        span = slice(k, k + P + max(betas))
+        m, H = d.opponents.stop - d.opponents.start, self.table.shape[2]
+        out = {beta: np.empty((U, m, H)) for beta in betas}
+        for j, n in enumerate(dice):  # rows of one remembered h: a view, (P + bonus, m * H)
+            rows = self.by_memory[int(self.memory[n, 0]), span, d.opponents].reshape(-1, m * H)
+            for beta in betas:
+                out[beta][j] = (w[j] @ rows[beta: beta + P]).reshape(m, H)
+        return out
 
     def action_values(self, k: int) -> np.ndarray:
         """Mover's value of every action at each state of diagonal ``k``, (m, H, H, A): a view
@@ -374,11 +394,14 @@ class HistoryTable:
             bonus = self.bonus[np.arange(H)[None, :, None], actions]  # (m, a, b): each entry's bonus
             for t in (d.kind,) if d.kind is not None else np.unique(d.kinds):
                 of_kind = (actions > 0) & (d.kinds == t)[:, None, None]
+                if not of_kind.any():
+                    continue
+                every = self._rolled_bonuses(k, d, int(t), rolled) if self.memory_of_dice else None
                 for beta in self.bonus_values:
                     chosen = of_kind & (bonus == beta)
                     if chosen.any():
-                        sums = self._rolled(k, d, t, int(beta), rolled)  # (U, m, b)
-                        np.copyto(out, sums[where, m_index, b_index], where=chosen)
+                        sums = every[int(beta)] if every is not None else self._rolled(k, d, t, int(beta), rolled)
+                        np.copyto(out, sums[where, m_index, b_index], where=chosen)  # sums: (U, m, b)
         zero = actions == 0
         if zero.any():
             np.copyto(out, self._bacon(k, d), where=zero)
