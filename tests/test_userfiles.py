@@ -627,34 +627,43 @@ def test_a_failure_is_cached_against_the_data_it_read_and_not_when_it_listed_a_f
 def test_a_hogsolve_killed_outright_takes_the_students_whole_process_group_with_it(tmp_path):
     """Mistake: no watcher in the student's process group, so a hogsolve killed with SIGKILL (no
     clean-up runs) leaves what the file started running for ever.  The student's own process
-    also has a parent-death signal; the grandchild it starts has only the watcher."""
+    also has a parent-death signal; the grandchild it starts has only the watcher.  The file
+    runs in two interpreters at once (the check that it is a function of the scores): each
+    writes its own record (one shared file raced: one run truncated it as the test read it)."""
     import signal
     import subprocess
 
-    pids = tmp_path / "pids"
+    records = tmp_path / "records"
+    records.mkdir()
     path = write(tmp_path / "hog.py", "import os, subprocess, sys, time\n"
                                       "child = subprocess.Popen([sys.executable, '-c', "
                                       "'import time; time.sleep(60)'])\n"
-                                      f"open({str(pids)!r}, 'w').write(f'{{os.getpid()}} {{child.pid}}')\n"
+                                      f"part = os.path.join({str(records)!r}, f'{{os.getpid()}}.part')\n"
+                                      "open(part, 'w').write(f'{os.getpid()} {child.pid}')\n"
+                                      "os.replace(part, part[:-5] + '.pids')\n"
                                       "while True:\n    time.sleep(0.05)\n")
     runner = subprocess.Popen([sys.executable, "-c", "import sys; from hogsolve import get_rules; "
                                "from hogsolve.strategy.userfile import tabulate_file; "
                                "tabulate_file(sys.argv[1], 'final_strategy', get_rules('su18'), use_cache=False)",
                                str(path)], env={**os.environ, "HOGSOLVE_SANDBOX": "off"})  # a machine without walls
+
+    def pids():
+        return [int(pid) for record in records.glob("*.pids") for pid in record.read_text().split()]
     try:
         deadline = time.monotonic() + 30
-        while not (pids.exists() and len(pids.read_text().split()) == 2) and time.monotonic() < deadline:
+        while len(pids()) < 4 and time.monotonic() < deadline:  # both runs: each student and its child
             time.sleep(0.05)
-        student, grandchild = map(int, pids.read_text().split())
+        started = pids()
+        assert len(started) == 4, started
         os.kill(runner.pid, signal.SIGKILL)
         runner.wait()
         deadline = time.monotonic() + 10
-        while not (_gone(student) and _gone(grandchild)) and time.monotonic() < deadline:
+        while not all(_gone(pid) for pid in started) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert _gone(student) and _gone(grandchild)
+        assert all(_gone(pid) for pid in started)
     finally:
         runner.kill()
-        for pid in map(int, pids.read_text().split()) if pids.exists() else ():
+        for pid in pids():
             try:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
