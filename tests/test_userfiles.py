@@ -675,7 +675,11 @@ def _sleeper(folder: Path) -> Tuple[Path, Path]:
     tests that use it check the supervision alone, with the walls off: they forbid writing the PID
     where the test can read it)."""
     pid = folder / "pid"
-    return write(folder / "hog.py", f"import os, time\nopen({str(pid)!r}, 'w').write(str(os.getpid()))\n"
+    # written whole, then renamed: the file's two runs never leave it half written (one would
+    # truncate it as the test read it)
+    return write(folder / "hog.py", f"import os, time\npart = {str(pid)!r} + f'.{{os.getpid()}}'\n"
+                                    "open(part, 'w').write(str(os.getpid()))\n"
+                                    f"os.replace(part, {str(pid)!r})\n"
                                     "time.sleep(60)\n"), pid
 
 
