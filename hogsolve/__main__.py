@@ -1,6 +1,4 @@
 """``python -m hogsolve``: the hogsolve command."""
-import sys
+from .cli import program
 
-from .cli import main
-
-sys.exit(main())
+program()

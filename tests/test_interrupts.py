@@ -123,3 +123,30 @@ def test_a_signal_the_kernel_gives_a_worker_thread_still_ends_the_run_at_once(tm
     assert took < 5.0, took
     assert not any("failed" in r for f in (cache / "strategies").glob("*.json")
                    for r in __import__("json").loads(f.read_text())["records"])
+
+
+def test_a_signal_after_the_work_is_done_cannot_kill_the_program_silently(tmp_path):
+    """CI's run 37: a Ctrl-C that came as a finished tournament's interpreter shut down killed it
+    with -2 and no word (Python puts its handlers back to the default action as it exits).  The
+    program (``python -m hogsolve``, the console script) ignores both signals once its work is
+    done; ``main`` called in-process puts the handlers back instead.  The mistake it catches:
+    either of those undone."""
+    script = ("import os, signal, sys, time\n"
+              "from hogsolve.cli import main\n"
+              "code = main(['rules'], exiting=True)\n"
+              "assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN\n"
+              "assert signal.getsignal(signal.SIGTERM) is signal.SIG_IGN\n"
+              "os.kill(os.getpid(), signal.SIGINT)\n"
+              "time.sleep(0.2)\n"
+              "sys.exit(code)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
+    kept = subprocess.run([sys.executable, "-c", "import signal\nfrom hogsolve.cli import main\n"
+                           "before = signal.getsignal(signal.SIGINT)\nmain(['rules'])\n"
+                           "assert signal.getsignal(signal.SIGINT) is before"], capture_output=True, text=True,
+                          timeout=120)
+    assert kept.returncode == 0, kept.stderr[-2000:]
+    import tomllib
+    from pathlib import Path
+    scripts = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts["hogsolve"] == "hogsolve.cli:program"

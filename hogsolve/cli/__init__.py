@@ -73,8 +73,15 @@ def tolerant_streams() -> None:
                 pass
 
 
-def main(argv: Optional[List[str]] = None) -> int:
-    """Run the command line; returns the exit code."""
+def program() -> None:
+    """The ``hogsolve`` program: :func:`main`, then exit with its code, a late Ctrl-C or SIGTERM
+    ignored (the run is over; see :func:`hogsolve.util.interrupts.ignore_until_exit`)."""
+    sys.exit(main(exiting=True))
+
+
+def main(argv: Optional[List[str]] = None, *, exiting: bool = False) -> int:
+    """Run the command line; returns the exit code.  ``exiting``: the process ends after this
+    (the program), so the signal handlers are not put back but the signals ignored."""
     argv = sys.argv[1:] if argv is None else list(argv)
     tolerant_streams()
     previous = interrupts.install() if threading.current_thread() is threading.main_thread() else None
@@ -104,4 +111,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 0
     finally:
         if previous is not None:
-            interrupts.restore(previous)
+            if exiting:
+                interrupts.ignore_until_exit()
+            else:
+                interrupts.restore(previous)

@@ -1,6 +1,4 @@
 """``python -m hogsolve.cli``: the hogsolve command."""
-import sys
+from . import program
 
-from . import main
-
-sys.exit(main())
+program()

@@ -108,6 +108,15 @@ def install() -> tuple:
     return signal.signal(signal.SIGINT, _handler), signal.signal(signal.SIGTERM, _handler)
 
 
+def ignore_until_exit() -> None:
+    """Ignore SIGINT and SIGTERM from now on: for a program whose work is done and which is
+    about to exit.  (Python puts its own handlers back to the default action while it shuts
+    down, so a Ctrl-C then killed the process without a word, exit code -2, after the work
+    had finished; an ignored signal stays ignored.)"""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
 def restore(previous: tuple) -> None:
     """Put back the handlers :func:`install` returned (an interrupt stays known until the
     next :func:`install`: threads may still be finishing while the process exits)."""
