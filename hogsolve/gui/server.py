@@ -75,7 +75,7 @@ class Running:
         access = Access.for_addresses(local_addresses(host), self.port, self.token)
         rooms = SinbadRooms(data, think=think, stall=stall, opening=sinbad_room, announce=announce)
         self.app = create_app(access, default_rules, rule_files, rooms, **store_options)
-        self.api, self.rooms = self.app.api, self.app.rooms
+        self.api, self.rooms = getattr(self.app, "api"), getattr(self.app, "rooms")  # noqa: B009 (create_app sets them on its guard)
         self.server = uvicorn.Server(config(self.app, host, self.port, **(limits or {})))
         self.thread: Optional[threading.Thread] = None
 

@@ -65,7 +65,7 @@ class HogsolveAEC(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in AGENTS}
         self.terminations = {a: False for a in AGENTS}
         self.truncations = {a: False for a in AGENTS}
-        self.infos = {a: {} for a in AGENTS}
+        self.infos: dict = {a: {} for a in AGENTS}
         self.flagged = False  # infos hold an "illegal" flag
         self.agent_selection = AGENTS[self.lane.mover]
         self._zeros = np.zeros(self.spec_game.num_actions, dtype=np.int8)
@@ -149,7 +149,7 @@ def _reading_through(wrapper: type, checked: bool = False) -> type:
     through each wrapper's ``__getattr__`` and ``unwrapped`` (a chain of calls that was most of
     a step's time); what it does is PettingZoo's own."""
     def __init__(self, env, *args, **kwargs):
-        wrapper.__init__(self, env, *args, **kwargs)
+        wrapper.__init__(self, env, *args, **kwargs)  # type: ignore[misc]  # the class made below
         self._game = env.unwrapped
     fast = type(f"Fast{wrapper.__name__}", (wrapper,), {"__init__": __init__, "__doc__": _reading_through.__doc__,
                                                        "unwrapped": property(lambda self: self._game)})

@@ -34,6 +34,7 @@ def play_house(*, seed: Optional[int] = None, variant: Variant = KATA,
                 if banker and state.is_terminal():
                     write("The banker's roll decides at once.")
             result = state.result
+            assert result is not None  # the round is over
             balance += result
             write({1: "You win the round.", -1: "The banker wins the round.", 0: "Push."}[result])
     except (EOFError, KeyboardInterrupt):

@@ -88,6 +88,7 @@ class SibalaState:
                 self.result = settle(hand, None, self.variant)
         else:
             self.player = hand
+            assert self.banker is not None  # the banker rolls first
             self.result = settle(self.banker, hand, self.variant)
 
     def is_terminal(self) -> bool:
