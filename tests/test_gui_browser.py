@@ -568,7 +568,10 @@ def test_two_browsers_play_each_other_over_the_network_mode(browser, most):
                     made += 1
                     other = pages["1" if seat == "0" else "0"]
                     other.wait_for_function(polling=50, expression=f"Number(document.body.dataset.moves) > {moves}")
-        if most >= 300:
+        if most >= 300:  # the end reaches the other page over its socket a moment later: wait for both
+            for page in (a, b):
+                page.wait_for_function(polling=50, timeout=15_000,
+                                       expression="() => document.getElementById('status').textContent.includes('won')")
             assert {a.inner_text("#status"), b.inner_text("#status")} == {"You won!", "Your friend won"}
         assert a.inner_text("#score-you") == b.inner_text("#score-bot")
         status, moves = b.inner_text("#status"), b.evaluate("document.body.dataset.moves")
