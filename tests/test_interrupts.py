@@ -150,3 +150,22 @@ def test_a_signal_after_the_work_is_done_cannot_kill_the_program_silently(tmp_pa
     from pathlib import Path
     scripts = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())["project"]["scripts"]
     assert scripts["hogsolve"] == "hogsolve.cli:program"
+
+
+def test_thread_map_keeps_order_starts_nothing_after_a_failure_and_raises_it():
+    """The mistake it catches: results out of order, items started after one failed (a contest
+    loading every student after a bad spec), or the failure lost behind a cancelled item."""
+    from hogsolve.util.interrupts import thread_map
+    assert thread_map(lambda x: (time.sleep(0.01 * (5 - x)), x * x)[1], range(5), 3) == [0, 1, 4, 9, 16]
+    started = []
+
+    def work(x):
+        started.append(x)
+        if x == 1:
+            raise ValueError("bad entry")
+        time.sleep(0.3)  # a slow entry, still running when the failure comes
+        return x
+    with pytest.raises(ValueError, match="bad entry"):
+        thread_map(work, range(10), 2)
+    # the two first, and at most the one the failed item's thread took before the failure was seen
+    assert {0, 1} <= set(started) <= {0, 1, 2}

@@ -12,7 +12,7 @@ import os
 import sys
 from fractions import Fraction
 from pathlib import Path
-from typing import Callable, List, Optional, cast
+from typing import Any, Callable, List, Optional, cast
 
 
 class UsageError(HogsolveError):
@@ -148,24 +148,33 @@ def gigabytes(text: str) -> float:
     return value
 
 
-def load_rules(name: Optional[str], goal: Optional[int] = None, *, max_memory_gb: Optional[float] = None,
-               exact: bool = False, rules_file: Optional[Path] = None, endless: str = "none"):
-    """The named ruleset (or the one in ``rules_file``) at ``goal`` with an endless game worth
-    ``endless``, refused when solving it would not fit in memory."""
-    from ..solver.memory import check_fits
+def load_game(name: Optional[str], goal: Optional[int] = None, *, max_memory_gb: Optional[float] = None,
+              exact: bool = False, rules_file: Optional[Path] = None, endless: str = "none", family=None) -> tuple:
+    """``(family, game)``: the game ``name`` of its family (or of ``family``, when given) or the
+    rule file's, at ``goal``, with an endless game worth ``endless`` where the game can be
+    endless; a UsageError when it is not one, or when solving it would not fit in memory (the
+    machine's, or ``max_memory_gb``)."""
+    from ..families import family_of, family_of_game
     from ..hog.rulefile import load_rules_file
-    from ..hog.rules import get_rules
     try:
         if rules_file is not None:
-            rules = load_rules_file(rules_file)
-            rules = rules if goal is None else rules.replace(goal=goal)
+            game = load_rules_file(rules_file)
+            game = game if goal is None else game.replace(goal=goal)
         else:
-            rules = get_rules(cast(str, name), goal)  # None only beside a rule file
-        rules = rules if endless == rules.endless else rules.replace(endless=endless)
-        check_fits(rules, exact=exact, limit_gb=max_memory_gb)
+            game = (family or family_of(name)).game(cast(str, name), goal)  # None only beside a rule file
+        if getattr(game, "endless", endless) != endless:  # a game that can be endless (a Hog ruleset)
+            game = game.replace(endless=endless)
+        family = family_of_game(game)
+        family.check_fits(game, exact=exact, limit_gb=max_memory_gb)
     except HogsolveError as exc:
         raise UsageError(str(exc)) from None
-    return rules
+    return family, game
+
+
+def load_rules(name: Optional[str], goal: Optional[int] = None, **options) -> Any:
+    """The Hog ruleset named (or the one in ``rules_file``), as :func:`load_game` gives it."""
+    from ..families import HOG
+    return load_game(name, goal, family=HOG, **options)[1]
 
 
 # ----------------------------------------------------------------- paths ----
@@ -321,34 +330,18 @@ def stderr_console():
 
 def game_of(args, *, exact: bool = False) -> tuple:
     """``(family, game)`` of --rules (su18 when neither it nor a student's folder names one: see
-    :func:`settle_rules`), --rules-file, --goal and --endless, for every family; refused when
-    solving it would not fit in memory (the machine's, or --max-memory)."""
-    from ..families import family_of, family_of_game
-    from ..hog.rulefile import load_rules_file
+    :func:`settle_rules`), --rules-file, --goal, --endless and --max-memory, for every family."""
     from ..strategy.semester import DEFAULT_RULES
     rules_file = getattr(args, "rules_file", None)
-    try:
-        if rules_file is not None:
-            game = load_rules_file(rules_file)
-            game = game if args.goal is None else game.replace(goal=args.goal)
-        else:
-            name = args.rules or DEFAULT_RULES
-            game = family_of(name).game(name, args.goal)
-        endless = getattr(args, "endless", "none")
-        if getattr(game, "endless", endless) != endless:  # a game that can be endless (a Hog ruleset)
-            game = game.replace(endless=endless)
-        family = family_of_game(game)
-        family.check_fits(game, exact=exact, limit_gb=args.max_memory)
-    except HogsolveError as exc:
-        raise UsageError(str(exc)) from None
-    return family, game
+    return load_game(args.rules or (None if rules_file else DEFAULT_RULES), args.goal, max_memory_gb=args.max_memory,
+                     exact=exact, rules_file=rules_file, endless=getattr(args, "endless", "none"))
 
 
 def strategy_of(spec: str, family, game, args):
     """The strategy of a spec for ``game``, with the verb's options (time and memory limits,
     --allow-unproven, --retry-failed); what a student's file printed is one note on stderr."""
     from ..strategy.optimal_bot import UnprovenStrategyError
-    from ..strategy.userfile import DEFAULT_MEMORY_MB
+    from ..strategy.userfile import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT
 
     def report(label, captured):
         shown = getattr(args, "show_output", False)
@@ -356,7 +349,8 @@ def strategy_of(spec: str, family, game, args):
         if shown:
             print(captured.text, file=sys.stderr)
     try:
-        return family.load_strategy(spec, game, timeout=getattr(args, "strategy_timeout", 60.0), on_output=report,
+        return family.load_strategy(spec, game, timeout=getattr(args, "strategy_timeout", DEFAULT_TIMEOUT),
+                                    on_output=report,
                                     memory_mb=getattr(args, "strategy_memory", DEFAULT_MEMORY_MB),
                                     allow_unproven=getattr(args, "allow_unproven", False),
                                     retry_failed=getattr(args, "retry_failed", False))

@@ -66,20 +66,20 @@ def chosen_games(args) -> list:
             for name, why in skipped.items():
                 print(f"skipping {name}: {why}", file=sys.stderr if args.json else sys.stdout, flush=True)
             for game in games:
+                game = game if args.goal is None else game.replace(goal=args.goal)
                 try:
                     family.check_fits(game, exact=args.exact, limit_gb=args.max_memory)
                 except HogsolveError as exc:
                     raise UsageError(str(exc)) from None
-                chosen.append((family, game if args.goal is None else game.replace(goal=args.goal)))
+                chosen.append((family, game))
         return chosen
     if not args.rules and not args.rules_file:
         raise UsageError("hogsolve solve: name --rules NAME ..., --rules-file FILE or --all")
     names: List[Optional[str]] = list(args.rules) if args.rules else [None]  # None: the rule file's own
     chosen = [game_of(_one(args, name), exact=args.exact) for name in names]
     if len({family.name for family, _ in chosen}) > 1:
-        from ..families import FAMILIES as ALL
         raise UsageError("name games of one family at a time: " + "; ".join(
-            f"{f.name}: {f.description}" for f in ALL.values()))
+            f"{f.name}: {f.description}" for f in FAMILIES.values()))
     return chosen
 
 

@@ -150,18 +150,6 @@ def evaluate_block(rules: Ruleset, i: int, js: Sequence[int], tables: List[np.nd
         return out
 
 
-def roll_or_hold_block(game, i: int, js: Sequence[int], tables: List[np.ndarray]) -> List[Pair]:
-    """A roll-or-hold game: strategy ``i`` (roll table ``tables[0]``) against each of ``js``."""
-    from ..analysis.pig.evaluate import pig_win_rate
-    from ..strategy.pig import TabulatedPig
-    mine = TabulatedPig(game, tables[0].astype(bool))
-    out = []
-    for j, table in zip(js, tables[1:]):
-        rate = pig_win_rate(mine, TabulatedPig(game, table.astype(bool)), game)
-        out.append((i, j, float(rate.first), float(rate.second)))
-    return out
-
-
 def exact_rate(rules: Ruleset, a: np.ndarray, b: np.ndarray) -> Optional[Fraction]:
     """Hog: the exact CS 61A win rate of table ``a`` against ``b``, or None where exact arithmetic
     does not cover the rules."""

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Dict, Generic, List, 
 
 import numpy as np
 
+from ..strategy.userfile import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT
+
 if TYPE_CHECKING:  # annotations only
     from ..analysis.montecarlo import SimulationResult
     from ..analysis.results import BestResponse, Regret, WinRate
@@ -145,9 +147,9 @@ class GameFamily(abc.ABC, Generic[G]):
     # -------------------------------------------------------- strategies --
 
     @abc.abstractmethod
-    def load_strategy(self, spec: str, game: G, *, timeout: float = 60.0,
+    def load_strategy(self, spec: str, game: G, *, timeout: float = DEFAULT_TIMEOUT,
                       on_output: Optional[Callable[[str, Any], None]] = None, allow_unproven: bool = False,
-                      retry_failed: bool = False, memory_mb: int = 2048) -> Any:
+                      retry_failed: bool = False, memory_mb: int = DEFAULT_MEMORY_MB) -> Any:
         """A strategy from its spec (``optimal``, ``always_roll:4``, ``hold_at:20``, ``FILE.py:NAME``);
         a student's file runs walled in for at most ``timeout`` seconds and ``memory_mb``, and
         ``on_output(label, captured)`` hears what it printed."""

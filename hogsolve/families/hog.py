@@ -9,6 +9,7 @@ import numpy as np
 from ..games.interface import GameState
 from ..hog.rules import Ruleset
 from ..util.plain import finite
+from ..strategy.userfile import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT
 from .base import GameFamily
 
 
@@ -134,14 +135,13 @@ class HogFamily(GameFamily[Ruleset]):
         return simulate(a, b, game, games=games, seed=seed, progress=progress, announce=announce, **options)
 
     def tournament(self, strategies: Any, game: Any, **options: Any) -> Any:
-        from ..contest.roundrobin import evaluate_block, round_robin, exact_rate
-        tables = [self.table_of(s, game) for s in strategies]
-        names = options.pop("names", None) or [getattr(s, "name", str(s)) for s in strategies]
-        return round_robin(tables, game, evaluate=evaluate_block, settle=exact_rate, names=names, **options)
+        """Blocks of opponents in one batched pass, and close calls settled in exact arithmetic."""
+        from ..contest.roundrobin import tournament
+        return tournament(strategies, game, **options)
 
-    def load_strategy(self, spec: str, game: Any, *, timeout: float = 60.0,
+    def load_strategy(self, spec: str, game: Any, *, timeout: float = DEFAULT_TIMEOUT,
                       on_output: Optional[Callable[[str, Any], None]] = None, allow_unproven: bool = False,
-                      retry_failed: bool = False, memory_mb: int = 2048) -> Any:
+                      retry_failed: bool = False, memory_mb: int = DEFAULT_MEMORY_MB) -> Any:
         from ..strategy.specs import load_strategy
         return load_strategy(spec, game, timeout=timeout, on_output=on_output, allow_unproven=allow_unproven,
                       retry_failed=retry_failed, memory_mb=memory_mb)

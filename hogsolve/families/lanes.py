@@ -227,9 +227,7 @@ class PigLane(Lane):
             match.hold()
             legal = True
         else:
-            by_draw = self.by_draw
-            match.apply_outcome(*(by_draw[rng.getrandbits(self.bits)] or self.roll(rng) if by_draw is not None
-                                  else self.roll(rng)))
+            match.apply_outcome(*self.roll(rng))
             legal = action != HOLD
         if match.winner is None and match.mover != me:
             self.advance(me, rng)

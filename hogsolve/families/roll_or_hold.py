@@ -9,6 +9,7 @@ import numpy as np
 from ..games.interface import GameState
 from ..pig.rules import PigGame
 from ..util.plain import finite
+from ..strategy.userfile import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT
 from .base import GameFamily
 
 
@@ -119,15 +120,9 @@ class RollOrHoldFamily(GameFamily[PigGame]):
         from ..analysis.pig.montecarlo import simulate_roll_or_hold
         return simulate_roll_or_hold(a, b, game, games=games, seed=seed, **options)
 
-    def tournament(self, strategies: Any, game: Any, **options: Any) -> Any:
-        from ..contest.roundrobin import roll_or_hold_block, round_robin
-        tables = [self.table_of(s, game) for s in strategies]
-        names = options.pop("names", None) or [getattr(s, "name", str(s)) for s in strategies]
-        return round_robin(tables, game, evaluate=roll_or_hold_block, settle=None, names=names, **options)
-
-    def load_strategy(self, spec: str, game: Any, *, timeout: float = 60.0,
+    def load_strategy(self, spec: str, game: Any, *, timeout: float = DEFAULT_TIMEOUT,
                       on_output: Optional[Callable[[str, Any], None]] = None, allow_unproven: bool = False,
-                      retry_failed: bool = False, memory_mb: int = 2048) -> Any:
+                      retry_failed: bool = False, memory_mb: int = DEFAULT_MEMORY_MB) -> Any:
         from ..strategy.pig import load_pig_strategy
         return load_pig_strategy(spec, game, timeout=timeout, on_output=on_output, allow_unproven=allow_unproven,
                       retry_failed=retry_failed, memory_mb=memory_mb)
@@ -139,7 +134,7 @@ class RollOrHoldFamily(GameFamily[PigGame]):
 
     def tabulated(self, game: PigGame, table: np.ndarray) -> Any:
         from ..strategy.pig import TabulatedPig
-        return TabulatedPig(game, table)
+        return TabulatedPig(game, np.asarray(table, dtype=bool))  # True: roll (a round robin's tables are int8)
 
     def session(self, game: PigGame, bot: Any, you_first: bool, seed: int) -> Any:
         from ..sessions.pig import PigSession

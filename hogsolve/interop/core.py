@@ -39,6 +39,14 @@ def env_game(rules: Any, game: Optional[str], goal: Optional[int], family: Optio
     return spec
 
 
+def whole_action(action: Any, num_actions: int) -> int:
+    """One action as :func:`whole_actions` checks it, a plain int in range passed at once (the
+    single environments' hot path)."""
+    if type(action) is int and 0 <= action < num_actions:
+        return action
+    return int(whole_actions(action, num_actions))
+
+
 def whole_actions(actions: Any, num_actions: int, count: Optional[int] = None) -> np.ndarray:
     """Actions as int64, each a whole number from 0 to ``num_actions - 1`` (``count`` of them for a
     vector of environments, else one); ValueError for anything else (3.7, True, "3", None, -1):

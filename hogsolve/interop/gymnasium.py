@@ -37,7 +37,7 @@ from gymnasium import spaces
 
 from ..games.interface import GameState
 from ..families import FAMILIES
-from .core import env_game, whole_actions
+from .core import env_game, whole_action
 from ..families.lanes import lane_for
 from ..errors import InputError, StateError
 
@@ -119,10 +119,8 @@ class HogsolveEnv(gymnasium.Env):
             observation, info = self._observe(self.lane.mask(), winner)
             info["illegal"] = False
             return observation, 1.0 if winner == self.me else -1.0, True, False, info
-        number = action if type(action) is int and 0 <= action < self.num_actions else \
-            int(whole_actions(action, self.num_actions))
         lane, me = self.lane, self.me
-        legal = lane.move(number, me, self.rng)
+        legal = lane.move(whole_action(action, self.num_actions), me, self.rng)
         winner = lane.winner
         observation, info = self._observe(lane.mask(), winner)
         info["illegal"] = not legal

@@ -19,7 +19,7 @@ from pettingzoo.utils import wrappers
 
 from ..errors import InputError
 from ..families.lanes import lane_for
-from .core import env_game, whole_actions
+from .core import env_game, whole_action
 
 AGENTS = ("player_0", "player_1")
 
@@ -42,10 +42,9 @@ class HogsolveAEC(AECEnv):
             "observation": spaces.Box(0, self.spec_game.highs, dtype=np.int64),
             "action_mask": spaces.Box(0, 1, (n,), dtype=np.int8)}) for a in AGENTS}
         self.action_spaces = {a: spaces.Discrete(n) for a in AGENTS}
-        self.num_actions_of_game = n
         self.rng = random.Random()
+        self._zeros = np.zeros(n, dtype=np.int8)  # the mask of an agent whose turn it is not
         self.lane = lane_for(self.spec_game, None)  # the Gym env's fast lane, with no fixed opponent
-        self.started = False
 
     def observation_space(self, agent):
         """The observation space of ``agent``."""
@@ -59,7 +58,6 @@ class HogsolveAEC(AECEnv):
         """A new game, player_0 first; ``seed`` fixes every roll."""
         self.rng = random.Random(seed)
         self.lane.new(0, self.rng)
-        self.started = True
         self.agents = list(AGENTS)
         self.rewards = {a: 0.0 for a in AGENTS}
         self._cumulative_rewards = {a: 0.0 for a in AGENTS}
@@ -68,7 +66,6 @@ class HogsolveAEC(AECEnv):
         self.infos: dict = {a: {} for a in AGENTS}
         self.flagged = False  # infos hold an "illegal" flag
         self.agent_selection = AGENTS[self.lane.mover]
-        self._zeros = np.zeros(self.spec_game.num_actions, dtype=np.int8)
 
     @property
     def position(self):
@@ -93,8 +90,7 @@ class HogsolveAEC(AECEnv):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        n = self.spec_game.num_actions
-        number = action if type(action) is int and 0 <= action < n else int(whole_actions(action, n))  # never rounded
+        number = whole_action(action, self.spec_game.num_actions)  # 3.9 or -1 refused, never rounded
         legal = self.lane.play(number, self.rng)  # an illegal action as the nearest legal one
         if not legal or self.flagged:  # fresh infos when a flag is set or was (else they stay empty)
             self.infos = {a: {} for a in AGENTS}
@@ -168,13 +164,11 @@ class _Bounds(_reading_through(wrappers.AssertOutOfBoundsWrapper)):  # type: ign
 
     def step(self, action) -> None:
         """The action, checked by the action space unless it is a plain int in range."""
-        if type(action) is int and 0 <= action < self._game.num_actions_of_game:
+        if type(action) is int and 0 <= action < self._game.spec_game.num_actions:
             self.env.step(action)
         else:
             super().step(action)
 
-
-_BOUNDS = _Bounds
 
 
 def env(**kwargs):
@@ -183,4 +177,4 @@ def env(**kwargs):
     played it (``TerminateIllegalWrapper``; ``raw_env`` plays it as the nearest legal action
     instead and says so in ``infos``), an action outside the action space is an error, and so is
     a call out of order (``step`` or ``observe`` before ``reset``)."""
-    return _ORDER(_BOUNDS(_ILLEGAL(raw_env(**kwargs), illegal_reward=ILLEGAL_REWARD)))
+    return _ORDER(_Bounds(_ILLEGAL(raw_env(**kwargs), illegal_reward=ILLEGAL_REWARD)))

@@ -78,9 +78,12 @@ def thread_map(function: Callable[[T], R], items: Iterable[T], jobs: int) -> Lis
         try:
             pending = set(futures)
             while pending:
-                _, pending = wait(pending, timeout=TICK, return_when=FIRST_EXCEPTION)
-                if any(f.done() and f.exception() is not None for f in futures):
-                    break
+                done, pending = wait(pending, timeout=TICK, return_when=FIRST_EXCEPTION)
+                if any(f.exception() is not None for f in done):  # start nothing more; let the running end
+                    pending = {f for f in pending if not f.cancel()}
+            failed = next((f for f in futures if not f.cancelled() and f.exception() is not None), None)
+            if failed is not None:  # the first failure in the items' order
+                raise failed.exception()  # type: ignore[misc]
             return [f.result() for f in futures]
         finally:
             for future in futures:
