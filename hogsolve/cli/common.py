@@ -407,7 +407,7 @@ def settle_rules(args, files: Optional[List[Path]] = None) -> None:
         return  # solve: no student files
     files = student_files(args) if files is None else files
     if not files:
-        return  # nothing to read a semester from: --rules, or su18 (rules_of)
+        return  # nothing to read a semester from: --rules, or su18 (game_of)
     walls(args)  # every game's student files, whatever names the rules
     if getattr(args, "rules_file", None) is not None:
         return
@@ -418,7 +418,7 @@ def settle_rules(args, files: Optional[List[Path]] = None) -> None:
         try:
             given_name = get_rules(args.rules).name
         except UnknownRulesetError:
-            return  # rules_of says what is wrong with the name
+            return  # game_of says what is wrong with the name
     try:
         choice = choose_rules(files, args.rules, given_name=given_name)
     except SemesterError as exc:
