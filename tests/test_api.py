@@ -52,8 +52,8 @@ def test_the_six_calls_take_every_game(game):
 
 def test_each_call_gives_the_familys_own_figures():
     rules, pig = get_rules("fa18", goal=40), get_pig_game("pig", goal=25)
-    assert hogsolve.solve(rules).win_probability.tolist() == solve_hog(rules).win_probability.tolist()
-    assert hogsolve.solve(pig).value.tolist() == solve_pig(pig).value.tolist()
+    assert hogsolve.solve(rules).values.tolist() == solve_hog(rules).values.tolist()
+    assert hogsolve.solve(pig).values.tolist() == solve_pig(pig).values.tolist()
     assert hogsolve.solve("fa18", goal=40).policy.tolist() == solve_hog(rules).policy.tolist()
     a, b = hogsolve.always_roll(3), hogsolve.always_roll(6)
     assert hogsolve.win_rate(a, b, rules) == evaluate.win_rate(a, b, rules)
@@ -98,7 +98,7 @@ def test_the_api_is_narrow_and_has_no_shims():
     """The mistake it catches: internals exported from the package root (the exact tie check,
     the chat room, each family's result kinds) or the roll-or-hold calls of before one call
     served every game, kept as deprecation shims."""
-    for name in ("verify_ties", "ChatRoom", "HogSolution", "PigBestResponse", "solve_pig", "pig_win_rate",
+    for name in ("verify_ties", "ChatRoom", "solve_pig", "pig_win_rate",
                  "simulate_pig", "Family"):
         assert name not in hogsolve.__all__ and not hasattr(hogsolve, name), name
     assert len(hogsolve.__all__) <= 50
@@ -137,3 +137,28 @@ def test_the_public_api_is_fully_annotated():
             if signature.return_annotation is inspect.Signature.empty:
                 missing.append(f"{where} -> ?")
     assert missing == []
+
+
+def test_every_job_returns_one_type_with_one_set_of_fields_for_every_game():
+    """The mistake it catches: a family's own result kind (Hog's ``win_probability`` where Pig
+    has ``value``, a best response or regret with fields only one family fills) or ``to_dict()``
+    keys that differ by game, so a script written for su18 breaks on Pig (issue 52)."""
+    import dataclasses
+
+    def shape(result):
+        fields = [f.name for f in dataclasses.fields(result)] if dataclasses.is_dataclass(result) else None
+        return type(result), fields, sorted(result.to_dict())
+
+    seen = {}
+    for game, goal in [("su18", 25), ("fa19", 12), ("pig", 20), ("two-dice-pig", 15)]:
+        best = hogsolve.optimal_strategy(game, goal=goal)
+        other = "always_roll:4" if game in ("su18", "fa19") else "hold_at:8"
+        results = [hogsolve.solve(game, goal=goal), hogsolve.win_rate(best, other, game, goal=goal),
+                   hogsolve.best_response(other, game, goal=goal), hogsolve.regret(other, game, goal=goal),
+                   hogsolve.simulate(best, other, game, goal=goal, games=200)]
+        for job, result in zip(["solve", "win_rate", "best_response", "regret", "simulate"], results):
+            seen.setdefault(job, {})[game] = shape(result)
+    for job, by_game in seen.items():
+        assert len(set(map(repr, by_game.values()))) == 1, (job, by_game)
+    solved = hogsolve.solve("pig", goal=20)
+    assert solved.values.shape == solved.policy.shape == (20, 20, 20) and solved.action_values is None

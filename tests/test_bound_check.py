@@ -19,7 +19,7 @@ def test_a_hog_policy_is_proven_and_a_planted_move_is_caught(name, goal):
     rules = get_rules(name, goal=goal)
     model = model_for(rules)
     solution = solve(rules, model=model)
-    check = check_hog_policy(model, solution.win_probability, solution.policy)
+    check = check_hog_policy(model, solution.values, solution.policy)
     assert not check.wrong and check.decisions == solution.policy.size
     if name == "hog":  # no ties: every decision proven
         assert check.proven and check.min_margin > 2 * check.error_bound
@@ -32,7 +32,7 @@ def test_a_hog_policy_is_proven_and_a_planted_move_is_caught(name, goal):
     state = (goal // 2, goal // 3) + (0,) * (planted.ndim - 2)
     q = solution.action_values[state]
     planted[state] = int(np.argmin(np.where(np.isfinite(q), q, np.inf)))  # the worst move there
-    caught = check_hog_policy(model, solution.win_probability, planted)
+    caught = check_hog_policy(model, solution.values, planted)
     assert caught.wrong and caught.worse == 1 and caught.worst[0] == list(state)
 
 
@@ -42,16 +42,16 @@ def test_a_hog_policy_is_proven_and_a_planted_move_is_caught(name, goal):
 def test_a_pig_policy_is_proven_and_a_planted_move_is_caught(name, goal):
     game = get_pig_game(name, goal)
     solution = solve_pig(game)
-    check = check_pig_policy(game, solution.value, solution.roll)
+    check = check_pig_policy(game, solution.values, solution.policy)
     assert check.proven, check
     if name != "two-dice-pig":  # the exact check in Fractions agrees where it is built
         assert verify_pig(solution).proven
     g = game.goal  # every open turn after its first roll is a decision: score + turn total below the goal
     assert check.decisions == sum(1 for i in range(g) for j in range(g) for k in range(1, g) if i + k < g)
     for state in ((3, 4, 5), (3, 4, 1)):  # a flipped decision, named by its state
-        planted = solution.roll.copy()
+        planted = solution.policy.copy()
         planted[state] ^= True
-        caught = check_pig_policy(game, solution.value, planted)
+        caught = check_pig_policy(game, solution.values, planted)
         assert caught.wrong and not caught.proven, caught
         if name != "two-dice-pig":  # there the flipped policy's own certificate has no usable bound
             assert caught.worse == 1 and caught.worst == [list(state)], caught
@@ -73,7 +73,7 @@ def test_decided_states_are_those_of_a_plain_recursion_on_the_outcomes():
     rules = get_rules("fa19", goal=16).replace(max_dice=2)  # both kinds occur here
     model = model_for(rules)
     solution = solve(rules, model=model)
-    lost, won, sure = decided_states(model, solution.win_probability)
+    lost, won, sure = decided_states(model, solution.values)
     g = model.goal
 
     def where(key):  # an outcome: "won", "lost" (the mover's), or the next mover's state
@@ -107,11 +107,11 @@ def test_a_wrong_move_at_a_state_won_for_sure_is_caught():
     model = model_for(rules)
     solution = solve(rules, model=model)
     from hogsolve.solver.bound_check import decided_states
-    lost, won, sure = decided_states(model, solution.win_probability)
+    lost, won, sure = decided_states(model, solution.values)
     state = next(tuple(map(int, s)) for s in np.argwhere(won & ~sure.all(axis=-1)))
     planted = solution.policy.copy()
     planted[state] = int(np.flatnonzero(~sure[state])[0])
-    caught = check_hog_policy(model, solution.win_probability, planted)
+    caught = check_hog_policy(model, solution.values, planted)
     assert caught.wrong and list(state) in caught.worst
 
 
@@ -129,7 +129,7 @@ def test_exact_values_of_ties_are_those_of_a_plain_recursion_in_fractions():
     from functools import lru_cache
     from hogsolve.solver.bound_check import _ExactTies, decided_states
     model, solution = _feral_model()
-    lost, won, _ = decided_states(model, solution.win_probability)
+    lost, won, _ = decided_states(model, solution.values)
     same = _ExactTies(model, lost, won, solution.action_values, 0.05)
     g = model.goal
 
@@ -146,7 +146,7 @@ def test_exact_values_of_ties_are_those_of_a_plain_recursion_in_fractions():
             best = max(best, total)
         return best
 
-    for state in np.ndindex(solution.win_probability.shape):
+    for state in np.ndindex(solution.values.shape):
         assert same.exact_value(tuple(map(int, state))) == value(tuple(map(int, state))), state
 
 
@@ -157,7 +157,7 @@ def test_ties_the_bound_cannot_order_are_ordered_exactly(monkeypatch):
     from hogsolve.solver import bound_check
     model, solution = _feral_model()
     monkeypatch.setattr(bound_check, "OUTWARD", 1e11)
-    check = check_hog_policy(model, solution.win_probability, solution.policy)
+    check = check_hog_policy(model, solution.values, solution.policy)
     assert check.proven and check.settled > 0 and check.error_bound > 1e-3, check
     q = solution.action_values
     ordered = np.sort(np.where(np.isfinite(q), q, -np.inf), axis=-1)
@@ -165,7 +165,7 @@ def test_ties_the_bound_cannot_order_are_ordered_exactly(monkeypatch):
     state = tuple(map(int, np.argwhere((gap > 1e-12) & (gap < 2 * check.error_bound))[0]))
     planted = solution.policy.copy()
     planted[state] = int(np.argsort(np.where(np.isfinite(q[state]), q[state], -np.inf))[-2])
-    caught = check_hog_policy(model, solution.win_probability, planted)
+    caught = check_hog_policy(model, solution.values, planted)
     assert caught.wrong and caught.worse == 1 and caught.ties == 0 and list(state) in caught.worst, caught
 
 
@@ -203,10 +203,10 @@ def test_matched_outcomes_are_worth_the_same_exactly(goal):
     longer matters are found equal (thousands here), so the check is not empty."""
     from hogsolve.solver.bound_check import SAME_VALUE_DEPTH, _ExactTies, decided_states
     model, solution = _feral_model(goal)
-    lost, won, _ = decided_states(model, solution.win_probability)
+    lost, won, _ = decided_states(model, solution.values)
     same = _ExactTies(model, lost, won, solution.action_values, 0.05)
     value, action = _plain_exact_values(model)
-    for state in np.ndindex(solution.win_probability.shape):
+    for state in np.ndindex(solution.values.shape):
         state = tuple(map(int, state))
         if lost[state] or won[state]:
             continue
@@ -217,7 +217,7 @@ def test_matched_outcomes_are_worth_the_same_exactly(goal):
                 if same.matched(mine, outcomes[m], SAME_VALUE_DEPTH):
                     assert action(state, n) == action(state, m), (state, n, m)
     equal = 0
-    for state in np.ndindex(solution.win_probability.shape):  # two memories of the same scores
+    for state in np.ndindex(solution.values.shape):  # two memories of the same scores
         x = tuple(map(int, state))
         for shift in range(1, model.context_shape[0]):
             y = x[:2] + ((x[2] + shift) % model.context_shape[0],) + x[3:]
@@ -239,9 +239,9 @@ def test_merged_outcomes_fold_sure_results_into_won_and_lost(rules):
     from hogsolve.solver.bound_check import _merged_outcomes, decided_states
     model = model_for(rules)
     solution = solve(rules, model=model)
-    lost, won, _ = decided_states(model, solution.win_probability)
+    lost, won, _ = decided_states(model, solution.values)
     assert won.any()
-    for state in list(np.ndindex(solution.win_probability.shape))[::7 if model.context_shape else 1]:
+    for state in list(np.ndindex(solution.values.shape))[::7 if model.context_shape else 1]:
         state = tuple(map(int, state))
         for n in range(model.num_actions):
             merged = _merged_outcomes(model, state, n, lost, won)
@@ -262,7 +262,7 @@ def test_matching_compares_sure_results_and_each_score_pairs_chance():
     from fractions import Fraction
     from hogsolve.solver.bound_check import SAME_VALUE_DEPTH, _ExactTies, decided_states
     model, solution = _feral_model()
-    lost, won, _ = decided_states(model, solution.win_probability)
+    lost, won, _ = decided_states(model, solution.values)
     same = _ExactTies(model, lost, won, solution.action_values, 0.05)
     open_states = [tuple(map(int, s)) for s in np.argwhere(~lost & ~won)]
     x, x2 = next((a, b) for a in open_states for b in open_states
@@ -304,7 +304,7 @@ def test_with_every_decision_a_tie_the_settled_policy_is_the_exact_tie_rule(monk
         optimal = [n for n in range(model.num_actions) if action(state, n) == value(state)]
         if 0 < value(state) < 1 and len(optimal) > 1:
             planted[state] = optimal[-1]
-    lost, won, _ = decided_states(model, solution.win_probability)
+    lost, won, _ = decided_states(model, solution.values)
     fixed, check = prove_float_table(model, dataclasses.replace(solution, policy=planted))
     assert check.proven and check.settled == check.decisions > 0, check
     not_optimal = 0
@@ -315,7 +315,7 @@ def test_with_every_decision_a_tie_the_settled_policy_is_the_exact_tie_rule(monk
         assert int(fixed.policy[state]) == (mine if mine in optimal else optimal[0]), state
         not_optimal += mine not in optimal
     assert not_optimal > 100
-    caught = check_hog_policy(model, solution.win_probability, planted)
+    caught = check_hog_policy(model, solution.values, planted)
     assert caught.worse == not_optimal and caught.settled == caught.decisions - not_optimal
 
 
@@ -344,7 +344,7 @@ def test_decided_states_are_exactly_the_sure_results_even_from_wrong_candidates(
     from hogsolve.solver.bound_check import decided_states
     from hogsolve.solver.passes import zero_dice_passes
     model = model_for(rules)
-    values = solve(rules, model=model).win_probability.copy()
+    values = solve(rules, model=model).values.copy()
     open_states = np.argwhere((values > 0.05) & (values < 0.95))
     for i, state in enumerate(open_states[::5]):
         values[tuple(state)] = float(i % 2)
@@ -376,9 +376,9 @@ def test_the_checks_error_is_the_fresh_bound_plus_a_step():
     rules = get_rules("su18", goal=30)
     model = model_for(rules)
     solution = solve(rules, model=model)
-    fresh = certify(model, solution.win_probability, backup_all(model, solution.win_probability),
+    fresh = certify(model, solution.values, backup_all(model, solution.values),
                     IterationResult(0), own_backup=False)
-    check = check_hog_policy(model, solution.win_probability, solution.policy)
+    check = check_hog_policy(model, solution.values, solution.policy)
     sum_ = fresh.error_bound + fresh.backup_error
     assert sum_ <= check.error_bound <= sum_ * (1 + 1e-9)  # rounded outward, by far less than a step
     assert fresh.error_bound == pytest.approx(2 * solution.certificate.error_bound, rel=1e-12, abs=0)
@@ -436,7 +436,7 @@ def test_a_check_of_a_poor_policy_names_five_worst_states_and_its_time():
     model = model_for(rules)
     solution = solve(rules, model=model)
     before = time.process_time()
-    check = check_hog_policy(model, solution.win_probability, np.full((20, 20), 5, dtype=np.int8))
+    check = check_hog_policy(model, solution.values, np.full((20, 20), 5, dtype=np.int8))
     took = time.process_time() - before
     assert not check.proven and check.worse > 5 and len(check.worst) == 5
     assert 0 <= check.seconds <= took and check.settled == 0
@@ -444,7 +444,7 @@ def test_a_check_of_a_poor_policy_names_five_worst_states_and_its_time():
     game = get_pig_game("piglet")
     pig = solve_pig(game)
     before = time.process_time()
-    checked = check_pig_policy(game, pig.value, pig.roll)
+    checked = check_pig_policy(game, pig.values, pig.policy)
     assert checked.proven and 0 <= checked.seconds <= time.process_time() - before
 
 
@@ -469,7 +469,7 @@ def test_settling_a_tie_exactly_tells_a_worse_choice_from_an_exact_tie():
     rules = get_rules("su18").replace(goal=30)
     model = model_for(rules)
     solution = solve(rules, model=model)
-    values, policy = solution.win_probability, solution.policy.astype(np.intp)
+    values, policy = solution.values, solution.policy.astype(np.intp)
     fresh = backup_all(model, values)
     certificate = certify(model, values, fresh, IterationResult(0), own_backup=False)
     error = certificate.error_bound + certificate.backup_error
@@ -520,7 +520,7 @@ def test_a_pass_never_counts_as_a_sure_win_even_into_a_state_lost_for_sure():
     from hogsolve.solver.passes import zero_dice_passes
     rules = get_rules("sp22").replace(endless="draw")
     model = model_for(rules)
-    lost, won, sure = decided_states(model, solve(rules, model=model).win_probability)
+    lost, won, sure = decided_states(model, solve(rules, model=model).values)
     passes = zero_dice_passes(model)
     into_lost = passes & lost.T  # a pass at (s, o) hands the opponent (o, s)
     assert into_lost.any()  # the case the guard is for
@@ -537,7 +537,7 @@ def test_a_tie_whose_outcomes_differ_only_in_a_memory_that_no_longer_matters_is_
     from hogsolve.solver import bound_check
     from hogsolve.solver.bound_check import SAME_VALUE_DEPTH, _ExactTies, _settle_ties, decided_states
     model, solution = _feral_model()
-    values, fresh = solution.win_probability, solution.action_values
+    values, fresh = solution.values, solution.action_values
     lost, won, _ = decided_states(model, values)
     same = _ExactTies(model, lost, won, fresh, 0.05)
     open_states = [tuple(map(int, s)) for s in np.argwhere(~lost & ~won)]

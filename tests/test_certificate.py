@@ -31,7 +31,7 @@ def bacon_zero(opponent_score):
 def assert_matches_reference(solution, rules, ref=None):
     ref = stagewise_values(rules) if ref is None else ref
     bound = solution.certificate.error_bound
-    worst = max(abs(ref[k] - solution.win_probability[k]) for k in ref)
+    worst = max(abs(ref[k] - solution.values[k]) for k in ref)
     assert worst <= bound + REFERENCE_ROUNDING, (worst, bound)
 
 

@@ -110,7 +110,7 @@ def test_pig_out_zero_ruleset_evaluates():
     rules = get_rules("su18", goal=15).replace(name="pig0", pig_out=0)
     opt = solve(rules)
     rate = win_rate(opt.policy, opt.policy, rules)
-    assert abs(rate.first - opt.win_probability[0, 0]) < 1e-12
+    assert abs(rate.first - opt.values[0, 0]) < 1e-12
     sim = simulate(opt.policy, tabulate(always_roll(2), rules), rules, games=200_000, seed=3)
     exact = win_rate(opt.policy, tabulate(always_roll(2), rules), rules)
     assert abs(sim.average - exact.average) <= Z999 * sim.standard_error

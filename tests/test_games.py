@@ -136,7 +136,7 @@ def test_feral_hogs_observation_and_clone():
 
 def pig_check(solution, state: PigState):
     """The solved table's Bellman equation at ``state``, with successors from the interface."""
-    g, value = solution.game.goal, solution.value
+    g, value = solution.game.goal, solution.values
     mover = state.current_player
 
     def worth(leaf):  # the mover's chance to win after ``leaf``, from the solved table
@@ -160,7 +160,7 @@ def pig_check(solution, state: PigState):
     i, j, k = state.match.state()
     bound = solution.certificate.error_bound + 1e-12
     assert abs(max(q.values()) - value[i, j, k]) <= 2 * bound
-    chosen = ROLL if solution.roll[i, j, k] or k == 0 else HOLD
+    chosen = ROLL if solution.policy[i, j, k] or k == 0 else HOLD
     assert q[chosen] >= max(q.values()) - 2 * bound
     assert i + k < g
 

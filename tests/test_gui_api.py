@@ -279,7 +279,8 @@ def test_pig_policy_is_the_shipped_hold_thresholds(port):
     from hogsolve.strategy.pig import pig_bot
     status, data = request(port, "GET", "/api/policy/two-dice-pig")
     assert status == 200 and data["family"] == "roll-or-hold"
-    assert np.array_equal(np.array(data["hold_threshold"]), pig_bot("two-dice-pig").hold_threshold)
+    bot = pig_bot("two-dice-pig")
+    assert np.array_equal(np.array(data["hold_threshold"]), bot.game.hold_thresholds(bot.policy))
 
 
 def test_sibala_rounds_with_exact_odds(port):

@@ -32,10 +32,10 @@ def test_the_bound_covers_the_true_error_where_a_turn_can_stay():
     rho = stay_by_score_sum(model)[0]
     assert rho > 0.5  # a strong stay: the two formulas are far apart
     c = 1e-6
-    moved = solution.win_probability.copy()
+    moved = solution.values.copy()
     moved[0, 0] += c
     check = certify(model, moved, backup_all(model, moved), IterationResult(0))
-    true_error = float(np.abs(moved - solution.win_probability).max())  # the solve is within 1e-11 of the truth
+    true_error = float(np.abs(moved - solution.values).max())  # the solve is within 1e-11 of the truth
     assert check.error_bound >= true_error - 2 * solution.certificate.error_bound
     # the residual is (1 + the chosen action's chance to stay) c; times (1 - rho) it misses the error
     assert c < check.max_bellman_residual < 2 * c
@@ -371,11 +371,11 @@ def test_each_score_sum_is_charged_its_own_residual():
     rules = get_rules("su18").replace(goal=30)
     model = compile_model(rules)
     solution = solve(rules, model=model)
-    q = backup_all(model, solution.win_probability)
-    before = certify(model, solution.win_probability, q, IterationResult(0))
+    q = backup_all(model, solution.values)
+    before = certify(model, solution.values, q, IterationResult(0))
     d = 1e-9
     q[20, 5] += d  # every action of one state: a residual d there alone
-    after = certify(model, solution.win_probability, q, IterationResult(0))
+    after = certify(model, solution.values, q, IterationResult(0))
     assert d * (1 - 1e-6) <= after.error_bound - before.error_bound <= d * (1 + 1e-6)
 
 
@@ -398,7 +398,7 @@ def test_a_one_pass_certificate_charges_only_rounding():
     c = solution.certificate
     assert c.max_bellman_residual == 0
     assert c.error_bound == pytest.approx((2 * 30 - 1) * c.backup_error, rel=1e-12, abs=0)
-    fresh = certify(model, solution.win_probability, backup_all(model, solution.win_probability),
+    fresh = certify(model, solution.values, backup_all(model, solution.values),
                     IterationResult(0), own_backup=False)
     assert fresh.error_bound == pytest.approx(2 * (2 * 30 - 1) * c.backup_error, rel=1e-12, abs=0)
     assert c.tie_threshold == pytest.approx(2 * (c.error_bound + c.backup_error), rel=1e-12, abs=0)
@@ -460,7 +460,7 @@ def test_an_unproven_certificate_says_why_in_words():
     from hogsolve.solver.certificate import PROOF_TOLERANCE
     rules = get_rules("su18").replace(goal=20)
     model = compile_model(rules)
-    values = solve(rules, model=model).win_probability.copy()
+    values = solve(rules, model=model).values.copy()
     for s in range(20):
         values[s, 19 - s] = min(1.0, values[s, 19 - s] + 1e-6)
     c = certify(model, values, backup_all(model, values), IterationResult(0), own_backup=False)
@@ -479,9 +479,9 @@ def test_a_roll_or_hold_tie_holds():
     game = get_pig_game("piglet")
     solution = solve_pig(game)
     rolls = Rolls.of(game)
-    assert np.array_equal(hold_on_ties(game, solution.value, solution.roll, rolls, 0.0), solution.roll)
-    everything_tied = hold_on_ties(game, solution.value, solution.roll, rolls, 1.0)
-    assert everything_tied[..., 0].tolist() == solution.roll[..., 0].tolist()  # k = 0: compulsory
+    assert np.array_equal(hold_on_ties(game, solution.values, solution.policy, rolls, 0.0), solution.policy)
+    everything_tied = hold_on_ties(game, solution.values, solution.policy, rolls, 1.0)
+    assert everything_tied[..., 0].tolist() == solution.policy[..., 0].tolist()  # k = 0: compulsory
     assert not everything_tied[..., 1:].any()
 
 
@@ -511,7 +511,7 @@ def test_a_gap_exactly_at_the_threshold_is_a_tie_and_one_ulp_beyond_is_not():
     model = compile_model(rules)
     solution = solve(rules, model=model)
     t = solution.certificate.tie_threshold
-    values, q = solution.win_probability.copy(), solution.action_values.copy()
+    values, q = solution.values.copy(), solution.action_values.copy()
     values[3, 4] = t
     q[3, 4] = 0.0
     q[3, 4, 2] = t  # best t, second 0: a gap of exactly t, and no residual there
@@ -533,10 +533,10 @@ def test_a_bound_exactly_at_the_tolerance_is_still_a_proof(monkeypatch):
     solution = solve(rules, model=model)
     bound = solution.certificate.error_bound
     monkeypatch.setattr(certificate, "PROOF_TOLERANCE", bound)
-    again = certify(model, solution.win_probability, solution.action_values, IterationResult(0))
+    again = certify(model, solution.values, solution.action_values, IterationResult(0))
     assert again.error_bound == bound and again.proven
     monkeypatch.setattr(certificate, "PROOF_TOLERANCE", bound * (1 - 1e-9))
-    assert not certify(model, solution.win_probability, solution.action_values, IterationResult(0)).proven
+    assert not certify(model, solution.values, solution.action_values, IterationResult(0)).proven
 
 
 def test_a_pass_is_measured_against_its_closed_form():
@@ -552,7 +552,7 @@ def test_a_pass_is_measured_against_its_closed_form():
     assert len(chosen), "sp22 has states where a one-way pass is strictly best"
     s, o = chosen[0]
     d = 1e-7
-    values, q = solution.win_probability.copy(), q.copy()
+    values, q = solution.values.copy(), q.copy()
     values[s, o] += d
     q[s, o, 0] += d
     check = certify(model, values, q, IterationResult(0))
@@ -753,11 +753,11 @@ def test_a_check_without_a_usable_bound_says_so_and_names_its_game():
     rules = get_rules("su18", goal=20)
     model = compile_model(rules)
     solution = solve(rules, model=model)
-    values = solution.win_probability.copy()
+    values = solution.values.copy()
     values[5:, 5:] = np.clip(values[5:, 5:] + 1e-5, 0, 1)
     check = check_hog_policy(model, values, solution.policy)
     assert check.wrong and check.reason.startswith("no usable error bound (")
-    good = check_hog_policy(model, solution.win_probability, solution.policy)
+    good = check_hog_policy(model, solution.values, solution.policy)
     assert (good.game, check.game) == ("su18", "su18") and 0 <= good.seconds < 60 and good.reason == ""
 
 
@@ -769,9 +769,9 @@ def test_a_pig_checks_error_is_the_bound_plus_a_step_and_names_its_game():
     from hogsolve.solver.pig.stages import Rolls
     game = get_pig_game("pig", goal=25)
     solution = solve_pig(game)
-    check = check_pig_policy(game, solution.value, solution.roll)
+    check = check_pig_policy(game, solution.values, solution.policy)
     rolls = Rolls.of(game)
-    bound = certify_pig(game, solution.value, rolls, 0, solution.roll).error_bound + pig_backup_error(rolls)
+    bound = certify_pig(game, solution.values, rolls, 0, solution.policy).error_bound + pig_backup_error(rolls)
     assert bound <= check.error_bound <= bound * (1 + 1e-9)
     assert check.game == "pig" and 0 <= check.seconds < 60
 

@@ -155,7 +155,7 @@ def test_the_tie_check_counts_and_settles_ties_as_a_plain_recursion_does(su18):
     assert (check.tie_states, check.exact_tie_states, check.float_choice_changed) == (len(ties), exact_ties, changed)
     assert exact_ties > 0 and check.policy.dtype == np.int8
     assert check.win_probability_start == value((0, 0))
-    worst = max(abs(float(value(s)) - solution.win_probability[s]) for s in np.ndindex(solution.policy.shape))
+    worst = max(abs(float(value(s)) - solution.values[s]) for s in np.ndindex(solution.policy.shape))
     assert check.max_value_error == pytest.approx(worst, abs=2 ** -53)
     assert check.error_bound == solution.certificate.error_bound and 0 < check.seconds < 60
 
@@ -171,7 +171,7 @@ def test_a_bound_check_in_json_and_in_words(su18):
     from hogsolve.solver.bound_check import check_hog_policy
     from hogsolve.util.stable import bound_text
     rules, model, solution = su18
-    check = check_hog_policy(model, solution.win_probability, solution.policy)
+    check = check_hog_policy(model, solution.values, solution.policy)
     assert check.proven and check.settled > 0
     fields = ("game", "decisions", "error_bound", "min_margin", "worse", "ties", "worst", "seconds", "settled")
     assert check.to_dict() == {"ok": True, "message": "", "iterations": check.decisions,
@@ -183,7 +183,7 @@ def test_a_bound_check_in_json_and_in_words(su18):
     planted = solution.policy.copy()
     q = solution.action_values[5, 5]
     planted[5, 5] = int(np.argsort(q)[-2])
-    wrong = check_hog_policy(model, solution.win_probability, planted)
+    wrong = check_hog_policy(model, solution.values, planted)
     assert repr(wrong).endswith(f": WRONG: {wrong.reason}") and wrong.reason.startswith("1 decisions are worse")
     record = wrong.to_dict()
     assert record["message"] == wrong.reason and "reason" not in record and record["proven"] is False
@@ -196,7 +196,7 @@ def test_results_name_their_strategies():
         assert (rate.a, rate.b) == ("always_roll:3", "always_roll:5")
         br = best_response(always_roll(4), rules)
         assert (br.win_rate.a, br.win_rate.b) == ("best response to always_roll:4", "always_roll:4")
-        assert br.rules == rules and br.win_probability.shape == br.policy.shape
-        assert br.win_probability[(0,) * br.policy.ndim] == pytest.approx(br.win_rate.first, abs=1e-12)
+        assert br.game == rules and br.values.shape == br.policy.shape
+        assert br.values[(0,) * br.policy.ndim] == pytest.approx(br.win_rate.first, abs=1e-12)
         r = regret(always_roll(4), rules)
         assert (r.win_rate.a, r.win_rate.b) == ("always_roll:4", "optimal")

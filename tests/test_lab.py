@@ -12,7 +12,6 @@ from cli_helpers import run_main
 from gui_helpers import running_server
 from hogsolve import get_pig_game, get_rules
 from hogsolve.gui.lab import Lab
-from hogsolve.strategy.pig import hold_thresholds
 
 HOG = "def final_strategy(score, opponent_score):\n    return 4 if score < 80 else 2\n"
 BETTER = "def final_strategy(score, opponent_score):\n    return 6 if opponent_score > score else 3\n"
@@ -72,7 +71,7 @@ def test_hold_thresholds_against_a_plain_loop():
     import numpy as np
     rng = np.random.default_rng(3)
     roll = rng.random((8, 8, 16)) < 0.7
-    got = hold_thresholds(roll, 8)
+    got = game.hold_thresholds(roll)
     for i in range(8):
         for j in range(8):
             first = next((k for k in range(1, 8 - i) if not roll[i, j, k]), 8 - i)

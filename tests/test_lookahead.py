@@ -36,7 +36,7 @@ def test_lookahead_under_feral_hogs_memories(name):
     solution = solve(rules)
     for index in states(20, rules.context_shape, 150, seed=1):
         close_to(solution.action_values[index],
-                 action_values_at(rules, solution.win_probability, index[0], index[1], index[2:]), 1e-13)
+                 action_values_at(rules, solution.values, index[0], index[1], index[2:]), 1e-13)
 
 
 def test_feral_hints_need_no_solve(monkeypatch):
@@ -55,7 +55,7 @@ def test_feral_hints_need_no_solve(monkeypatch):
 def test_shipped_feral_values_are_the_solved_ones_within_their_bound(name):
     bot = optimal_strategy(name)
     solution = solve(bot.rules)
-    assert np.abs(bot.win_probability - solution.win_probability).max() <= GRID_ERROR
+    assert np.abs(bot.win_probability - solution.values).max() <= GRID_ERROR
     for index in states(100, bot.rules.context_shape, 150, seed=2):
         close_to(solution.action_values[index], bot.values_at(index), GRID_ERROR + 1e-13)
         looked = bot.values_at(index)

@@ -70,10 +70,10 @@ class Noise:
 
         def prove(model, solution):
             import dataclasses
-            noisy = solution.win_probability
-            clean = dataclasses.replace(solution, win_probability=self.clean[id(noisy)])
+            noisy = solution.values
+            clean = dataclasses.replace(solution, values=self.clean[id(noisy)])
             settled, check = real_prove(model, clean)
-            return dataclasses.replace(settled, win_probability=noisy), check
+            return dataclasses.replace(settled, values=noisy), check
 
         def check_pig(game, value, roll, rolls=None):
             return real_check_pig(game, self.clean[id(value)], roll, rolls)
@@ -129,7 +129,7 @@ def test_noise_does_move_unrounded_floats(monkeypatch):
     clean = solve(rules)
     Noise(monkeypatch, seed=3)
     noisy = solve(rules)
-    assert not np.array_equal(clean.win_probability.astype(np.float32), noisy.win_probability.astype(np.float32))
+    assert not np.array_equal(clean.values.astype(np.float32), noisy.values.astype(np.float32))
     tied = np.argwhere(np.ptp(clean.action_values[..., 1:], axis=-1) == 0)  # every roll worth the same
     flips = [tuple(s) for s in tied if np.argmax(clean.action_values[tuple(s)][1:]) !=
              np.argmax(noisy.action_values[tuple(s)][1:])]
@@ -156,7 +156,7 @@ def test_rounding_noise_moves_no_bound(name):
     solution = optimal.solve(rules, model=model)
     rng = np.random.default_rng(0)
     printed = []
-    for values in (solution.win_probability, np.clip(ulps(solution.win_probability, rng), 0, 1)):
+    for values in (solution.values, np.clip(ulps(solution.values, rng), 0, 1)):
         check = check_hog_policy(model, values, solution.policy)
         assert check.proven
         printed.append((repr(check).split(" (smallest")[0], check.settled, check.ties))
@@ -172,6 +172,6 @@ def test_rounding_noise_moves_no_pig_bound():
     game = get_pig_game("piglet")
     solution = solve_pig(game)
     rng = np.random.default_rng(0)
-    checks = [check_pig_policy(game, v, solution.roll) for v in (solution.value, ulps(solution.value, rng))]
+    checks = [check_pig_policy(game, v, solution.policy) for v in (solution.values, ulps(solution.values, rng))]
     assert all(c.proven for c in checks)
     assert repr(checks[0]).split(" (smallest")[0] == repr(checks[1]).split(" (smallest")[0]

@@ -49,15 +49,15 @@ def test_with_a_draw_the_values_are_those_of_games_cut_short_as_draws(draw):
     scored as a draw, as t grows) gives the solver's values, and the pair passes."""
     rules, model, solution = draw
     reference = iterated_values(rules, start=0.5, tol=1e-16)
-    assert max(abs(v - solution.win_probability[state]) for state, v in reference.items()) <= 1e-12
-    assert solution.win_probability[35, 36] == solution.win_probability[36, 35] == 0.5
+    assert max(abs(v - solution.values[state]) for state, v in reference.items()) <= 1e-12
+    assert solution.values[35, 36] == solution.values[36, 35] == 0.5
     assert solution.policy[35, 36] == solution.policy[36, 35] == 0
     assert solution.certificate.proven and solution.certificate.error_bound <= 1e-11
 
 
 def test_the_draw_policy_is_proven_and_never_passes_on_a_tie(draw):
     rules, model, solution = draw
-    check = check_hog_policy(model, solution.win_probability, solution.policy)
+    check = check_hog_policy(model, solution.values, solution.policy)
     assert check.proven, check
     # the policy against itself passes forever only at the pair that is worth a draw
     from hogsolve.analysis.policy_values import endless_play

@@ -43,7 +43,7 @@ def test_solver_matches_plain_value_iteration(name, goal):
     game = get_pig_game(name, goal=goal)
     solution = solve_pig(game)
     reference = plain_value_iteration(game)
-    worst = max(abs(solution.value[i, j, k] - p) for (i, j, k), p in reference.items())
+    worst = max(abs(solution.values[i, j, k] - p) for (i, j, k), p in reference.items())
     assert solution.certificate.proven
     assert worst <= solution.certificate.error_bound + 1e-12
 
@@ -59,7 +59,8 @@ def test_pig_first_player_wins_53_06_percent():
     first, average = rate.first, rate.average
     assert first == pytest.approx(solution.first_player_win_probability, abs=1e-12) and average == 0.5
     # the paper's figure: at 0-0 hold at a turn total in the low twenties; near the goal, hold early
-    assert 19 <= solution.hold_threshold[0, 0] <= 25 and solution.hold_threshold[99, 0] == 1
+    thresholds = solution.game.hold_thresholds(solution.policy)
+    assert 19 <= thresholds[0, 0] <= 25 and thresholds[99, 0] == 1
 
 
 def test_roll_outcomes_are_exact():
@@ -106,13 +107,13 @@ def test_engine_rules():
 
 def test_hold_threshold_shape_and_policy_calls():
     solution = solve_pig(get_pig_game("pig", goal=30))
-    t = solution.hold_threshold
+    t = solution.game.hold_thresholds(solution.policy)
     assert t.shape == (30, 30) and (t >= 1).all()
     i, j = 5, 7
     k = int(t[i, j])
     assert not solution(i, j, k) and all(solution(i, j, kk) for kk in range(1, k))
     assert not solution(29, 0, 1)  # score + turn total at the goal: hold and win
-    assert solution.roll[:, :, 0].all()  # the first roll of a turn is compulsory
+    assert solution.policy[:, :, 0].all()  # the first roll of a turn is compulsory
 
 
 def test_command_line(capsys):
@@ -183,8 +184,8 @@ def test_best_response():
     assert abs(pig_best_response(solution, game).exploitability) <= solution.certificate.error_bound + 1e-12
     br = pig_best_response(hold_at(20), game)
     # its own table, played out by the independent evaluator, gives the same win rate
-    assert pig_win_rate(br, hold_at(20), game).average == pytest.approx(br.average, abs=1e-12)
-    assert br.average > pig_win_rate(solution, hold_at(20), game).average > 0.5
+    assert pig_win_rate(br, hold_at(20), game).average == pytest.approx(br.win_rate.average, abs=1e-12)
+    assert br.win_rate.average > pig_win_rate(solution, hold_at(20), game).average > 0.5
 
 
 def test_tournament_command(capsys):
@@ -211,8 +212,8 @@ def test_exact_verification_in_rationals():
         assert abs(float(checked.win_probability_start) - solution.first_player_win_probability) <= 1e-15
     # a planted mistake is caught: hold at a turn total of 1, where rolling is strictly better
     solution = solve_pig(get_pig_game("pig", goal=25))
-    assert solution.roll[3, 5, 1]
-    solution.roll[3, 5, 1] = False
+    assert solution.policy[3, 5, 1]
+    solution.policy[3, 5, 1] = False
     assert verify_pig(solution).suboptimal_states == 1
 
 
@@ -305,8 +306,9 @@ def test_two_dice_pig_wipes(capsys):
         assert low <= exact <= high
     assert abs(pig_best_response(optimal, small).exploitability) <= optimal.certificate.error_bound + 1e-12
     br = pig_best_response(hold_at(20), small)
-    assert pig_win_rate(br, hold_at(20), small).average == pytest.approx(br.average, abs=1e-12) and br.average > average
-    wiped, visits = policy_exits(small, optimal.roll)
+    assert pig_win_rate(br, hold_at(20), small).average == pytest.approx(br.win_rate.average, abs=1e-12)
+    assert br.win_rate.average > average
+    wiped, visits = policy_exits(small, optimal.policy)
     assert 0 < wiped.max() < 1 and wiped[1, 0] > 0 and (visits >= 1).all()
     from hogsolve.cli import main
     assert main(["solve", "--rules", "two-dice-pig", "--goal", "30", "--exact"]) == 0
@@ -322,7 +324,7 @@ def test_two_dice_pig_at_goal_100():
     c = solution.certificate
     assert c.proven and c.error_bound < 1e-9 and len(c.tie_states) == 0
     assert 0.5 < solution.first_player_win_probability < 0.53
-    wiped, visits = policy_exits(game, solution.roll)
+    wiped, visits = policy_exits(game, solution.policy)
     assert 0 < wiped.max() < 1 and wiped[0, 0] > 0 and (visits >= 1).all()
 
 
@@ -383,7 +385,7 @@ def test_agrees_with_openspiel_pig(winscore):
     worst = 0.0
     for (player, a, b, k), v in theirs.items():
         i, j = (a, b) if player == 0 else (b, a)
-        mover_return = 2 * (solution.value[i, j, k] if i + k < winscore else 1.0) - 1
+        mover_return = 2 * (solution.values[i, j, k] if i + k < winscore else 1.0) - 1
         worst = max(worst, abs((mover_return if player == 0 else -mover_return) - v))
     assert len(theirs) > winscore ** 2 and worst <= 1e-6
 

@@ -121,9 +121,9 @@ def test_two_fixed_strategies_and_a_best_response_match_a_plain_recursion():
     assert rate.second == pytest.approx(1.0 - win[1][0, 0, 0], abs=1e-14)
     best = plain_two_player_values(game, [None, b])
     response = pig_best_response(hold_at_or_goal(3, 8), game)
-    assert response.first == pytest.approx(best[0][0, 0, 0], abs=1e-14)
-    assert response.second == pytest.approx(1.0 - best[1][0, 0, 0], abs=1e-14)
-    assert response.average > rate.average
+    assert response.win_rate.first == pytest.approx(best[0][0, 0, 0], abs=1e-14)
+    assert response.win_rate.second == pytest.approx(1.0 - best[1][0, 0, 0], abs=1e-14)
+    assert response.win_rate.average > rate.average
 
 
 @pytest.mark.parametrize("name, goal", [("pig", 30), ("big-pig", 25)])

@@ -15,7 +15,7 @@ def test_every_builtin_round_trips_to_the_same_solution(name, tmp_path):
     loaded = load_rules_file(path)
     assert loaded == rules
     a, b = solve(rules.replace(goal=40)), solve(loaded.replace(goal=40))
-    assert np.array_equal(a.policy, b.policy) and np.array_equal(a.win_probability, b.win_probability)
+    assert np.array_equal(a.policy, b.policy) and np.array_equal(a.values, b.values)
 
 
 GOOD = 'name = "mine"\nfree_bacon = "bacon_pig_tail"\nswaps = "swap_double"\ngoal = 50\n'

@@ -195,7 +195,7 @@ def test_solver_matches_a_plain_recursion(name, goal):
     rules = get_rules(name, goal=goal)
     solution = solve(rules)
     value, _ = recursive_values(rules)
-    worst = max(abs(solution.win_probability[s, o] - value(s, o)) for s in range(goal) for o in range(goal))
+    worst = max(abs(solution.values[s, o] - value(s, o)) for s in range(goal) for o in range(goal))
     assert worst <= solution.certificate.error_bound + 1e-15
 
 
@@ -358,7 +358,7 @@ def test_feral_hogs_solver_matches_a_plain_recursion(name, goal, max_dice):
             for a in raw:
                 for b in raw:
                     i, j = rules.context_index((a, b))
-                    worst = max(worst, abs(solution.win_probability[s, o, i, j] - value(s, o, a, b)))
+                    worst = max(worst, abs(solution.values[s, o, i, j] - value(s, o, a, b)))
     assert worst <= solution.certificate.error_bound + 1e-15
     # and the chosen dice are optimal by the recursion's own action values
     s, o = 3, 5
@@ -446,7 +446,7 @@ def test_neller_hog_against_plain_value_iteration():
     assert solution.certificate.proven and 0 < solution.certificate.error_bound < 1e-9
     assert solution.certificate.stay_probability == pytest.approx(1 - (5 / 6) ** 10)  # 10 dice, any 1
     reference = iterated_values(rules)
-    worst = max(abs(solution.win_probability[s, o] - p) for (s, o), p in reference.items())
+    worst = max(abs(solution.values[s, o] - p) for (s, o), p in reference.items())
     assert worst <= solution.certificate.error_bound + 1e-13
     assert solution.policy.min() >= 1  # zero dice is never chosen: it is not a move
     from hogsolve.strategy.policy import StrategyError

@@ -66,7 +66,7 @@ def test_committed_tables_reproduce_byte_for_byte(name):
     # the float solve agrees within its own certificate
     floats = solve(get_rules(name))
     bound = floats.certificate.error_bound
-    assert np.abs(arrays["win_probability.npy"] - floats.win_probability).max() <= bound
+    assert np.abs(arrays["win_probability.npy"] - floats.values).max() <= bound
     assert np.abs(arrays["action_values.npy"] - floats.action_values).max() <= bound
     # every data file matches its checksum, and the CSV matches the array
     for name_, digest in meta["sha256"].items():
@@ -95,7 +95,7 @@ def test_float_only_tables_reproduce_byte_for_byte(name):
         assert meta["layout"].startswith("policy[score, opponent_score, mover's memory")
         assert sorted(meta["sha256"]) == ["policy.npy", "win_probability.npy"]
         _, values = load_arrays(directory, ("win_probability.npy",))
-        assert np.abs(values["win_probability.npy"] - fresh.win_probability).max() <= GRID_ERROR
+        assert np.abs(values["win_probability.npy"] - fresh.values).max() <= GRID_ERROR
     else:
         assert sorted(meta["sha256"]) == ["policy.csv", "policy.npy"]
         assert np.array_equal(read_grid_csv(directory / "policy.csv", int), arrays["policy.npy"])
@@ -122,12 +122,13 @@ def test_pig_tables_reproduce_byte_for_byte(name):
     meta = json.loads((SOLUTIONS / name / "meta.json").read_text())
     assert meta["certificate"]["proven"] and meta["layout"].startswith("roll[i, j, k]")
     roll = np.load(SOLUTIONS / name / "roll.npy", allow_pickle=False)
-    assert roll.shape == (fresh.game.goal,) * 3 and np.array_equal(roll, fresh.roll)
-    assert np.array_equal(read_grid_csv(SOLUTIONS / name / "hold_threshold.csv", int), fresh.hold_threshold)
+    assert roll.shape == (fresh.game.goal,) * 3 and np.array_equal(roll, fresh.policy)
+    thresholds = read_grid_csv(SOLUTIONS / name / "hold_threshold.csv", int)
+    assert np.array_equal(thresholds, fresh.game.hold_thresholds(fresh.policy))
     from hogsolve.strategy.pig import PigBot, pig_bot
     bot = pig_bot(name)
-    assert isinstance(bot, PigBot) and np.array_equal(bot.roll, fresh.roll)
-    assert np.abs(bot.value - fresh.value).max() <= GRID_ERROR
+    assert isinstance(bot, PigBot) and np.array_equal(bot.policy, fresh.policy)
+    assert np.abs(bot.values - fresh.values).max() <= GRID_ERROR
 
 
 def test_pig_bots_load_without_solving(monkeypatch):
@@ -135,7 +136,7 @@ def test_pig_bots_load_without_solving(monkeypatch):
     monkeypatch.setattr(strategy_pig, "solve_pig", lambda game: pytest.fail("solved a shipped game"))
     for name in ("pig", "two-dice-pig"):
         bot = strategy_pig.pig_bot(name)
-        assert bot.value.shape == (100, 100, 100) and bot(0, 0, 0) and not bot(0, 0, 30)
+        assert bot.values.shape == (100, 100, 100) and bot(0, 0, 0) and not bot(0, 0, 30)
 
 
 def test_solutions_readme_exists():

@@ -22,7 +22,7 @@ def test_matches_plain_recursion_at_goal_30(name):
     value, action_value = recursive_values(rules)
     for s in range(30):
         for o in range(30):
-            assert solution.win_probability[s, o] == pytest.approx(value(s, o), abs=1e-13)
+            assert solution.values[s, o] == pytest.approx(value(s, o), abs=1e-13)
             q = [action_value(s, o, n) for n in range(11)]
             assert solution.action_values[s, o] == pytest.approx(q, abs=1e-13)
             best = max(q)
@@ -54,7 +54,7 @@ def test_no_single_state_deviation_improves(name):
     assert gains.max() <= solution.certificate.error_bound
     # and the policy's own value is the optimal value
     values, _ = play_values(model, solution.policy, solution.policy)
-    assert np.abs(values - solution.win_probability).max() <= solution.certificate.error_bound
+    assert np.abs(values - solution.values).max() <= solution.certificate.error_bound
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -224,7 +224,7 @@ def test_pig_out_zero_iterates_to_the_right_answer():
     solution = solve(rules)
     ref = iterated_values(rules)
     for (s, o), v in ref.items():
-        assert solution.win_probability[s, o] == pytest.approx(v, abs=1e-12)
+        assert solution.values[s, o] == pytest.approx(v, abs=1e-12)
     c = solution.certificate
     assert c.method.startswith("iterated") and c.updates > 2 * 12 - 1
     assert 0 < c.stay_probability < 1 and c.proven
@@ -247,4 +247,4 @@ def test_user_ruleset_from_own_functions():
     value, _ = recursive_values(rules)
     for s in range(25):
         for o in range(25):
-            assert solution.win_probability[s, o] == pytest.approx(value(s, o), abs=1e-13)
+            assert solution.values[s, o] == pytest.approx(value(s, o), abs=1e-13)

@@ -50,6 +50,6 @@ def test_the_exact_checks_share_the_vocabulary():
         assert result.ok and result.message == "" and result.iterations in (39, 29)
         assert {"ok", "message", "iterations"} <= set(result.to_dict())
     wrong = solve_pig(get_pig_game("pig", goal=15))
-    wrong.roll[3, 5, 1] = False  # hold at 1: strictly worse than rolling
+    wrong.policy[3, 5, 1] = False  # hold at 1: strictly worse than rolling
     bad = verify_pig(wrong)
     assert not bad.ok and bad.message == "the policy's action is worse than the other in 1 states"

@@ -37,7 +37,7 @@ def test_measures_against_independent_computations(name):
     rules = get_rules(name, goal=30)
     row = summarize(rules)
     solution = solve(rules)
-    assert row["proven"] and row["first_player_win_probability"] == float(solution.win_probability[0, 0])
+    assert row["proven"] and row["first_player_win_probability"] == float(solution.values[0, 0])
     assert row["opening_move"] == int(solution.policy[0, 0])
     assert row["zero_dice_share"] == float(np.mean(solution.policy == 0))
     assert row["expected_turns"] == pytest.approx(recursive_expected_turns(rules, solution.policy), rel=1e-12)

@@ -17,7 +17,7 @@ def test_round_trip(small, tmp_path):
     write_solution(small, tmp_path, "test")
     meta, arrays = load_arrays(tmp_path, ("policy.npy", "win_probability.npy"))
     assert np.array_equal(arrays["policy.npy"], small.policy)
-    assert np.array_equal(arrays["win_probability.npy"], small.win_probability)
+    assert np.array_equal(arrays["win_probability.npy"], small.values)
     assert meta["goal"] == 20 and meta["tie_break"].startswith("fewest dice")
     assert not list(tmp_path.glob(".*tmp"))
 

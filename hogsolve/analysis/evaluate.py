@@ -55,50 +55,7 @@ def _start(values: np.ndarray) -> float:
     return values[(0,) * values.ndim]
 
 
-@dataclasses.dataclass(frozen=True)
-class HogBestResponse(BestResponse):
-    """The best response to ``opponent`` in a Hog ruleset: its policy, values and win rate.
-
-    It is itself a strategy: ``best(score, opponent_score)`` and
-    ``win_rate(best, other, rules)`` work directly.
-    """
-
-    opponent: str
-    policy: np.ndarray        # [score, opponent_score], fewest dice on ties
-    win_probability: np.ndarray  # [score, opponent_score]: best responder to move
-    win_rate: WinRate
-    rules: Optional[Ruleset] = None
-
-    @property
-    def name(self) -> str:
-        """How the best response is shown."""
-        return f"best response to {self.opponent}"
-
-    def __call__(self, score: int, opponent_score: int, *context: int) -> int:
-        context = self.rules.context_index(context) if self.rules is not None else ()
-        return int(self.policy[(score, opponent_score) + tuple(context)])
-
-    @property
-    def uses_history(self) -> bool:
-        """True when the policy depends on the players' memories."""
-        return self.policy.ndim > 2
-
-    @property
-    def game(self) -> Optional[Ruleset]:
-        """The ruleset (the name every game's best response gives its rules)."""
-        return self.rules
-
-    @property
-    def opening_action(self) -> int:
-        """The dice the best response rolls at 0-0."""
-        return int(self.policy[(0,) * self.policy.ndim])
-
-    def __repr__(self) -> str:
-        return (f"BestResponse(to {self.opponent}: win rate {self.win_rate.average:.12f}, "
-                f"exploitability {self.exploitability:.12f})")
-
-
-def best_response(strategy, rules: Ruleset, *, model: Optional[Model] = None) -> HogBestResponse:
+def best_response(strategy, rules: Ruleset, *, model: Optional[Model] = None) -> BestResponse:
     """The strategy that maximises the win rate against the fixed ``strategy``."""
     model = model_for(rules, model)
     fixed = as_policy(strategy, rules)
@@ -118,7 +75,7 @@ def best_response(strategy, rules: Ruleset, *, model: Optional[Model] = None) ->
     policy = tie_broken_policy(action_values, rounding_tie_threshold(model))
     rate = WinRate(f"best response to {fixed.name}", fixed.name,
                    float(_start(value_me)), float(1 - _start(value_opp)))
-    return HogBestResponse(fixed.name, policy, value_me, rate, rules)
+    return BestResponse(rules, fixed.name, policy, value_me, rate)
 
 
 def _best_response_pairwise(model: Model, opponent: np.ndarray):
@@ -148,57 +105,11 @@ def exploitability(strategy: Any, rules: Ruleset, *, model: Optional[Model] = No
     return best_response(strategy, rules, model=model).exploitability
 
 
-@dataclasses.dataclass(frozen=True)
-class HogRegret(Regret):
-    """Where a strategy loses against optimal play in a Hog ruleset (see :func:`regret`).
-
-    Arrays are ``[score, opponent_score]`` with the strategy to move.
-    """
-
-    strategy: str
-    policy: np.ndarray
-    optimal_policy: np.ndarray
-    loss: np.ndarray           # win probability lost by the strategy's choice here
-    reach: np.ndarray          # expected visits against the optimal opponent
-    win_rate: WinRate          # the strategy against the optimal strategy
-    rules: Optional[Ruleset] = None
-
-    @property
-    def game(self) -> Optional[Ruleset]:
-        """The ruleset, where the regret was given it."""
-        return self.rules
-
-    def columns(self) -> list:
-        """Scores, both players' memories under a history rule, the dice chosen and the best."""
-        memories = ["my_memory", "opponent_memory"] if self.loss.ndim > 2 else []
-        return ["score", "opponent_score", *memories, "choice", "optimal", "loss", "reach", "expected_loss"]
-
-    def worst(self, top: int = 10) -> list:
-        """The ``top`` states by expected loss, as dicts."""
-        flat = np.argsort(-self.expected_loss, axis=None, kind="stable")[:top]
-        out = []
-        for index in flat:
-            where = tuple(int(i) for i in np.unravel_index(int(index), self.loss.shape))
-            if self.expected_loss[where] <= 0:
-                break
-            row = {"score": where[0], "opponent_score": where[1]}
-            if len(where) > 2:  # a history rule: the players' memories of their previous turns
-                row.update(my_memory=where[2], opponent_memory=where[3])
-            out.append({**row, "choice": int(self.policy[where]), "optimal": int(self.optimal_policy[where]),
-                        "loss": float(self.loss[where]), "reach": float(self.reach[where]),
-                        "expected_loss": float(self.expected_loss[where])})
-        return out
-
-    def __repr__(self) -> str:
-        return (f"Regret({self.strategy}: win rate {self.win_rate.average:.12f} against optimal, "
-                f"total expected loss {self.total_expected_loss:.12f})")
-
-
-def regret(strategy, rules: Ruleset, *, model: Optional[Model] = None, solution=None) -> HogRegret:
+def regret(strategy, rules: Ruleset, *, model: Optional[Model] = None, solution=None) -> Regret:
     """Per-state loss of ``strategy`` against optimal choices, weighted by reach."""
     model = model_for(rules, model)
-    if solution is not None and solution.rules != rules:
-        raise InputError(f"the solution is for {solution.rules.name} at goal {solution.rules.goal}, "
+    if solution is not None and solution.game != rules:
+        raise InputError(f"the solution is for {solution.game.name} at goal {solution.game.goal}, "
                          f"not {rules.name} at goal {rules.goal}")
     solution = solution if solution is not None else solve(rules, model=model)
     judged = as_policy(strategy, rules)
@@ -209,6 +120,6 @@ def regret(strategy, rules: Ruleset, *, model: Optional[Model] = None, solution=
     reach = occupancy(model, policy, solution.policy.astype(np.intp))
     rate = win_rate(policy, solution.policy, rules, model=model)
     rate = dataclasses.replace(rate, a=judged.name, b="optimal")
-    return HogRegret(judged.name, policy, solution.policy, loss, reach, rate, rules)
+    return Regret(rules, judged.name, policy, solution.policy, loss, reach, rate)
 
 

@@ -48,6 +48,6 @@ def show_best_response(args, game, br) -> None:
     print(f"  moving second: {r.second:.12f}")
     print(f"  average:       {r.average:.12f}")
     print(f"  exploitability of {args.spec}: {br.exploitability:.12f}")
-    print(f"  opening move: {game.action_label(br.opening_action)}")
+    print(f"  opening move: {game.opening_words(br.policy)}")
     if args.out is not None:
         print(f"  wrote {args.out}")

@@ -107,7 +107,7 @@ def summarize(rules: Ruleset) -> Dict[str, object]:
         corner = (0,) * policy.ndim
         row: Dict[str, object] = {
             "proven": solution.certificate.proven,
-            "first_player_win_probability": float(solution.win_probability[corner]),
+            "first_player_win_probability": float(solution.values[corner]),
             "opening_move": int(policy[corner]),
             "zero_dice_share": float(np.mean(policy == 0)),
         }

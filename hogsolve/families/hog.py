@@ -85,7 +85,7 @@ class HogFamily(GameFamily[Ruleset]):
         from ..util.stable import bound_text, certain_digits, certificate_text
         c = solution.certificate
         lines = [
-            f"{solution.rules.name} (goal {solution.goal}): P(first player wins) = "
+            f"{solution.game.name} (goal {solution.goal}): P(first player wins) = "
             f"{certain_digits(solution.first_player_win_probability, 0 if solution.exact else c.error_bound)}, "
             f"opening move {solution.opening_move} dice, solved in {solution.solve_seconds * 1000:.0f} ms",
             "  certificate: " + certificate_text(c.error_bound, c.max_bellman_residual, c.backup_error,
@@ -114,7 +114,7 @@ class HogFamily(GameFamily[Ruleset]):
     def check_ties(self, solution: Any) -> Any:
         from ..solver.exact import verify_ties
         from ..solver.model import cached_model
-        return verify_ties(cached_model(solution.rules), solution)
+        return verify_ties(cached_model(solution.game), solution)
 
     def win_rate(self, a: Any, b: Any, game: Ruleset, **options: Any) -> Any:
         from ..analysis.evaluate import win_rate

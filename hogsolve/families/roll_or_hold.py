@@ -62,7 +62,7 @@ class RollOrHoldFamily(GameFamily[PigGame]):
         from ..solver.bound_check import check_pig_policy
         from ..solver.pig import solve_pig
         solution = solve_pig(game, max_passes=max_passes)
-        return dataclasses.replace(solution, proof=check_pig_policy(game, solution.value, solution.roll))
+        return dataclasses.replace(solution, proof=check_pig_policy(game, solution.values, solution.policy))
 
     def shipped_games(self, endless: str = "none") -> Tuple[List[PigGame], Dict[str, str]]:
         """Every roll-or-hold game at its built-in goal; each has a value."""
@@ -75,7 +75,7 @@ class RollOrHoldFamily(GameFamily[PigGame]):
         lines = [
             f"{solution.game.name} (goal {solution.game.goal}): P(first player wins) = "
             f"{certain_digits(solution.first_player_win_probability, c.error_bound)}, hold at "
-            f"{int(solution.hold_threshold[0, 0])} at the start, solved in {solution.solve_seconds * 1000:.0f} ms",
+            f"{solution.opening_move} at the start, solved in {solution.solve_seconds * 1000:.0f} ms",
             "  certificate: " + certificate_text(c.error_bound, c.max_bellman_residual, c.backup_error,
                                                  c.min_decision_margin, len(c.tie_states)) + "; " +
             (f"{c.policy_passes} rounds of policy iteration over whole turns" if c.over_turns
@@ -147,7 +147,8 @@ class RollOrHoldFamily(GameFamily[PigGame]):
 
     def policy_picture(self, game: PigGame, bot: Any) -> Tuple[np.ndarray, np.ndarray, str, str]:
         """The hold threshold at every pair of scores, and the win probability at a turn's start."""
-        return bot.hold_threshold, bot.value[:, :, 0], f"{game.name} (goal {game.goal})", "turn total at which to hold"
+        return (game.hold_thresholds(bot.policy), bot.values[:, :, 0], f"{game.name} (goal {game.goal})",
+                "turn total at which to hold")
 
     def web_bot(self, game: PigGame) -> Any:
         return self.optimal(game)
@@ -162,24 +163,23 @@ class RollOrHoldFamily(GameFamily[PigGame]):
 
     def hint(self, game: PigGame, bot: Any, where: Tuple[int, ...]) -> Dict[str, Any]:
         from ..sessions.pig import best_move, move_values
-        values = move_values(game, bot.value, where)
+        values = move_values(game, bot.values, where)
         return {"best": best_move(values), **{k: None if v is None else finite(v) for k, v in values.items()}}
 
     def policy_map(self, name: str, game: PigGame, bot: Any, memory: Tuple[int, ...]) -> Dict[str, Any]:
         return {"family": self.name, "rules": name, "goal": int(bot.game.goal),
-                "hold_threshold": bot.hold_threshold.astype(int).tolist(),
-                "win_probability": [[finite(x) for x in row] for row in bot.value[:, :, 0]]}
+                "hold_threshold": game.hold_thresholds(bot.policy).astype(int).tolist(),
+                "win_probability": [[finite(x) for x in row] for row in bot.values[:, :, 0]]}
 
     def lab_maps(self, game: PigGame, optimal: Any, table: np.ndarray, expected: np.ndarray,
                  memory: Tuple[int, ...]) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Hold thresholds by banked scores; the loss summed over turn totals."""
-        from ..strategy.pig import hold_thresholds
         g = int(game.goal)
-        return hold_thresholds(table, g), hold_thresholds(optimal.roll, g), expected.reshape(g, g, -1).sum(axis=2)
+        return game.hold_thresholds(table), game.hold_thresholds(optimal.policy), expected.reshape(g, g, -1).sum(axis=2)
 
     def lab_state(self, game: PigGame, optimal: Any, table: np.ndarray, where: Tuple[int, ...]) -> Dict[str, Any]:
         from ..sessions.pig import best_move, move_values
-        values = move_values(game, optimal.value, where)
+        values = move_values(game, optimal.values, where)
         roll = bool(table[where]) or where[2] == 0
         return {"state": list(where), "actions": ["roll", "hold"], "values": [finite(values["roll"]),
                 None if values["hold"] is None else finite(values["hold"])],

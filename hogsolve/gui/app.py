@@ -35,7 +35,7 @@ import ipaddress
 import json
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Dict, Optional
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -113,7 +113,7 @@ class Api:
         self.bots = Bots(catalog)
         self.store = GameStore(catalog, self.bots, default_rules, **store_options)
         self.tables = FriendTables(catalog, self.bots)
-        self.policies: "OrderedDict[tuple, dict]" = OrderedDict()
+        self.policies: "OrderedDict[tuple, bytes]" = OrderedDict()
 
     def name(self, raw, status: int = 400) -> str:
         """The canonical game name, or a GameError listing what there is."""
@@ -140,7 +140,7 @@ class Api:
             if bot is None:
                 return json_reply(self.bots.progress(name), 202)
             payload = family.policy_map(name, rules, bot, memory)
-            self.policies[key] = json_reply(payload).body
+            self.policies[key] = bytes(json_reply(payload).body)
             while len(self.policies) > POLICY_CACHE:
                 self.policies.popitem(last=False)
         self.policies.move_to_end(key)
@@ -301,7 +301,7 @@ async def server_error(request, exc: Exception):
 
 
 def create_app(access: Access, default_rules: str = "su18", rule_files: Optional[dict] = None,
-               sinbad: Optional[SinbadRooms] = None, lab: Optional[Any] = None, **store_options) -> Starlette:
+               sinbad: Optional[SinbadRooms] = None, lab: Optional[Any] = None, **store_options) -> Guard:
     """The whole web app behind its guard (see the module docstring); ``sinbad``: the chat
     rooms (by default kept in memory only); ``lab``: the strategy lab of ``hogsolve lab``'s
     one file (a :class:`~hogsolve.gui.lab.Lab`), whose page and routes exist only then."""
@@ -341,9 +341,9 @@ def create_app(access: Access, default_rules: str = "su18", rule_files: Optional
     ]
     if lab_server is not None:
         routes[:0] = [Route("/lab", page("lab.html"), methods=["GET"]), *lab_server.routes()]
-    app = Starlette(routes=routes, exception_handlers={GameError: game_error, HogsolveError: refused,
-                                                       HTTPException: http_error, Exception: server_error},
-                    lifespan=lifespan)
+    handlers: Dict[Any, Any] = {GameError: game_error, HogsolveError: refused, HTTPException: http_error,
+                                Exception: server_error}
+    app = Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
     guarded = Guard(app, access)
     guarded.api, guarded.rooms, guarded.lab = api, rooms, lab_server  # the stores, for tests and benchmarks
     return guarded

@@ -21,7 +21,7 @@ from __future__ import annotations
 import hmac
 import json
 from dataclasses import dataclass, field
-from typing import Iterable, Optional, Sequence, Tuple
+from typing import Any, Iterable, Optional, Sequence, Tuple
 from urllib.parse import parse_qs, urlencode
 
 MAX_BODY = 64 * 1024
@@ -80,6 +80,11 @@ def _cookie(header: str, name: str) -> Optional[str]:
 
 class Guard:
     """The ASGI middleware of the module docstring."""
+
+    # the app's stores, set by create_app for tests and benchmarks
+    api: Any
+    rooms: Any
+    lab: Any
 
     def __init__(self, app, access: Access):
         self.app, self.access = app, access

@@ -26,7 +26,7 @@ import random
 import secrets
 import time
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Set
+from typing import Any, Callable, Dict, List, Optional, Set
 
 import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -122,7 +122,7 @@ class RoomHost:
         self.log, self.think, self.stall_after = log, think, stall
         self.connections: Dict[str, Set[Connection]] = {}
         self.bots: Dict[str, asyncio.Task] = {}
-        self.brains: Dict[str, object] = {}
+        self.brains: Dict[str, Any] = {}  # a bot kind's brain per seat (observe, speak)
         self.progress = time.monotonic()
         self.stall_task: Optional[asyncio.Task] = None
         self.replaying = False
@@ -134,7 +134,7 @@ class RoomHost:
         if self.log is not None and not self.replaying:
             self.log.append(self.chat.name, self.chat.applied, command)
             if any(o.message["type"] == "game_over" for o in out):
-                game = self.chat.room.game
+                game = self.chat.current.game
                 self.log.finish_game(self.chat.name, self.chat.games, dict(game.totals), list(game.winners))
         if any(o.message["type"] == "round_start" for o in out):
             self.progress = time.monotonic()  # the round's clock
@@ -198,7 +198,7 @@ class RoomHost:
 
     def _bot_catch_up(self, name: str) -> List[Message]:
         """What a bot restarted mid-round must know: the round's items and its hand."""
-        r = self.chat.room
+        r = self.chat.current
         items = tuple((i, r.round.values[i]) for i in r.round.items)
         return [Message("", None, ("round", r.game.rounds, items))]
 
@@ -215,9 +215,9 @@ class RoomHost:
         while name in self.chat.seats:
             await asyncio.sleep(self.think * (0.5 + rng.random()))
             chat = self.chat
-            if not chat.playing or name not in chat.room.game.totals:
+            if not chat.playing or name not in chat.current.game.totals:
                 continue
-            line = self.brains[name].speak(tuple(chat.room.round.hands[name]), time.monotonic())
+            line = self.brains[name].speak(tuple(chat.current.round.hands[name]), time.monotonic())
             if line:
                 self.say(name, line)
 
@@ -273,10 +273,11 @@ class SinbadRooms:
             return
         self.started = True
         self.loop = asyncio.get_running_loop()  # the one thread that touches the rooms
-        for name, seed in self.log.rooms() if self.log is not None else ():
+        log = self.log
+        for name, seed in log.rooms() if log is not None else ():
             host = self._host(name, seed)
             host.replaying = True
-            for _seq, command in self.log.commands(name):
+            for _seq, command in log.commands(name) if log is not None else ():
                 try:
                     host.chat.apply(command)
                 except RoomError:  # never logged; a damaged log stops this room's replay here

@@ -179,6 +179,35 @@ class Ruleset:
         """A table read back from plain numbers (a cache), in :meth:`table_of`'s type."""
         return np.asarray(values).astype(np.int8)
 
+    # -- what a table of decisions means (every result type reads these) --
+
+    @property
+    def state_axes(self) -> Tuple[str, ...]:
+        """The axes of a table of decisions or values: the scores, then both memories under a
+        history rule."""
+        return ("score", "opponent_score") + (("my_memory", "opponent_memory") if self.history else ())
+
+    def decide(self, table: np.ndarray, score: int, opponent_score: int, *context: int) -> int:
+        """A table's dice count at (score, opponent_score), then the memories under a history rule."""
+        return int(table[(score, opponent_score) + tuple(self.context_index(context))])
+
+    def choice_name(self, decision: Any) -> int:
+        """A table entry as shown: the dice count."""
+        return int(decision)
+
+    def opening_move(self, table: np.ndarray) -> int:
+        """The table's dice count at the start (0-0, both memories 0)."""
+        return int(table[(0,) * table.ndim])
+
+    def opening_words(self, table: np.ndarray) -> str:
+        """:meth:`opening_move` said."""
+        return f"{self.opening_move(table)} dice"
+
+    def degenerate(self, table: np.ndarray) -> str:
+        """'' for a table with a real choice; else the one dice count it rolls everywhere."""
+        counts = np.unique(table)
+        return f"always {int(counts[0])} dice" if counts.size == 1 else ""
+
     def chance_outcome_count(self) -> int:
         """How many chance outcomes a roll can have: its points, 0 to the most any roll scores."""
         from .turn import points_counts

@@ -126,6 +126,53 @@ class PigGame:
         """A table read back from plain numbers (a cache), in :meth:`table_of`'s type."""
         return np.asarray(values).astype(bool)
 
+    # -- what a table of decisions means (every result type reads these) --
+
+    #: The axes of a table of decisions or values.
+    state_axes = ("score", "opponent_score", "turn_total")
+
+    def decide(self, table: np.ndarray, score: int, opponent_score: int, turn_total: int) -> bool:
+        """A roll table's decision at a state: True to roll (holding at the goal, as the game does)."""
+        if score + turn_total >= self.goal:
+            return False
+        return bool(table[score, opponent_score, turn_total])
+
+    def choice_name(self, decision: Any) -> str:
+        """A table entry in words: "roll" or "hold"."""
+        return "roll" if bool(decision) else "hold"
+
+    def hold_thresholds(self, table: np.ndarray) -> np.ndarray:
+        """``[i, j]``: the turn total at which a roll table ``table[i, j, k]`` first holds (the
+        goal's remainder when it never does)."""
+        g = int(self.goal)
+        k = np.arange(table.shape[2])[None, None, :]
+        i = np.arange(g)[:, None, None]
+        holds = ~table[:g, :g, :] & (k >= 1) & (i + k < g)
+        first = np.where(holds.any(axis=2), holds.argmax(axis=2), g - np.arange(g)[:, None])
+        return first.astype(np.int64)
+
+    def opening_move(self, table: np.ndarray) -> int:
+        """The turn total at which the table holds at 0-0 (the first roll is compulsory)."""
+        return int(self.hold_thresholds(table)[0, 0])
+
+    def opening_words(self, table: np.ndarray) -> str:
+        """:meth:`opening_move` said."""
+        return f"hold at {self.opening_move(table)}"
+
+    def degenerate(self, table: np.ndarray) -> str:
+        """'' for a table with a real choice; else which fixed rule it plays in every state where
+        a choice exists: "always roll" (never hold before the goal, as Pig's optimum at goals 20,
+        30 and 35) or "always hold".  A benchmark whose optimum is degenerate is learnt by a
+        table that learns nothing."""
+        g = self.goal
+        i, _, k = np.indices(table.shape)
+        choice = (k >= 1) & (i + k < g) & (k < g)  # a turn total to bank, the goal not yet reached
+        if not choice.any():
+            return ""
+        if table[choice].all():
+            return "always roll"
+        return "always hold" if not table[choice].any() else ""
+
     def chance_outcome_count(self) -> int:
         """How many chance outcomes a roll can have (:meth:`outcomes`)."""
         return len(self.outcomes())

@@ -6,7 +6,7 @@ injectable so that tests can script a whole game.
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, Optional
+from typing import Any, Callable, Dict, Optional
 
 from ..hog.engine import Turn
 from ..strategy.optimal_bot import optimal_strategy
@@ -35,7 +35,7 @@ def describe_turn(turn: Turn, who: str) -> str:
     return f"{what} -> {plural(turn.points, 'point')}{tail}"
 
 
-def hint_lines(hint: Dict[str, object]) -> list:
+def hint_lines(hint: Dict[str, Any]) -> list:
     """The hint of :meth:`Session.hint` as lines of text."""
     best, values = hint["best"], hint["values"]
     if hint.get("proven", True):
@@ -64,7 +64,7 @@ def play_terminal(rules: Ruleset, *, you_first: bool = True, seed: Optional[int]
 
     write(f"Hog ({rules.name}), first to {rules.goal}. {rules.description}")
     try:
-        while session.winner is None:
+        while session.winner is None and session.to_move is not None:
             who = NAMES[session.to_move]
             write(f"\nScore: {score_line()}. {who} to move.")
             if session.to_move == "you":
@@ -88,7 +88,8 @@ def ask_dice(session: Session, read, write) -> int:
     while True:
         answer = read(PROMPT.format(least=least, max=most)).strip().lower()
         if answer == "h":
-            for line in hint_lines(session.hint()):
+            hint = session.hint()  # always one on the person's turn
+            for line in hint_lines(hint) if hint else []:
                 write(line)
             continue
         if answer == "q":

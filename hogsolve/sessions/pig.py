@@ -38,7 +38,7 @@ class PigSession(YouAndBot):
     Parameters
     ----------
     game : PigGame
-    bot : PigSolution or PigBot
+    bot : Solution or PigBot
         The solved game (``game``, ``value``, ``roll``; see :func:`hogsolve.solve_pig`
         and :func:`hogsolve.strategy.pig.pig_bot`).
     you_first : bool
@@ -67,7 +67,7 @@ class PigSession(YouAndBot):
 
     def values(self) -> Dict[str, Optional[float]]:
         """The mover's win probability if they roll, and if they hold (None: not allowed yet)."""
-        return move_values(self.game, self.bot.value, self.match.state(), self.rolls)
+        return move_values(self.game, self.bot.values, self.match.state(), self.rolls)
 
     def hint(self) -> Optional[Dict[str, object]]:
         """On the person's turn: both choices' win probabilities and the better one."""

@@ -43,6 +43,7 @@ class SibalaSession:
         if self.phase == "deal":
             self.round, self.rounds = SibalaState(self.variant), self.rounds + 1
         state = self.round
+        assert state is not None  # a round was just dealt, or is under way
         seat = state.rolling
         while not state.is_terminal() and state.rolling == seat:  # re-roll a no-point hand
             dice = tuple(self.rng.randint(1, 6) for _ in range(4))
@@ -50,14 +51,14 @@ class SibalaSession:
             hand = evaluate(dice, self.variant)
             self.log.append({"round": self.rounds, "who": "banker" if seat == BANKER else "you",
                              "dice": list(dice), "hand": hand.describe(), "scores": hand.category != NO_POINT})
-        if state.is_terminal():
+        if state.is_terminal() and state.result is not None:
             self.balance += state.result
             self.log.append({"round": self.rounds, "who": "result", "result": state.result,
                              "balance": self.balance})
 
     def odds(self) -> Optional[Dict[str, object]]:
         """Your exact chances against the banker's hand, before you roll (None otherwise)."""
-        if self.phase != "player":
+        if self.phase != "player" or self.round is None or self.round.banker is None:
             return None
         banker = self.round.banker.strength(self.variant)
         chances = versus(strength_distribution(self.variant, reroll=True), {banker: Fraction(1)})

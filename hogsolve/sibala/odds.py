@@ -132,8 +132,8 @@ def odds(variant: Variant = KATA, reroll: bool = False) -> OddsTable:
     hands = [evaluate(r, variant) for r in ROLLS]
     total = len(ROLLS)
     categories = Counter(h.category for h in hands)
-    points = Counter(h.points for h in hands if h.category == NORMAL_POINT)
-    kinds = Counter(h.points for h in hands if h.category == ALL_OF_A_KIND)
+    points = Counter(h.points for h in hands if h.category == NORMAL_POINT and h.points is not None)
+    kinds = Counter(h.points for h in hands if h.category == ALL_OF_A_KIND and h.points is not None)
     scoring = Fraction(total - categories[NO_POINT], total)
     dist = strength_distribution(variant, reroll)
     return OddsTable(

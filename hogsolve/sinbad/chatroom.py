@@ -82,41 +82,48 @@ class ChatRoom:
 
     # -- what there is ----------------------------------------------------
     @property
+    def current(self) -> Room:
+        """The room of the game under way, or the last one (callers check :attr:`playing` or
+        that a game was started first)."""
+        assert self.room is not None, "no game has started in this room"
+        return self.room
+
+    @property
     def playing(self) -> bool:
         """True while a game is on."""
-        return self.room is not None and not self.room.game.over
+        return self.room is not None and not self.current.game.over
 
     def players(self) -> List[dict]:
         """Every seat: name, kind, status (here, away, gone, waiting) and points."""
-        game = self.room.game if self.room is not None else None
+        game = self.current.game if self.room is not None else None
         out = []
         for seat in self.seats.values():
             in_game = game is not None and seat.name in game.totals
             status = "waiting"
-            if in_game and self.playing:
+            if game is not None and game.round is not None and in_game and self.playing:
                 status = game.round.status[seat.name]
                 status = "away" if status == "here" and not seat.online else status
             elif not self.playing:
                 status = "here" if seat.online or seat.kind != "person" else "away"
             out.append({"name": seat.name, "kind": seat.kind, "status": status, "online": seat.online,
-                        "points": game.totals[seat.name] if in_game else 0})
+                        "points": game.totals[seat.name] if game is not None and in_game else 0})
         return out
 
     def hand(self, name: str) -> Optional[dict]:
         """The private ``hand`` message of ``name``, or None outside a game."""
-        if not self.playing or name not in self.room.game.totals:
+        if not self.playing or name not in self.current.game.totals:
             return None
-        return self._payload(self.room.hand_message(name))
+        return self._payload(self.current.hand_message(name))
 
     def offers(self) -> List[dict]:
         """The open offers: player and count (never the items)."""
         if not self.playing:
             return []
-        return [{"player": p, "count": o.count} for p, o in self.room.round.offers.items()]
+        return [{"player": p, "count": o.count} for p, o in self.current.round.offers.items()]
 
     def snapshot(self) -> dict:
         """Everything the room holds, for comparing rooms (a restarted one with the original)."""
-        game = self.room.game if self.room is not None else None
+        game = self.current.game if self.room is not None else None
         return {"seats": {n: dataclasses.asdict(s) for n, s in self.seats.items()}, "games": self.games,
                 "applied": self.applied,
                 "totals": dict(game.totals) if game else {}, "rounds": game.rounds if game else 0,
@@ -134,7 +141,7 @@ class ChatRoom:
         """Apply one command (see the module docstring); raises RoomError when refused."""
         op = command.get("op")
         handler = {"seat": self._seat, "unseat": self._unseat, "presence": self._presence,
-                   "say": self._say, "stall": self._stall}.get(op)
+                   "say": self._say, "stall": self._stall}.get(op) if isinstance(op, str) else None
         if handler is None:
             raise RoomError(f"unknown command {op!r}")
         out = handler(command)
@@ -150,9 +157,9 @@ class ChatRoom:
         :data:`HISTORY`, oldest first; ``private`` marks those to them alone)."""
         return [{**message, "private": to is not None} for to, message in self.history if to is None or to == name]
 
-    def check_name(self, name: str) -> str:
+    def check_name(self, name: object) -> str:
         """A free, valid seat name (RoomError otherwise)."""
-        if not is_player_name(name):
+        if not isinstance(name, str) or not is_player_name(name):
             raise RoomError("a name is one word of letters (any script), digits, _ . or - (at most 32)")
         if name.lower() in {n.lower() for n in self.seats}:
             raise RoomError(f"the name {name} is taken in this room")
@@ -171,27 +178,28 @@ class ChatRoom:
 
     def _unseat(self, command: dict) -> List[Out]:
         name = command.get("name")
-        seat = self.seats.get(name)
+        seat = self.seats.get(name) if isinstance(name, str) else None
         if seat is None or seat.kind == "person":
             raise RoomError(f"no bot named {name!r} here")
-        del self.seats[name]
+        del self.seats[seat.name]
         out = []
-        if self.playing and name in self.room.game.totals:  # still dealt in: gone, tradeable as the rules say
-            out += self._engine(self.room.handle(name, "/leave"))
+        if self.playing and name in self.current.game.totals:  # still dealt in: gone, tradeable as the rules say
+            out += self._engine(self.current.handle(name, "/leave"))
         return out + [self.players_message(f"the bot {name} leaves")]
 
     def _presence(self, command: dict) -> List[Out]:
-        seat = self.seats.get(command.get("name"))
+        name = command.get("name")
+        seat = self.seats.get(name) if isinstance(name, str) else None
         if seat is None:
             raise RoomError("no such seat")
         seat.online = bool(command.get("online"))
         out = []
-        if self.playing and seat.name in self.room.game.totals:
-            status = self.room.round.status[seat.name]
+        if self.playing and seat.name in self.current.game.totals:
+            status = self.current.round.status[seat.name]
             if not seat.online and status == "here":
-                out += self._engine(self.room.handle(seat.name, "/away"))
+                out += self._engine(self.current.handle(seat.name, "/away"))
             elif seat.online and status == "away":
-                out += self._engine(self.room.handle(seat.name, "/back"))
+                out += self._engine(self.current.handle(seat.name, "/back"))
         return out + [self.players_message(None)]
 
     def _say(self, command: dict) -> List[Out]:
@@ -205,7 +213,7 @@ class ChatRoom:
             return self._start(name)
         if text.startswith("/bot"):
             raise RoomError("usage: /bot add KIND (random, greedy or tracker), /bot remove NAME")
-        if not self.playing or name not in self.room.game.totals:
+        if not self.playing or name not in self.current.game.totals:
             if text.startswith("/") and text.split()[0] not in COMMANDS:
                 raise RoomError(f"unknown command {text.split()[0]} (the commands: /start, /bot, "
                                 f"{', '.join(COMMANDS)}, hog)")
@@ -215,8 +223,8 @@ class ChatRoom:
                 raise RoomError("the game has not started: /start deals when 2 to 8 are seated"
                                 if not self.playing else "you are not dealt in this game: wait for the next")
             return [Out(None, {"type": "chat", "text": f"{name}: {text}", "player": name, "line": text})]
-        rounds = self.room.game.rounds
-        messages = self.room.handle(name, text)
+        rounds = self.current.game.rounds
+        messages = self.current.handle(name, text)
         errors = [m for m in messages if m.event and m.event[0] == "error"]
         if errors:
             problem = str(errors[0].event[1]) if len(errors[0].event) > 1 else errors[0].text
@@ -229,7 +237,7 @@ class ChatRoom:
     def _late_hog(self, name: str) -> List[Out]:
         """A "hog" after a round was won by ``last_hog``: to its winner a reminder, to anyone else
         an error."""
-        won, winner, item = self.last_hog
+        won, winner, item = self.last_hog or (None, None, None)
         if winner == name:
             text = f"your hog already won round {won} ({item})"
             return [Out(name, {"type": "chat", "text": text, "player": None, "line": text})]
@@ -246,16 +254,16 @@ class ChatRoom:
         self.room = Room(names, seed=self.seed * 1_000_003 + self.games)
         out = [Out(None, {"type": "chat", "text": f"{name} starts game {self.games} with {', '.join(names)}",
                           "player": name, "line": "/start"})]
-        out += self._engine(self.room.start())
+        out += self._engine(self.current.start())
         for seat in self.seats.values():  # whoever is not connected is away from the first deal
             if not seat.online:
-                out += self._engine(self.room.handle(seat.name, "/away"))
+                out += self._engine(self.current.handle(seat.name, "/away"))
         return out
 
     def _stall(self, command: dict) -> List[Out]:
         if not self.playing:
             raise RoomError("no round to stall")
-        return self._engine(self.room.stall())
+        return self._engine(self.current.stall())
 
     # -- messages ---------------------------------------------------------
     def players_message(self, words: Optional[str] = None) -> Out:
@@ -275,7 +283,7 @@ class ChatRoom:
         hog = None
         for i, m in enumerate(messages):
             dealt_after = sum(1 for later in messages[i + 1:] if later.event and later.event[0] == "round")
-            round_no = self.room.game.rounds - dealt_after  # the round this message belongs to
+            round_no = self.current.game.rounds - dealt_after  # the round this message belongs to
             if m.event and m.event[0] == "hog":
                 hog = m.event
                 self.last_hog = (round_no, m.event[1], m.event[2])
@@ -294,7 +302,7 @@ class ChatRoom:
         event = m.event
         kind = event[0] if event else "chat"
         base = {"text": m.text, "event": list(_plain(event))}
-        r = self.room.round
+        r = self.current.round
         if kind == "round":
             return {**base, "type": "round_start", "round": event[1],
                     "items": [{"item": item, "value": value} for item, value in event[2]]}
@@ -319,7 +327,7 @@ class ChatRoom:
                     "hog": {"player": hog[1], "item": hog[2]} if hog else None,
                     "points": event[1], "totals": event[2]}
         if kind == "winner":
-            totals = dict(self.room.game.totals)
+            totals = dict(self.current.game.totals)
             return {**base, "type": "game_over", "totals": totals, "winners": list(event[1]),
                     "shared": len(event[1]) > 1}
         if kind == "error":
@@ -330,7 +338,7 @@ class ChatRoom:
 
 def _plain(event) -> list:
     """An engine event as JSON-ready values (tuples as lists)."""
-    out = []
+    out: list = []
     for x in event or ():
         if isinstance(x, tuple):
             out.append(_plain(x))

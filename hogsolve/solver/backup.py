@@ -60,7 +60,7 @@ class OutcomeTable:
         self.arith = arithmetic if arithmetic is not None else float_arithmetic(model)
         g, most = model.goal, model.max_points
         self.slots = slots
-        self._buffer = None  # slot_action_values' output, reused
+        self._buffer: Optional[np.ndarray] = None  # slot_action_values' output, reused
         self._supports = _supports(self.arith)
         if self.arith.dtype is object:
             start = _final_outcomes(model, self.arith.one, object)
@@ -120,7 +120,7 @@ class OutcomeTable:
             d = dataclasses.replace(d, s=d.s[rows], o=d.o[rows], kinds=d.kinds[rows], bacon_rows=d.bacon_rows[rows])
             block = block[:, rows]
         bacon = self.arith.total * self.table[d.bacon_rows, d.o]
-        out = None
+        out: Any = None
         for t in (d.kind,) if d.kind is not None else np.unique(d.kinds):
             if actions is None and w.dtype == object:  # exact: only the points each action can score
                 part = np.empty((len(d.s), w.shape[1]), dtype=object)
@@ -144,14 +144,15 @@ class OutcomeTable:
     def _piggy_delta(self, s: np.ndarray, o: np.ndarray, kinds: np.ndarray) -> np.ndarray:
         """Piggy Back's correction to the weighted sums at states (s, o): a roll of ``n``
         dice scoring 0 lands on (s, o + n), not on (s, o).  Returns (len(s), A)."""
-        model, w = self.model, self.arith.weights
+        model, w, piggy = self.model, self.arith.weights, self.model.piggy
+        assert piggy is not None  # called only under Piggy Back
         g, A = model.goal, w.shape[1]
         n = np.arange(1, A)[None, :]
         gained = o[:, None] + n                                   # the opponent's score after it
         landed = self.table[(s + o)[:, None] + n, np.minimum(gained, g - 1)]
         won = np.zeros(landed.shape, dtype=self.arith.dtype)      # past the goal: decided (see model)
         lost = np.full(landed.shape, self.arith.one, dtype=self.arith.dtype)
-        final = np.where(model.piggy[n, s[:, None], o[:, None]] == 0, won, lost)
+        final = np.where(piggy[n, s[:, None], o[:, None]] == 0, won, lost)
         value = np.where(gained < g, landed, final)
         delta = np.zeros((len(s), A), dtype=self.arith.dtype)
         delta[:, 1:] = w[kinds, 1:, 0] * (value - self.table[s + o, o][:, None])
@@ -283,6 +284,9 @@ class HistoryTable:
         if self.arith.dtype is object:
             raise InputError(f"{model.rules.name}: history rules are solved in floats only")
         rule, max_dice = model.rules.history, int(model.rules.max_dice)
+        if rule is None:
+            raise InputError(f"{model.rules.name}: no history rule to keep memories of")
+        self.rule = rule
         g, most, (H, _) = model.goal, model.max_points, model.context_shape
         # rows past the last reachable sum keep the bonus-shifted blocks in range (zero weights there)
         self.table = np.zeros((2 * g - 1 + most + int(rule.bonus), g, H, H))
@@ -373,8 +377,7 @@ class HistoryTable:
         H = self.table.shape[2]
         points = d.bacon_rows - k
         rows = d.bacon_rows[:, None] + self.bonus[:, 0][None, :]  # (m, H_a)
-        memory = np.asarray(self.model.rules.history.index(
-            self.model.rules.history.remembered(0, points), int(self.model.rules.max_dice)))
+        memory = np.asarray(self.rule.index(self.rule.remembered(0, points), int(self.model.rules.max_dice)))
         memory = np.broadcast_to(memory, points.shape)
         return self.table[rows[:, :, None], d.o[:, None, None], np.arange(H)[None, None, :], memory[:, None, None]]
 
@@ -430,7 +433,10 @@ class LandingTable:
     def __init__(self, model: Model, arithmetic: Arithmetic | None = None):
         if not model.progressive:
             raise InputError(f"{model.rules.name}: a points bonus needs every turn to score")
+        if model.points_landing is None:
+            raise InputError(f"{model.rules.name}: no points bonus to land by")
         self.model = model
+        self.landing = model.points_landing  # (goal, goal, P) next state by turn points
         self.arith = arithmetic if arithmetic is not None else float_arithmetic(model)
         self._supports = _supports(self.arith)
         extra = np.array([0, self.arith.one], dtype=self.arith.dtype)  # next mover's value: win, loss
@@ -452,8 +458,8 @@ class LandingTable:
         s, o, kinds, bacon_rows = d.s, d.o, d.kinds, d.bacon_rows
         if rows is not None:
             s, o, kinds, bacon_rows = s[rows], o[rows], kinds[rows], bacon_rows[rows]
-        nxt = self.known[self.model.points_landing[s, o]]  # (m, P)
-        out = None
+        nxt = self.known[self.landing[s, o]]  # (m, P)
+        out: Any = None
         for t in (d.kind,) if d.kind is not None else np.unique(kinds):
             part = nxt @ w[t].T
             out = part if out is None else np.where((kinds == t)[:, None], part, out)
@@ -465,7 +471,7 @@ class LandingTable:
         if self.arith.dtype is not object:
             return np.take_along_axis(self.action_values(k), np.asarray(actions)[:, None], axis=1)[:, 0]
         d = self.model.diagonals[k]  # exact: only the chosen action's points
-        nxt = self.known[self.model.points_landing[d.s, d.o]]
+        nxt = self.known[self.landing[d.s, d.o]]
         sums = _exact_chosen_sums(self.arith.weights, self._supports, d.kinds, actions, nxt)
         zero = np.flatnonzero(actions == 0)
         sums[zero] = self.arith.total * nxt[zero, d.bacon_rows[zero] - k]

@@ -33,7 +33,7 @@ from __future__ import annotations
 import dataclasses
 import time
 from fractions import Fraction
-from typing import Optional
+from typing import Any, Dict, Optional
 
 import numpy as np
 
@@ -128,7 +128,7 @@ def prove_float_table(model: Model, solution):
     win's fewest sure dice; the fewest of the exactly largest values), so the choice depends on
     exact facts, never on which float came out larger; ties that cannot be settled keep the
     fewest dice within the tie threshold, and the check counts them."""
-    check, policy = _check_hog(model, solution.win_probability, solution.policy, settle=True)
+    check, policy = _check_hog(model, solution.values, solution.policy, settle=True)
     return dataclasses.replace(solution, policy=policy.astype(np.int8)), check
 
 
@@ -257,7 +257,7 @@ class _ExactTies:
         if set(mine) & {"won", "lost"} != set(theirs) & {"won", "lost"} or \
                 any(mine[k] != theirs[k] for k in ("won", "lost") if k in mine):
             return False
-        by_scores = {}
+        by_scores: Dict[Any, Any] = {}
         for side, dist in enumerate((mine, theirs)):
             for key, probability in dist.items():
                 if isinstance(key, tuple):
@@ -314,7 +314,7 @@ class _ExactTies:
 def _merged_outcomes(model: Model, state: tuple, n: int, lost: np.ndarray, won: np.ndarray) -> dict:
     """Action ``n``'s exact outcome distribution at ``state``, the mover's sure wins (a win, or the
     opponent in a state lost for sure) merged into "won" and the sure losses into "lost"."""
-    g, merged = model.goal, {}
+    g, merged = model.goal, {}  # type: Tuple[int, Dict[Any, Any]]
     for key, probability in model.transitions(state[0], state[1], n, state[2:]):
         if isinstance(key, tuple):
             there = divmod(key[0], g) + key[1:]

@@ -33,7 +33,7 @@ ties; otherwise ``reason`` says in words what is missing.
 from __future__ import annotations
 
 import dataclasses
-from typing import Tuple
+from typing import Any, Optional, Tuple
 
 import numpy as np
 
@@ -92,6 +92,12 @@ class Certificate(Proof):
 
     #: What ``updates`` counts.
     update_unit = "score-sum updates"
+
+    def usable(self, proof: Optional[Any] = None) -> bool:
+        """Whether a table with this certificate may be shipped: the iteration converged, and a
+        proof by the error bound (where there is one) found every decision proven, none wrong."""
+        return self.converged and (proof is None or (self.proven and not proof.wrong))
+
 
     def to_dict(self) -> dict:
         """The certificate as plain JSON values."""

@@ -180,7 +180,7 @@ def verify(model: Model, solution, progress=None) -> ExactResult:
     gaps = (ranked[..., -1] - ranked[..., -2])[~tied]
     margin = int(gaps.min()) / action_one if gaps.size else float("inf")
     exact_float = rounded(values, one)
-    error = float(np.abs(exact_float - solution.win_probability).max())
+    error = float(np.abs(exact_float - solution.values).max())
     mismatches = np.argwhere(policy != solution.policy).astype(np.int32)
     return ExactResult(
         win_probability=exact_float,
@@ -267,6 +267,6 @@ def verify_ties(model: Model, solution: Any) -> TieCheck:
             q[rows] = best
         values[d.s, d.o] = q
         table.fill(k, values)
-    error = float(np.abs(rounded(values, arith.one) - solution.win_probability).max())
+    error = float(np.abs(rounded(values, arith.one) - solution.values).max())
     return TieCheck(Fraction(values[0, 0], arith.one), policy.astype(np.int8), len(certificate.tie_states),
                     exact_ties, changed, error, time.perf_counter() - start, certificate.error_bound)

@@ -170,7 +170,7 @@ class Model:
         return max(1, int((self.counts > 0).sum(axis=2).max())) + (2 if self.piggy is not None else 0)
 
     def transitions(self, score: int, opponent_score: int, num_dice: int,
-                    context: Tuple[int, ...] = ()) -> List[Tuple[object, Fraction]]:
+                    context: Tuple[int, ...] = ()) -> List[Tuple[Any, Fraction]]:
         """``[(next_state, probability), ...]`` of one action, merged by next state.
 
         ``next_state`` is a flat index seen from the next mover, or ``win`` /

@@ -18,113 +18,22 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from typing import Any, Optional
+from typing import Optional
 
-import numpy as np
 
 from .backup import backup_all
-from .certificate import Certificate, certify, policy_threshold, tie_broken_policy
+from .certificate import certify, policy_threshold, tie_broken_policy
 from .exact import check_exact_supported, verify
 from .iteration import gathered_optimal_values, lean_optimal_values, optimal_values
 from .model import Model, model_for
-from ..util.plain import plain
 from ..hog.rules import Ruleset
 from .passes import roll_rather_than_pass, zero_dice_passes
 from .stages import gather_plan, stage_plan
 from .solution import Solution
 from .memory import check_fits
 
-#: The one tie rule of every table, the player and the web: the fewest dice among the optimal
-#: counts (a roll rather than a pass that only ties; in the roll-or-hold games, a hold).  Ties are
-#: settled exactly where the exact checks reach; elsewhere "optimal" is "within the tie threshold".
-TIE_BREAK = "fewest dice among the optimal dice counts"
-
-
-@dataclasses.dataclass(frozen=True, repr=False)
-class HogSolution(Solution):
-    """Optimal values and policy of a Hog ruleset; ``ok``, ``message`` and ``iterations`` are its
-    certificate's.
-
-    Arrays are indexed ``[score, opponent_score]`` with the player to move
-    first (then, under a history rule, ``[mover's memory, opponent's memory]``):
-    ``win_probability[s, o]`` is the mover's chance of winning under
-    optimal play, ``action_values[s, o, n]`` the chance when rolling ``n``
-    dice now and playing optimally after, ``policy[s, o]`` the optimal dice
-    count (fewest dice on ties).
-    """
-
-    rules: Ruleset
-    win_probability: np.ndarray
-    action_values: np.ndarray
-    policy: np.ndarray
-    certificate: Certificate
-    solve_seconds: float
-    exact: Optional[Any] = None  # an ExactResult when solved with exact=True
-    proof: Optional[Any] = None  # a BoundCheck of the policy where rationals do not reach (solver.prove)
-
-    @property
-    def game(self) -> Ruleset:
-        """The ruleset solved (the name every game's solution gives its rules)."""
-        return self.rules
-
-    @property
-    def values(self) -> np.ndarray:
-        """``win_probability``: the mover's optimal chance of winning, per state."""
-        return self.win_probability
-
-    def __call__(self, score: int, opponent_score: int, *context: int) -> int:
-        """The optimal dice count at (score, opponent_score), then the memories under a history rule."""
-        return int(self.policy[(score, opponent_score) + tuple(self.rules.context_index(context))])
-
-    @property
-    def converged(self) -> bool:
-        """False when value iteration hit its cap on some score sum (see the certificate)."""
-        return self.certificate.converged
-
-    @property
-    def usable(self) -> bool:
-        """Whether the table may be shipped: value iteration converged, and a proof by the error
-        bound (where there is one: :func:`hogsolve.solver.prove.prove`) found every decision
-        proven and none wrong."""
-        return self.converged and (self.proof is None or (self.certificate.proven and not self.proof.wrong))
-
-    @property
-    def opening_move(self) -> int:
-        """The optimal number of dice at (0, 0)."""
-        return int(self.policy[(0,) * self.policy.ndim])
-
-    def to_dict(self) -> dict:
-        """Summary for --json output and meta.json (no big arrays)."""
-        out = {
-            **self.status(),
-            "rules": self.rules.summary(),
-            "first_player_win_probability": self.first_player_win_probability,
-            "opening_move": self.opening_move,
-            "tie_break": TIE_BREAK,
-            "solve_seconds": self.solve_seconds,
-            "certificate": self.certificate.to_dict(),
-        }
-        if self.exact is not None:
-            out["exact"] = self.exact.to_dict()
-        elif self.proof is not None:  # the proof by the error bound, under the same key
-            out["exact"] = self.proof.to_dict()
-        return plain(out)
-
-    def __repr__(self) -> str:
-        lines = [
-            f"Solution({self.rules.name}, goal={self.goal})",
-            f"  P(first player wins) = {self.first_player_win_probability:.12f}",
-            f"  opening move         = {self.opening_move} dice",
-            f"  solve time           = {self.solve_seconds * 1000:.1f} ms",
-            "  " + repr(self.certificate).replace("\n", "\n  "),
-        ]
-        if self.exact is not None:
-            lines.append("  " + repr(self.exact).replace("\n", "\n  "))
-        return "\n".join(lines)
-
-
 def solve(rules: Ruleset, exact: bool = False, *, model: Optional[Model] = None,
-          progress=None) -> HogSolution:
+          progress=None) -> Solution:
     """Optimal win probabilities, action values and policy of ``rules``.
 
     With ``exact=True`` the whole table is recomputed in exact rational
@@ -132,7 +41,7 @@ def solve(rules: Ruleset, exact: bool = False, *, model: Optional[Model] = None,
     is kept), and ``solution.exact`` reports the exact win probability at
     (0, 0).  Exact mode needs every turn to score (see :mod:`hogsolve.solver.exact`);
     otherwise it raises :class:`hogsolve.solver.exact.ExactUnsupported` before solving.
-    Then ``win_probability`` and ``action_values`` are the exact values
+    Then ``values`` and ``action_values`` are the exact values
     correctly rounded to float64.  ``progress(stages, total)`` may wrap the
     score sums of each pass (e.g. a progress bar).  A solve that would not fit in the
     memory available raises :class:`hogsolve.solver.memory.MemoryLimitError` first.
@@ -159,9 +68,9 @@ def solve(rules: Ruleset, exact: bool = False, *, model: Optional[Model] = None,
     passes = zero_dice_passes(model)
     if passes is not None:
         policy = roll_rather_than_pass(policy, action_values, threshold, passes)
-    solution = HogSolution(
-        rules=rules,
-        win_probability=values,
+    solution = Solution(
+        game=rules,
+        values=values,
         action_values=action_values,
         policy=policy,
         certificate=certificate,
@@ -172,6 +81,6 @@ def solve(rules: Ruleset, exact: bool = False, *, model: Optional[Model] = None,
         # Keep the exact policy and the exact values, correctly rounded: the
         # same bytes on every machine (the float ones differ in the last bits).
         solution = dataclasses.replace(
-            solution, exact=checked, policy=checked.policy, win_probability=checked.win_probability,
+            solution, exact=checked, policy=checked.policy, values=checked.win_probability,
             action_values=checked.action_values, solve_seconds=time.perf_counter() - start)
     return solution

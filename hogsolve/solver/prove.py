@@ -12,11 +12,12 @@ from ..hog.rules import Ruleset
 from . import bound_check
 from .exact import ExactUnsupported, check_exact_supported
 from .model import Model, compile_model
-from .optimal import HogSolution, solve
+from .optimal import solve
+from .solution import Solution
 
 
 def prove(rules: Ruleset, *, model: Optional[Model] = None,
-          progress: Optional[Callable[..., Any]] = None) -> HogSolution:
+          progress: Optional[Callable[..., Any]] = None) -> Solution:
     """The solution of ``rules`` with its proof: ``solution.exact``, an
     :class:`~hogsolve.solver.exact.ExactResult` (every state recomputed in rationals, the values
     correctly rounded), or where rationals do not reach ``solution.proof``, a

@@ -69,14 +69,14 @@ def solution_files(solution, version: str, *, policy_only: bool = False, proof=N
     history = solution.policy.ndim > 2
     policy_only = policy_only or history
     files = {"policy.npy": npy_bytes(solution.policy.astype(np.int8)),
-             "win_probability.npy": npy_bytes(on_grid(probabilities(solution.win_probability)))} \
+             "win_probability.npy": npy_bytes(on_grid(probabilities(solution.values)))} \
         if history else \
         {"policy.csv": grid_csv(solution.policy, str), "policy.npy": npy_bytes(solution.policy.astype(np.int8))} \
         if policy_only else {
         "policy.csv": grid_csv(solution.policy, str),
-        "win_probability.csv": grid_csv(probabilities(solution.win_probability), lambda x: f"{x:.12g}"),
+        "win_probability.csv": grid_csv(probabilities(solution.values), lambda x: f"{x:.12g}"),
         "policy.npy": npy_bytes(solution.policy.astype(np.int8)),
-        "win_probability.npy": npy_bytes(probabilities(solution.win_probability)),
+        "win_probability.npy": npy_bytes(probabilities(solution.values)),
         "action_values.npy": npy_bytes(probabilities(solution.action_values)),
     }
     if solution.exact is not None:
@@ -89,7 +89,7 @@ def solution_files(solution, version: str, *, policy_only: bool = False, proof=N
         "format": FORMAT,
         "layout": HISTORY_LAYOUT if history else LAYOUT,
         "hogsolve_version": version,
-        "rules": solution.rules.summary(),
+        "rules": solution.game.summary(),
         # a float solve's value varies in its last bits between machines: the digits its bound leaves certain
         "first_player_win_probability": certain_value(solution.first_player_win_probability,
                                                       solution.certificate.error_bound) if policy_only
@@ -97,8 +97,8 @@ def solution_files(solution, version: str, *, policy_only: bool = False, proof=N
         "opening_move": solution.opening_move,
         "tie_break": solution.to_dict()["tie_break"],
         "certificate": certificate,
-        "goal": int(solution.rules.goal),
-        "max_dice": int(solution.rules.max_dice),
+        "goal": int(solution.game.goal),
+        "max_dice": int(solution.game.max_dice),
         **({"values": f"win_probability.npy is float32 on a grid of 2^-20: each value within {GRID_ERROR:.1e} "
                       "of the solved one, plus the certificate's error bound (the same bytes on every machine)"}
            if history else {}),
@@ -114,7 +114,7 @@ def stable_record(certificate, proof=None) -> dict:
     last bits of a float solve vary with the machine's BLAS kernels, and so does the number
     of updates an iterated score sum takes to settle at the rounding level, which is left
     out); with ``proof``, how many ties were settled exactly and how many were not."""
-    from .optimal import TIE_BREAK
+    from .solution import TIE_BREAK
     full = certificate.to_dict()
     record = {"method": full["method"], "proven": full["proven"], "reason": full["reason"],
               "num_tie_states": full["num_tie_states"],

@@ -81,7 +81,7 @@ class OptimalStrategy:
             if self._values is None:
                 from ..solver.optimal import solve  # only a history ruleset's values, which do not ship
                 solution = solve(self.rules)
-                self._values = (solution.win_probability, solution.action_values)
+                self._values = (solution.values, solution.action_values)
             return self._values
 
     @property
@@ -201,7 +201,7 @@ def _solve_and_cache(rules: Ruleset, directory: Optional[Path]) -> OptimalStrate
     from ..solver.tables import write_solution
 
     solution = solve(rules)
-    arrays = {"policy.npy": solution.policy, "win_probability.npy": solution.win_probability,
+    arrays = {"policy.npy": solution.policy, "win_probability.npy": solution.values,
               "action_values.npy": solution.action_values}
     if not solution.certificate.proven:  # never cached: an unproven table is only shown on request
         return OptimalStrategy(rules, None, arrays, solution.certificate.reason)

@@ -9,7 +9,8 @@ import numpy as np
 
 from ..hog.rules import StrategyError
 from ..pig.rules import PIG_GAMES, PigGame, get_pig_game
-from ..solver.pig import RollTable, solve_pig
+from ..solver.pig import solve_pig
+from ..solver.solution import Solution
 from ..solver.pig.tables import PIG_FORMAT
 from ..solver.tables import TableError, load_arrays
 from .optimal_bot import PlayerWarning, shipped_tables
@@ -18,13 +19,25 @@ from ..errors import InputError
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class PigBot(RollTable):
-    """The optimal roll-or-hold player from the shipped tables: ``value`` (float32 on disk, each
-    within 2^-21 of the solved value, on a fixed grid) and ``roll``, checksum-verified."""
+class PigBot:
+    """The optimal roll-or-hold player from the shipped tables: ``values`` (float32 on disk, each
+    within 2^-21 of the solved value, on a fixed grid) and ``policy`` (True to roll),
+    checksum-verified; the same names as a :class:`~hogsolve.solver.solution.Solution`'s."""
 
     game: PigGame
-    value: np.ndarray
-    roll: np.ndarray
+    values: np.ndarray
+    policy: np.ndarray
+
+    name = "optimal"
+
+    def __call__(self, score: int, opponent_score: int, turn_total: int) -> bool:
+        """True to roll at (score, opponent_score, turn_total)."""
+        return self.game.decide(self.policy, score, opponent_score, turn_total)
+
+    @property
+    def first_player_win_probability(self) -> float:
+        """P(the first player wins) under optimal play by both."""
+        return float(self.values[0, 0, 0])
 
     def __repr__(self) -> str:
         return f"PigBot({self.game.name}, goal={self.game.goal})"
@@ -32,18 +45,16 @@ class PigBot(RollTable):
 
 @dataclasses.dataclass(frozen=True)
 class TabulatedPig:
-    """A roll-or-hold strategy as a roll table (an agent's or a user file's), as hogsolve's
-    Pig analyses take it."""
+    """A roll-or-hold strategy as a roll table ``policy[i, j, k]`` (True to roll; an agent's or
+    a user file's), as hogsolve's Pig analyses take it."""
 
     game: PigGame
-    roll: np.ndarray
+    policy: np.ndarray
     name: str = "agent"
 
     def __call__(self, score: int, opponent_score: int, turn_total: int) -> bool:
         """True to roll (holding at the goal, as the game does)."""
-        if score + turn_total >= self.game.goal:
-            return False
-        return bool(self.roll[score, opponent_score, turn_total])
+        return self.game.decide(self.policy, score, opponent_score, turn_total)
 
 
 def _load_pig(directory: Path, game: PigGame) -> PigBot:
@@ -58,7 +69,7 @@ def _load_pig(directory: Path, game: PigGame) -> PigBot:
     return PigBot(game, value.astype(np.float64), roll)
 
 
-def pig_bot(game: Union[str, PigGame]) -> RollTable:
+def pig_bot(game: Union[str, PigGame]) -> Union[PigBot, Solution]:
     """The optimal player of a roll-or-hold game: its shipped tables when it is a built-in game
     at its built-in goal (a fraction of a second), else a fresh :func:`~hogsolve.solve_pig`."""
     import warnings
@@ -115,12 +126,12 @@ def _goal_rule(table: np.ndarray, g: int) -> np.ndarray:
 def _strategy_table(strategy, game: PigGame) -> np.ndarray:
     g = game.goal
     i, j, k = np.meshgrid(np.arange(g), np.arange(g), np.arange(2 * g), indexing="ij")
-    if isinstance(getattr(strategy, "roll", None), np.ndarray):  # a solution or best response: its roll table
+    if isinstance(getattr(strategy, "policy", None), np.ndarray):  # a solution, bot or best response: its table
         if strategy.game != game:
             raise InputError(f"the solution is for {strategy.game.name} at goal {strategy.game.goal}")
         table = np.zeros((g, g, 2 * g), dtype=bool)
-        w = min(strategy.roll.shape[2], 2 * g)  # a solution's g turn totals, or a whole table's 2g
-        table[:, :, :w] = strategy.roll[:, :, :w] & (i[:, :, :w] + k[:, :, :w] < g)
+        w = min(strategy.policy.shape[2], 2 * g)  # a solution's g turn totals, or a whole table's 2g
+        table[:, :, :w] = strategy.policy[:, :, :w] & (i[:, :, :w] + k[:, :, :w] < g)
         table[:, :, 0] = True  # the first roll of a turn is compulsory
         return table
     if hasattr(strategy, "table"):
@@ -172,14 +183,3 @@ def load_pig_strategy(spec: str, game: PigGame, solution=None, *, timeout: float
     except UserFileError as exc:
         raise StrategyError(str(exc)) from None
     raise StrategyError(f"bad strategy {spec!r} for {game.name}; accepted forms: {PIG_STRATEGY_FORMS}")
-
-
-def hold_thresholds(roll: np.ndarray, goal: int) -> np.ndarray:
-    """``[i, j]``: the turn total at which a roll-or-hold strategy first holds (the goal's
-    remainder when it never does), from its roll table ``roll[i, j, k]``."""
-    g = int(goal)
-    k = np.arange(roll.shape[2])[None, None, :]
-    i = np.arange(g)[:, None, None]
-    holds = ~roll[:g, :g, :] & (k >= 1) & (i + k < g)
-    first = np.where(holds.any(axis=2), holds.argmax(axis=2), g - np.arange(g)[:, None])
-    return first.astype(np.int64)

@@ -7,14 +7,14 @@ the solver does.
 """
 from __future__ import annotations
 
-import dataclasses
 from typing import Any, List, Optional
 import numpy as np
 
 from ...pig.rules import PigGame
 from ...solver.pig.stages import (Rolls, greedy_policy, hold_values, pair_values, stage_pairs, turn_values,
                                  action_values)
-from ...solver.pig.solve import PigSolution, solve_pig
+from ...solver.pig.solve import solve_pig
+from ...solver.solution import Solution
 from ...solver.pig.turns import best_response_by_turns, policy_start_values, reach_by_turns
 from ...strategy.pig import policy_table
 from ..results import BestResponse, Regret, WinRate
@@ -48,46 +48,7 @@ def _policy_pass(game: PigGame, rolls: Rolls, tables: tuple):
     return v[0][:, :, 0], v[1][:, :, 0]
 
 
-@dataclasses.dataclass(frozen=True, repr=False)
-class PigBestResponse(BestResponse):
-    """The best response to a fixed roll/hold strategy: its roll table and exact win rate."""
-
-    game: PigGame
-    opponent: str
-    roll: np.ndarray          # [i, j, k] True: roll (the best responder to move)
-    first: float              # P(best responder wins | it moves first)
-    second: float
-
-    name = "best response"
-
-    @property
-    def policy(self) -> np.ndarray:
-        """``roll``: the best response's choice per state (True: roll), as every game names it."""
-        return self.roll
-
-    @property
-    def average(self) -> float:
-        """The win rate over both seatings."""
-        return (self.first + self.second) / 2
-
-    @property
-    def win_rate(self) -> WinRate:
-        """The best response's win rate against the opponent, as for Hog."""
-        return WinRate(self.name, self.opponent, self.first, self.second)
-
-    @property
-    def opening_action(self) -> int:
-        """0: the first roll of a turn is compulsory."""
-        return 0
-
-    def __call__(self, score: int, opponent_score: int, turn_total: int) -> bool:
-        return score + turn_total < self.game.goal and bool(self.roll[score, opponent_score, turn_total])
-
-    def __repr__(self) -> str:
-        return f"PigBestResponse(to {self.opponent}: win rate {self.average:.12f})"
-
-
-def pig_best_response(strategy, game: PigGame, *, max_passes: int = 50) -> PigBestResponse:
+def pig_best_response(strategy, game: PigGame, *, max_passes: int = 50) -> BestResponse:
     """The roll/hold table that wins most often against the fixed ``strategy``: stages as in
     :func:`solve_pig`, with the opponent's turns fixed linear maps of the value after a bust
     (with wipes, policy iteration over whole turns)."""
@@ -98,7 +59,8 @@ def pig_best_response(strategy, game: PigGame, *, max_passes: int = 50) -> PigBe
     else:
         mine_v, their_v, roll = _best_response_pass(game, rolls, theirs, max_passes)
     name = getattr(strategy, "name", "strategy")
-    return PigBestResponse(game, name, roll, float(mine_v[0, 0]), float(1.0 - their_v[0, 0]))
+    rate = WinRate(f"best response to {name}", name, float(mine_v[0, 0]), float(1.0 - their_v[0, 0]))
+    return BestResponse(game, name, roll, mine_v, rate)
 
 
 def _best_response_pass(game: PigGame, rolls: Rolls, theirs: np.ndarray, max_passes: int):
@@ -139,34 +101,6 @@ def pig_win_rate(a, b, game: PigGame) -> WinRate:
     return WinRate(getattr(a, "name", "a"), getattr(b, "name", "b"), float(va[0, 0]), float(1.0 - vb[0, 0]))
 
 
-@dataclasses.dataclass(frozen=True, repr=False)
-class PigRegret(Regret):
-    """Where a roll/hold strategy loses against optimal play (arrays ``[i, j, k]``, k below
-    twice the goal, the strategy to move)."""
-
-    game: PigGame
-    strategy: str
-    loss: np.ndarray      # win probability lost by the strategy's choice at the state
-    reach: np.ndarray     # expected visits against the optimal opponent, both seatings averaged
-    win_rate: WinRate     # the strategy against optimal play
-
-    def columns(self) -> list:
-        """Scores and the turn total."""
-        return ["score", "opponent_score", "turn_total", "loss", "reach", "expected_loss"]
-
-    def worst(self, top: int = 10) -> list:
-        """The ``top`` states by expected loss."""
-        expected = self.expected_loss
-        out = []
-        for index in np.argsort(-expected, axis=None, kind="stable")[:top]:
-            i, j, k = (int(x) for x in np.unravel_index(index, expected.shape))
-            if expected[i, j, k] <= 0:
-                break
-            out.append({"score": i, "opponent_score": j, "turn_total": k, "loss": float(self.loss[i, j, k]),
-                        "reach": float(self.reach[i, j, k]), "expected_loss": float(expected[i, j, k])})
-        return out
-
-
 def _turn_reach(rolls: Rolls, start: np.ndarray, policy: np.ndarray) -> np.ndarray:
     """Expected visits of (pair, k) in one turn from ``start`` mass at k = 0 under ``policy``."""
     P, K = policy.shape
@@ -178,7 +112,7 @@ def _turn_reach(rolls: Rolls, start: np.ndarray, policy: np.ndarray) -> np.ndarr
     return mass[:, :K]
 
 
-def pig_regret(strategy, game: PigGame, solution: Optional[PigSolution] = None) -> PigRegret:
+def pig_regret(strategy, game: PigGame, solution: Optional[Solution] = None) -> Regret:
     """Per-state loss of ``strategy`` against optimal choices, weighted by how often play
     against the optimal opponent reaches the state (half the games with each first): one pass
     upwards over the stages, or with wipes (Two-Dice Pig), which send play back down, one
@@ -189,7 +123,7 @@ def pig_regret(strategy, game: PigGame, solution: Optional[PigSolution] = None) 
     tables = [policy_table(strategy, game), policy_table(solution, game)]  # [me, optimal opponent]
     width = tables[0].shape[2]
     # the optimal values of both actions over the whole width (beyond the goal: holding wins)
-    roll_q, hold_q, _ = action_values(game, solution.value, rolls, width)
+    roll_q, hold_q, _ = action_values(game, solution.values, rolls, width)
     first_roll = np.arange(width)[None, None, :] == 0
     chosen = np.where(tables[0] | first_roll, roll_q, hold_q)
     loss = np.maximum(np.maximum(roll_q, hold_q) - chosen, 0.0)
@@ -201,7 +135,8 @@ def pig_regret(strategy, game: PigGame, solution: Optional[PigSolution] = None) 
     else:
         reach = np.zeros((g, g, width))
         _reach_pass(rolls, tables, list(start), reach, g, width)
-    return PigRegret(game, getattr(strategy, "name", "strategy"), loss, reach, pig_win_rate(strategy, solution, game))
+    return Regret(game, getattr(strategy, "name", "strategy"), tables[0], tables[1], loss, reach,
+                  pig_win_rate(strategy, solution, game))
 
 
 def _reach_pass(rolls: Rolls, tables: list, incoming: list, reach: np.ndarray, g: int, width: int) -> None:

@@ -2,11 +2,11 @@
 
 - :mod:`.stages`: the states (i, j, k), the stages of a score sum and one turn's backward induction;
 - :mod:`.turns`: policy iteration over whole turns, for games whose wipes send play back;
-- :mod:`.solve`: :func:`solve_pig` and its :class:`PigSolution`;
+- :mod:`.solve`: :func:`solve_pig` (a :class:`~hogsolve.solver.solution.Solution`);
 - :mod:`.certificate`: the error bound of a solution;
 - :mod:`.exact`: the same solution recomputed in rationals and checked;
 - :mod:`.tables`: a solution's files on disk.
 """
-from .solve import PigSolution, RollTable, hold_on_ties, solve_pig
+from .solve import hold_on_ties, solve_pig
 
-__all__ = ["PigSolution", "RollTable", "hold_on_ties", "solve_pig"]
+__all__ = ["hold_on_ties", "solve_pig"]

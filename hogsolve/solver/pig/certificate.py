@@ -9,7 +9,7 @@ policy route (see :func:`certify_pig`).
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 import numpy as np
 
 from ..certificate import PROOF_TOLERANCE, Certificate, gamma
@@ -38,6 +38,11 @@ class PigCertificate(Certificate):
     def over_turns(self) -> bool:
         """True when the table was found by policy iteration over whole turns (games with wipes)."""
         return self.method == OVER_TURNS
+
+    def usable(self, proof: Optional[Any] = None) -> bool:
+        """Whether the table may be shipped: the certificate proves it, and a check by the error
+        bound (where there is one) found no decision wrong."""
+        return bool(self.proven) and not (proof is not None and proof.wrong)
 
     @property
     def update_unit(self) -> str:  # type: ignore[override]
@@ -94,6 +99,7 @@ def certify_pig(game: PigGame, value: np.ndarray, rolls: Rolls, passes: int,
     # a residual at the rounding level is machine noise: charged as a full step, the bound is the
     # same number on every machine (see hogsolve.solver.certificate.charged_residuals)
     if rolls.wipe:
+        assert roll is not None, "the policy route needs the table"
         wiped, visits = policy_exits(game, roll, rolls)
         c = float(wiped.max()) + 1e-9  # slack for their own rounding
         stay = c

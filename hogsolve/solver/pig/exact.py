@@ -60,9 +60,9 @@ def check_exact_built(game) -> None:
 
 
 def verify_pig(solution) -> PigExactResult:
-    """Recompute ``solution`` (a :class:`~hogsolve.solver.pig.PigSolution`) exactly and check it."""
+    """Recompute ``solution`` (a :class:`~hogsolve.solver.solution.Solution`) exactly and check it."""
     start = time.perf_counter()
-    game, roll = solution.game, solution.roll
+    game, roll = solution.game, solution.policy
     g = game.goal
     check_exact_built(game)
     outcomes = game.outcomes()
@@ -95,7 +95,7 @@ def verify_pig(solution) -> PigExactResult:
             u = one - start_values[j, i]
             for k in range(g - i):
                 value = a[k] + b[k] * u
-                worst = max(worst, abs(float(value) - float(solution.value[i, j, k])))
+                worst = max(worst, abs(float(value) - float(solution.values[i, j, k])))
                 if k == 0:
                     continue
                 rolled = sum(p * (a[k + x] + b[k + x] * u if i + k + x < g else one) for x, p in adds) + bust * u

@@ -12,115 +12,16 @@ solved by policy iteration over whole turns instead (:mod:`.turns`).
 """
 from __future__ import annotations
 
-import dataclasses
 import time
-from typing import Any, Optional
 import numpy as np
 
-from ...util.plain import plain
 from ..solution import Solution
 from ...pig.rules import PigGame
 from .stages import Rolls, greedy_policy, hold_values, pair_values, stage_pairs, turn_values, action_values
 from .turns import solve_by_turns
-from .certificate import PigCertificate, certify_pig
+from .certificate import certify_pig
 from ..memory import check_pig_fits
 from ..certificate import policy_threshold
-
-
-class RollTable:
-    """What playing from a solved roll-or-hold game needs: ``game``, ``value[i, j, k]`` and
-    ``roll[i, j, k]`` (a :class:`PigSolution`, or the shipped tables of
-    :func:`hogsolve.strategy.pig.pig_bot`)."""
-
-    game: PigGame       # the subclasses' own fields
-    value: np.ndarray
-    roll: np.ndarray
-
-    @property
-    def first_player_win_probability(self) -> float:
-        """P(the first player wins) under optimal play by both."""
-        return float(self.value[0, 0, 0])
-
-    @property
-    def hold_threshold(self) -> np.ndarray:
-        """``[i, j]``: the smallest turn total k >= 1 at which holding is optimal."""
-        g = self.game.goal
-        holds = ~self.roll & (np.arange(g)[None, None, :] >= 1)
-        first = np.argmax(holds, axis=2)
-        room = g - np.arange(g)[:, None]
-        return np.where(holds.any(axis=2), first, room).astype(np.int16)
-
-    @property
-    def degenerate(self) -> str:
-        """'' for a game worth learning; else which fixed rule is optimal in every state where a
-        choice exists: "always roll" (it never pays to hold before the goal, as in Pig at goals
-        20, 30 and 35) or "always hold" (hold at any turn total).  Then a table that learns
-        nothing can already be optimal, which a benchmark should know."""
-        g = self.game.goal
-        i, _, k = np.indices(self.roll.shape)
-        choice = (k >= 1) & (i + k < g)  # a turn total to bank, the goal not yet reached
-        if not choice.any():
-            return ""
-        if self.roll[choice].all():
-            return "always roll"
-        return "always hold" if not self.roll[choice].any() else ""
-
-    def __call__(self, score: int, opponent_score: int, turn_total: int) -> bool:
-        """True to roll at (score, opponent_score, turn_total)."""
-        if score + turn_total >= self.game.goal:
-            return False
-        return bool(self.roll[score, opponent_score, turn_total])
-
-    name = "optimal"
-
-
-@dataclasses.dataclass(frozen=True, repr=False)
-class PigSolution(RollTable, Solution):
-    """Optimal values and roll/hold policy of a roll-or-hold game; ``ok``, ``message`` and
-    ``iterations`` are its certificate's.
-
-    ``value[i, j, k]`` and ``roll[i, j, k]`` (True: roll) for the mover's banked
-    score i, the opponent's j and the turn total k (entries with i + k >= goal
-    hold and win).  ``hold_threshold[i, j]`` is the smallest turn total at
-    which holding is optimal.
-    """
-
-    game: PigGame
-    value: np.ndarray
-    roll: np.ndarray
-    certificate: PigCertificate
-    solve_seconds: float
-    proof: Optional[Any] = None  # a BoundCheck of the policy (solve(..., exact=True))
-
-    @property
-    def values(self) -> np.ndarray:
-        """``value[i, j, k]``: the mover's optimal chance of winning, per state."""
-        return self.value
-
-    @property
-    def usable(self) -> bool:
-        """Whether the table may be shipped: the certificate proves it, and a check by the error
-        bound (where there is one) found no decision wrong."""
-        return bool(self.certificate.proven) and not (self.proof is not None and self.proof.wrong)
-
-    @property
-    def policy(self) -> np.ndarray:
-        """``roll[i, j, k]``: the optimal choice per state (True: roll), the name every game's
-        solution gives its decisions."""
-        return self.roll
-
-    def to_dict(self) -> dict:
-        """Summary for --json output."""
-        return plain({**self.status(), "rules": self.game.summary(), "first_player_win_probability":
-                      self.first_player_win_probability, "opening_hold_threshold": int(self.hold_threshold[0, 0]),
-                      "degenerate": self.degenerate,
-                      "solve_seconds": self.solve_seconds, "certificate": self.certificate.to_dict(),
-                      **({"exact": self.proof.to_dict()} if self.proof is not None else {})})
-
-    def __repr__(self) -> str:
-        return (f"PigSolution({self.game.name}, goal={self.game.goal}: P(first player wins) = "
-                f"{self.first_player_win_probability:.12f}, hold at {int(self.hold_threshold[0, 0])} "
-                f"at the start; {self.certificate!r})")
 
 
 def _stage_pass(game: PigGame, rolls: Rolls, max_passes: int):
@@ -155,7 +56,7 @@ def _stage_pass(game: PigGame, rolls: Rolls, max_passes: int):
     return value, roll, passes_most
 
 
-def solve_pig(game: PigGame, *, max_passes: int = 50) -> PigSolution:
+def solve_pig(game: PigGame, *, max_passes: int = 50) -> Solution:
     """Optimal values and policy of ``game`` by stages and per-stage policy iteration; with
     wipes, which send play back to lower sums, by policy iteration over whole turns instead
     (:mod:`hogsolve.solver.pig.turns`: a sparse solve a round, where passes over all stages
@@ -171,7 +72,8 @@ def solve_pig(game: PigGame, *, max_passes: int = 50) -> PigSolution:
     certificate = certify_pig(game, value, rolls, passes_most, roll, over_turns=bool(rolls.wipe))
     if len(certificate.tie_states):  # the policy's ties are among the certificate's: none, nothing to redo
         roll = hold_on_ties(game, value, roll, rolls, policy_threshold(certificate.tie_threshold))
-    return PigSolution(game, value, roll, certificate, time.perf_counter() - start)
+    return Solution(game=game, values=value, policy=roll, certificate=certificate,
+                    solve_seconds=time.perf_counter() - start)
 
 
 def hold_on_ties(game: PigGame, value: np.ndarray, roll: np.ndarray, rolls: Rolls, threshold: float) -> np.ndarray:

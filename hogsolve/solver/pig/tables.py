@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .solve import PigSolution
+from ..solution import Solution
 
 
 PIG_LAYOUT = ("roll[i, j, k]: True to roll with banked score i, the opponent's j and turn total k "
@@ -14,7 +14,7 @@ PIG_LAYOUT = ("roll[i, j, k]: True to roll with banked score i, the opponent's j
 PIG_FORMAT = "hogsolve-pig-solution/1"
 
 
-def pig_solution_files(solution: PigSolution, version: str) -> dict:
+def pig_solution_files(solution: Solution, version: str) -> dict:
     """The files of a roll-or-hold table folder: the decisions (proven, so the same bytes on
     every machine), the values on a fixed grid as float32 (:func:`hogsolve.util.stable.on_grid`,
     so the same bytes too), and meta.json with the certificate's verdict, its bound rounded up to
@@ -23,9 +23,9 @@ def pig_solution_files(solution: PigSolution, version: str) -> dict:
 
     from ...util.files import grid_csv, npy_bytes, sha256
     from ...util.stable import bound_up, certain_value, on_grid
-    files = {"hold_threshold.csv": grid_csv(solution.hold_threshold, str),
-             "roll.npy": npy_bytes(solution.roll),
-             "value.npy": npy_bytes(on_grid(np.clip(solution.value, 0.0, 1.0)))}
+    files = {"hold_threshold.csv": grid_csv(solution.game.hold_thresholds(solution.policy), str),
+             "roll.npy": npy_bytes(solution.policy),
+             "value.npy": npy_bytes(on_grid(np.clip(solution.values, 0.0, 1.0)))}
     c = solution.certificate
     meta = {"format": PIG_FORMAT, "layout": PIG_LAYOUT, "hogsolve_version": version,
             "rules": solution.game.summary(),

@@ -47,7 +47,7 @@ class Turns:
 
     game: PigGame
     rolls: Rolls
-    width: Optional[int] = None
+    width: int = 0  # 0: the goal
 
     def __post_init__(self):
         g = self.game.goal
