@@ -149,24 +149,24 @@ def value_iteration_start(spec: str) -> float:
 
 @pytest.mark.parametrize("spec, ours", [
     pytest.param("python_hogsolve_hog(rules=su18,goal=3)",
-                 lambda: solve(get_rules("su18", goal=3)).win_probability[0, 0],
+                 lambda: solve(get_rules("su18", goal=3)).values[0, 0],
                  marks=pytest.mark.slow),
     pytest.param("python_hogsolve_pig(game=piglet,goal=5)",
-                 lambda: solve_pig(get_pig_game("piglet", goal=5)).value[0, 0, 0],
+                 lambda: solve_pig(get_pig_game("piglet", goal=5)).values[0, 0, 0],
                  marks=pytest.mark.slow),
     pytest.param("python_hogsolve_pig(game=piglet,goal=6)",
-                 lambda: solve_pig(get_pig_game("piglet", goal=6)).value[0, 0, 0],
+                 lambda: solve_pig(get_pig_game("piglet", goal=6)).values[0, 0, 0],
                  marks=pytest.mark.slow),
     pytest.param("python_hogsolve_hog(rules=su18,goal=5)",
-                 lambda: solve(get_rules("su18", goal=5)).win_probability[0, 0],
+                 lambda: solve(get_rules("su18", goal=5)).values[0, 0],
                  marks=pytest.mark.slow),
-    pytest.param("python_hogsolve_pig(game=pig,goal=8)", lambda: solve_pig(get_pig_game("pig", goal=8)).value[0, 0, 0],
+    pytest.param("python_hogsolve_pig(game=pig,goal=8)", lambda: solve_pig(get_pig_game("pig", goal=8)).values[0, 0, 0],
                  marks=pytest.mark.slow),
     pytest.param("python_hogsolve_hog(rules=fa13,goal=8)",
-                 lambda: solve(get_rules("fa13", goal=8)).win_probability[0, 0],
+                 lambda: solve(get_rules("fa13", goal=8)).values[0, 0],
                  marks=pytest.mark.slow),
     pytest.param("python_hogsolve_pig(game=two-dice-pig,goal=8)",
-                 lambda: solve_pig(get_pig_game("two-dice-pig", goal=8)).value[0, 0, 0], marks=pytest.mark.slow),
+                 lambda: solve_pig(get_pig_game("two-dice-pig", goal=8)).values[0, 0, 0], marks=pytest.mark.slow),
 ])
 def test_openspiels_value_iteration_agrees_with_hogsolve(spec, ours):
     """OpenSpiel's own value iteration on our game gives hogsolve's optimal value (goals 3 to 8)."""
@@ -206,7 +206,7 @@ def test_openspiels_value_iteration_agrees_under_feral_hogs(spec, name, goal):
     """OpenSpiel's value iteration, which keys states by their strings, on memory games (sp20 at
     goal 5 gave 0.7963 for 0.7878 when the strings left the memories out; fa19, whose chance
     nodes of up to ten dice make OpenSpiel's Python loop slow, at goal 4: about a minute)."""
-    ours = solve(get_rules(name, goal=goal)).win_probability[0, 0, 0, 0]
+    ours = solve(get_rules(name, goal=goal)).values[0, 0, 0, 0]
     assert value_iteration_start(spec) == pytest.approx(float(ours), abs=1e-6)
 
 

@@ -220,9 +220,6 @@ def _play_chunk(model: Model, sampler: PointSampler, pa: np.ndarray, pb: np.ndar
     place is taken by a live game from the back, so a turn costs a pass over the live
     games plus work in proportion to the games that just ended.
     """
-    g = model.goal
-    after = model.after.reshape(-1).astype(np.int64)
-    again = None if model.again is None else model.again.reshape(-1)
     rows = np.concatenate([sampler.rows(pb), sampler.rows(pa)])  # b's, then a's: one gather serves both
     policies = np.concatenate([pb, pa])
     offset = len(pb)
@@ -252,26 +249,15 @@ def _play_chunk(model: Model, sampler: PointSampler, pa: np.ndarray, pb: np.ndar
             extra = np.asarray(rule.points(actions, mine[:n]))
             mine[:n], theirs[:n] = theirs[:n], np.asarray(rule.index(rule.remembered(actions, points),
                                                                      model.rules.max_dice))
-        if model.piggy is not None:
-            actions = policies[cell]
-            piggy = np.flatnonzero((actions > 0) & (points == 0))
-            piggy_next = model.piggy_landing(*np.divmod(state[piggy], g), actions[piggy])
-        if model.points_landing is not None:
-            landing = None
-            state[:n] = model.points_landing.reshape(-1)[state[:n] * model.points_landing.shape[2] + points]
-        else:
-            landing = np.multiply(points + extra if rule is not None else points, g, out=points)
-            landing += state[:n]  # (s + points + extra, o)
-            np.take(after, landing, out=state[:n])
-        if model.piggy is not None:
-            state[piggy] = piggy_next
+        dice = policies[cell] if model.piggy is not None else None
+        _, again = model.step(state[:n], points, dice, extra, out=state[:n], scratch=points)
         ended = np.flatnonzero(np.greater_equal(state[:n], model.win, out=over_buf[:n]))
         if ended.size:
             a_won[game[ended]] = a_moves[ended] == (state[ended] == model.win)
         if again is None:
             np.logical_not(a_moves[:n], out=a_moves[:n])
         else:
-            np.not_equal(a_moves[:n], ~again[landing], out=a_moves[:n])  # an extra turn keeps the mover
+            np.not_equal(a_moves[:n], ~again, out=a_moves[:n])  # an extra turn keeps the mover
         if not ended.size:
             continue
         n, holes = n - ended.size, ended[ended < n - ended.size]

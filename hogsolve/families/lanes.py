@@ -80,12 +80,7 @@ class HogLane(Lane):
         self.high_bits = self.high.bit_length()
         self.column_mask = (1 << sampler.bits) - 1
         self.threshold, self.alias = sampler.threshold.tolist(), sampler.alias.tolist()
-        self.after = model.after.reshape(-1).tolist()
-        self.after_rows = model.after.shape[0]
-        self.landing = None if model.points_landing is None else model.points_landing.reshape(-1).tolist()
-        self.landing_width = 0 if model.points_landing is None else model.points_landing.shape[2]
-        self.again = None if model.again is None else model.again.reshape(-1).tolist()
-        self.model = model if model.piggy is not None else None
+        self.step_one = model.step_one  # the model's transition of one turn
         self.table = [] if opponent is None else opponent_table(opponent, spec).reshape(-1).tolist()
         mask = np.ones(spec.num_actions, dtype=np.int8)
         mask[:self.min_dice] = 0
@@ -129,21 +124,14 @@ class HogLane(Lane):
         """The mover's turn of ``dice`` dice scored ``points``: the model's next position (the
         bonus rules, Piggy Back, swaps and extra turns), or the end with the engine's scores."""
         position, goal = self.position, self.goal
-        landed = None
-        if self.landing is not None:
-            new = self.landing[position * self.landing_width + min(points, self.landing_width - 1)]
-        else:
-            landed = min(position // goal + points, self.after_rows - 1) * goal + position % goal
-            new = self.after[landed]
-        if self.model is not None and dice > 0 and points == 0:  # Piggy Back
-            new = int(self.model.piggy_landing(position // goal, position % goal, dice))
+        new, again = self.step_one(position, dice, points)
         if new >= self.win:
             turn = score_turn(self.rules, self.mover, position // goal, position % goal, dice, points)
             mine, theirs = turn.new_score, turn.new_opponent_score
             self.final = [mine, theirs] if self.mover == 0 else [theirs, mine]
             self.winner = self.mover if new == self.win else 1 - self.mover
             return
-        if not (self.again is not None and landed is not None and self.again[landed]):
+        if not again:
             self.mover = 1 - self.mover
         self.position = new
 

@@ -200,8 +200,6 @@ class HogGames(VectorGames):
         self.model = compile_model(rules)
         self.sampler = PointSampler(self.model)
         self.table = opponent_table(opponent, spec).reshape(-1).astype(np.int64)
-        self.after = self.model.after.reshape(-1).astype(np.int64)
-        self.again = None if self.model.again is None else self.model.again.reshape(-1)
         self.min_dice, self.num_actions, self.goal = int(rules.min_dice), spec.num_actions, rules.goal
         self.rule, self.max_dice = rules.history, int(rules.max_dice)
         self.memory_size = self.model.context_shape[0] if self.rule is not None else 1
@@ -229,22 +227,12 @@ class HogGames(VectorGames):
         actions = np.maximum(actions, self.min_dice)
         model, state = self.model, self.state[rows]
         points = self.sampler.sample(self.sampler.row_of(state, actions), rng)
-        g = self.goal
         extra = 0 if self.rule is None else np.asarray(self.rule.points(actions, self.mine[rows]))
-        if model.points_landing is not None:
-            landing = None
-            new = model.points_landing.reshape(-1)[state * model.points_landing.shape[2] + points]
-        else:
-            landing = (points + extra) * g + state
-            new = self.after[landing]
-        if model.piggy is not None:
-            piggy = (actions > 0) & (points == 0)
-            mine, theirs = np.divmod(state[piggy], g)
-            new[piggy] = model.piggy_landing(mine, theirs, actions[piggy])
+        new, moves_again = model.step(state, points, actions, extra)
         mover = self.mover[rows]
         ended = new >= model.win
         self.winner[rows[ended]] = np.where(new[ended] == model.win, mover[ended], 1 - mover[ended])
-        again = np.zeros(len(rows), dtype=bool) if self.again is None or landing is None else self.again[landing]
+        again = np.zeros(len(rows), dtype=bool) if moves_again is None else moves_again
         self.mover[rows] = np.where(again, mover, 1 - mover)
         self.state[rows] = np.where(ended, state, new)  # a finished game keeps its last position
         if self.rule is not None:  # the mover remembers this turn; the next mover's memory comes first

@@ -314,7 +314,8 @@ class _ExactTies:
 def _merged_outcomes(model: Model, state: tuple, n: int, lost: np.ndarray, won: np.ndarray) -> dict:
     """Action ``n``'s exact outcome distribution at ``state``, the mover's sure wins (a win, or the
     opponent in a state lost for sure) merged into "won" and the sure losses into "lost"."""
-    g, merged = model.goal, {}  # type: Tuple[int, Dict[Any, Any]]
+    g = model.goal
+    merged: Dict[Any, Any] = {}
     for key, probability in model.transitions(state[0], state[1], n, state[2:]):
         if isinstance(key, tuple):
             there = divmod(key[0], g) + key[1:]

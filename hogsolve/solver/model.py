@@ -143,6 +143,60 @@ class Model:
             return self.points_landing[s, o, np.minimum(points, self.points_landing.shape[2] - 1)]
         return self.after[np.minimum(np.asarray(s) + points, self.after.shape[0] - 1), o]
 
+    # -- the one transition of a turn, as every sampler and environment plays it --
+
+    @cached_property
+    def flat(self) -> "FlatTransition":
+        """The transition's arrays flattened by state ``score * goal + opponent_score``."""
+        return FlatTransition.of(self)
+
+    def step(self, state: np.ndarray, points: np.ndarray, dice: Optional[np.ndarray] = None, extra: Any = 0, *,
+             out: Optional[np.ndarray] = None, scratch: Optional[np.ndarray] = None
+             ) -> Tuple[np.ndarray, Optional[np.ndarray]]:
+        """A turn in many games at once: from flat states ``state`` (the mover's side), ``dice``
+        dice (needed under Piggy Back) scoring ``points``, plus ``extra`` points of a history
+        rule's bonus.  Returns ``(next, again)``: the next flat state from the next mover's side,
+        or :attr:`win` / :attr:`loss`; and per game whether the mover moves again (None when no
+        turn can keep the move).  ``out`` may be ``state`` itself and ``scratch`` ``points``
+        itself (both are read first): the Monte Carlo loop reuses its buffers so."""
+        g, flat = self.goal, self.flat
+        piggy_rows = piggy_next = None
+        if self.piggy is not None:
+            assert dice is not None, "Piggy Back needs the dice rolled"
+            piggy_rows = np.flatnonzero((dice > 0) & (points == 0))
+            piggy_next = self.piggy_landing(*np.divmod(state[piggy_rows], g), dice[piggy_rows])
+        again = None
+        if flat.landing is not None:
+            new = np.take(flat.landing, state * flat.landing_width + points, out=out)
+        else:
+            if isinstance(extra, int) and not extra:
+                landing = np.multiply(points, g, out=scratch)
+            else:
+                landing = np.add(points, extra, out=scratch)
+                landing *= g
+            landing += state  # (s + points + extra, o)
+            if flat.again is not None:
+                again = flat.again[landing]
+            new = np.take(flat.after, landing, out=out)
+        if piggy_rows is not None:
+            new[piggy_rows] = piggy_next
+        return new, again
+
+    def step_one(self, state: int, dice: int, points: int) -> Tuple[int, bool]:
+        """:meth:`step` for one game without memories, in plain ints (an environment's turn:
+        a microsecond, where a numpy call costs several)."""
+        flat = self.flat
+        if flat.landing_list is not None:
+            landed = -1
+            new = flat.landing_list[state * flat.landing_width + min(points, flat.landing_width - 1)]
+        else:
+            goal = self.goal
+            landed = min(state // goal + points, flat.after_rows - 1) * goal + state % goal
+            new = flat.after_list[landed]
+        if self.piggy is not None and dice > 0 and points == 0:
+            new = int(self.piggy_landing(state // self.goal, state % self.goal, dice))
+        return new, bool(flat.again_list is not None and landed >= 0 and flat.again_list[landed])
+
     def piggy_landing(self, s: Any, o: Any, n: Any) -> Any:
         """Where Piggy Back takes a roll of ``n`` dice scoring 0 at (s, o): the flat next
         state (from the next mover's side), or ``win`` / ``loss``."""
@@ -354,3 +408,28 @@ def _points_landing(rules: Ruleset, goal: int, most: int) -> np.ndarray:
     landing = np.where(mover >= goal, win, np.where(opponent >= goal, loss,
                                                     opponent * goal + np.minimum(mover, goal - 1)))
     return landing.astype(np.int32)
+
+
+@dataclasses.dataclass(frozen=True)
+class FlatTransition:
+    """A model's landing arrays flattened by state (``after[(s + points) * goal + o]``), as
+    numpy arrays for :meth:`Model.step` and as lists for :meth:`Model.step_one`."""
+
+    after: np.ndarray                 # (rows * goal,) int64
+    again: Optional[np.ndarray]       # (rows * goal,) bool, or None
+    landing: Optional[np.ndarray]     # (goal * goal * width,) int64 under a points bonus, else None
+    landing_width: int
+    after_rows: int
+    after_list: List[int]
+    again_list: Optional[List[bool]]
+    landing_list: Optional[List[int]]
+
+    @classmethod
+    def of(cls, model: "Model") -> "FlatTransition":
+        """The flat arrays of ``model``."""
+        after = model.after.reshape(-1).astype(np.int64)
+        again = None if model.again is None else model.again.reshape(-1)
+        landing = None if model.points_landing is None else model.points_landing.reshape(-1).astype(np.int64)
+        width = 0 if model.points_landing is None else int(model.points_landing.shape[2])
+        return cls(after, again, landing, width, int(model.after.shape[0]), after.tolist(),
+                   None if again is None else again.tolist(), None if landing is None else landing.tolist())
