@@ -10,6 +10,6 @@ from __future__ import annotations
 
 from .base import GameFamily
 from .registry import FAMILIES, HOG, ROLL_OR_HOLD, family_of, family_of_game, game_spec
-from .spec import GameSpec
+from .base import GameSpec
 
 __all__ = ["FAMILIES", "GameFamily", "GameSpec", "HOG", "ROLL_OR_HOLD", "family_of", "family_of_game", "game_spec"]

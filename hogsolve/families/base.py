@@ -1,5 +1,6 @@
 """What a game family is: :class:`GameFamily`, one typed class per kind of game with its own
-solver, which every layer above calls instead of asking which game it serves.
+solver, which every layer above calls instead of asking which game it serves; and
+:class:`GameSpec`, a game of a family ready for the adapters and the lanes.
 
 A family owns its rules type and its names; the jobs (``solve``, ``prove``, ``win_rate``,
 ``best_response``, ``regret``, ``simulate``), its strategies (``load_strategy``, ``optimal``,
@@ -11,18 +12,19 @@ calls when called, so looking a family up costs nothing.
 from __future__ import annotations
 
 import abc
+import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Dict, Generic, List, NoReturn, Optional, Tuple, TypeVar
 
 import numpy as np
 
+from ..games.interface import GameState
+from ..strategy import observations
 from ..strategy.userfile import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:  # annotations only
     from ..analysis.montecarlo import SimulationResult
     from ..analysis.results import BestResponse, Regret, WinRate
-    from ..games.interface import GameState
-    from .spec import GameSpec
 
 #: A family's rules type (a :class:`~hogsolve.hog.rules.Ruleset`, a :class:`~hogsolve.pig.rules.PigGame`).
 G = TypeVar("G")
@@ -227,9 +229,8 @@ class GameFamily(abc.ABC, Generic[G]):
 
     def lane(self, spec: "GameSpec", opponent: Any) -> Any:
         """The single environment's fastest lane (:mod:`hogsolve.families.lanes`) for games
-        without memories."""
-        from .lanes import StateLane
-        return StateLane(spec, opponent)
+        without memories; None: the general lane through the game's states."""
+        return None
 
     def vector_games(self, spec: "GameSpec", opponent: Any) -> Any:
         """N games as numpy arrays (:mod:`hogsolve.families.vector_games`)."""
@@ -259,3 +260,51 @@ def pairs_by_win_rate(family: GameFamily, game: Any, i: int, js: Any, tables: Li
         rate = family.win_rate(mine, family.tabulated(game, table), game)
         out.append((i, j, float(rate.first), float(rate.second)))
     return out
+
+
+@dataclasses.dataclass(frozen=True)
+class GameSpec:
+    """A game ready for an adapter: its family, its rules and its vector shapes (plain data, so
+    the states that hold it pickle); :func:`hogsolve.families.game_spec` makes one from a name."""
+
+    family: GameFamily
+    rules: Any  # a rules object of the family
+
+    @property
+    def goal(self) -> int:
+        """The goal score."""
+        return int(self.rules.goal)
+
+    @property
+    def num_actions(self) -> int:
+        """Dice counts 0..max dice, or roll and hold."""
+        return self.rules.num_actions
+
+    @property
+    def memories(self) -> bool:
+        """True when the observation carries Feral Hogs' memories."""
+        return bool(self.rules.context_shape)
+
+    @property
+    def highs(self) -> np.ndarray:
+        """The largest value of each observation entry."""
+        return self.rules.observation_high()
+
+    def new_state(self, first: int = 0) -> GameState:
+        """A fresh game state, ``first`` to move."""
+        return self.family.new_state(self.rules, first=first)
+
+    def observe(self, state: GameState, seat: int) -> np.ndarray:
+        """What ``seat`` sees, as the observation vector."""
+        values = self.rules.observation_vector(state.observation(seat))
+        return np.minimum(np.array(values, dtype=np.int64), self.highs)
+
+    def legal(self, state: GameState) -> np.ndarray:
+        """The action mask of the player to move (int8, 1 where legal)."""
+        mask = np.zeros(self.num_actions, dtype=np.int8)
+        mask[state.legal_actions()] = 1
+        return mask
+
+    def decision_states(self) -> Tuple[np.ndarray, Tuple[np.ndarray, ...]]:
+        """Every decision state's observation (rows) and its table index (arrays per axis)."""
+        return observations.decision_rows(self.rules)

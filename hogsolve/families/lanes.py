@@ -28,7 +28,7 @@ from ..pig.state import HOLD, PigState
 from ..solver.model import compile_model
 from ..errors import StateError
 from .opponents import LiveOpponent, legal_or_nearest, opponent_from, opponent_table, settle_chance
-from .spec import GameSpec
+from .base import GameSpec
 
 
 def below(rng: random.Random, n: int, bits: int) -> int:
@@ -305,6 +305,7 @@ class StateLane(Lane):
 def lane_for(spec: GameSpec, opponent: Any):
     """The fastest lane that plays ``spec``: Hog's compiled model, the Pig engine, or the
     general state (Hog with memories); ``opponent=None``: two agents, no fixed opponent."""
-    if spec.memories or isinstance(opponent, LiveOpponent):  # a live opponent is asked at each state
-        return StateLane(spec, opponent)
-    return spec.family.lane(spec, opponent)
+    fast = None
+    if not spec.memories and not isinstance(opponent, LiveOpponent):  # a live opponent is asked at each state
+        fast = spec.family.lane(spec, opponent)
+    return fast if fast is not None else StateLane(spec, opponent)

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..games.interface import GameState, draw_chance
 from ..strategy.agent_calls import AgentError, deterministic
-from .spec import GameSpec
+from .base import GameSpec
 
 
 class LiveOpponent:

@@ -6,7 +6,7 @@ from typing import Any, Dict, Optional
 from .base import GameFamily
 from .hog import HogFamily
 from .roll_or_hold import RollOrHoldFamily
-from .spec import GameSpec
+from .base import GameSpec
 
 HOG = HogFamily()
 ROLL_OR_HOLD = RollOrHoldFamily()

@@ -13,7 +13,7 @@ from ..errors import InputError
 from ..pig.state import PigState
 from ..solver.model import compile_model
 from .opponents import opponent_table
-from .spec import GameSpec
+from .base import GameSpec
 
 
 class VectorGames:
