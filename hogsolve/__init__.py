@@ -26,6 +26,7 @@ _EXPORTS = {
     # strategies
     "Policy": "strategy.policy", "as_policy": "strategy.policy", "load_strategy": "strategy.specs",
     "always_roll": "strategy.named", "hold_at": "strategy.pig", "hold_at_or_goal": "strategy.pig",
+    "Mixture": "strategy.mixed",
     # playing a game: the engine, one state interface, one move's values (what a hint needs)
     "play": "hog.engine", "GameState": "games.interface", "HogState": "hog.state", "PigState": "pig.state",
     "SibalaState": "sibala.state", "action_values_at": "hog.lookahead",

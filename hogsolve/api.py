@@ -22,12 +22,14 @@ from .families import FAMILIES, GameFamily, family_of
 from .hog.rules import Ruleset
 from .pig.rules import PigGame
 from .solver.solution import Solution
+from .strategy.mixed import Mixture
 
 #: A game: its name (a ruleset, a semester, a rule file's path, a roll-or-hold game) or its rules.
 Game = Union[str, Ruleset, PigGame]
 #: A strategy: a spec as the command line takes it (``optimal``, ``always_roll:4``, ``hold_at:20``,
 #: ``FILE.py:NAME``), or a strategy object of the game's family (a Policy, a solution, a table, a
-#: function of the state).
+#: function of the state), or a mixture (a :class:`~hogsolve.strategy.mixed.Mixture`, or a table of
+#: action probabilities ``[..., action]``: ``win_rate`` and ``best_response`` take it exactly).
 StrategyLike = Any
 
 #: What a game may be given as, in words (the InputTypeError says it).
@@ -108,7 +110,10 @@ def optimal_strategy(game: Game = "su18", *, goal: Optional[int] = None, allow_u
 
 
 def _strategy(strategy: StrategyLike, rules: Any, family: GameFamily) -> Any:
-    """A strategy spec (text) loaded for ``rules``; anything else as given."""
+    """A strategy spec (text) loaded for ``rules``; a table of action probabilities as a
+    :class:`~hogsolve.strategy.mixed.Mixture`; anything else as given."""
+    if Mixture.is_table(rules, strategy):
+        return Mixture.table(rules, strategy)
     if not isinstance(strategy, str):
         return strategy
     return family.load_strategy(strategy, rules)

@@ -144,6 +144,35 @@ def recursive_win_rate(rules, policy_a, policy_b):
     return value(0, 0, True), 1 - value(0, 0, False)
 
 
+def recursive_mixture_win_rate(rules, chances_a, chances_b):
+    """P(a wins | a first), P(a wins | b first) by plain recursion in exact fractions when each
+    player draws its dice from ``chances[s][o][n]`` (Fractions); extra turns keep the mover.
+    For rules whose every turn scores (no repeated states)."""
+    @lru_cache(maxsize=None)
+    def value(s, o, a_moves):
+        chances = chances_a if a_moves else chances_b
+        total = Fraction(0)
+        for n, chance in enumerate(chances[s][o]):
+            if chance == 0:
+                continue
+            for key, p in outcome_distribution(rules, s, o, n, exact=True).items():
+                if key == "win":
+                    mover_wins = Fraction(1)
+                elif key == "loss":
+                    mover_wins = Fraction(0)
+                elif key[0] == "again":
+                    mover_wins = value(key[1], key[2], a_moves)
+                else:
+                    mover_wins = 1 - value(key[0], key[1], not a_moves)
+                total += chance * p * mover_wins
+        return total
+
+    for k in range(2 * rules.goal - 2, -1, -1):
+        for s in range(max(0, k - rules.goal + 1), min(k, rules.goal - 1) + 1):
+            value(s, k - s, True), value(s, k - s, False)
+    return value(0, 0, True), 1 - value(0, 0, False)
+
+
 def recursive_best_response(rules, opponent):
     """Best response win rate against a fixed policy table, by plain recursion (floats)."""
     @lru_cache(maxsize=None)

@@ -149,3 +149,42 @@ def test_an_agent_that_rolls_fewer_dice_than_the_rules_allow_is_named_in_the_mes
     with pytest.raises(UserFileError) as failure:
         tabulate_file(str(path), "agent", get_rules("hog", goal=10), use_cache=False)
     assert str(failure.value) == f"{path}:agent chose fewer than 1 die, which hog forbids"
+
+
+SOFTMAX_AGENT = """\
+import numpy as np
+
+
+class Agent:  # gives the chance of each action: evaluated exactly as its mixture
+    def action_probabilities(self, observations):
+        o = np.atleast_2d(np.asarray(observations, dtype=float))
+        logits = -0.2 * (np.arange(ACTIONS)[None, :] - 3 - (o[:, 1:2] - o[:, 0:1]) / 8) ** 2
+        weights = np.exp(logits - logits.max(axis=1, keepdims=True))
+        return weights / weights.sum(axis=1, keepdims=True)
+
+
+agent = Agent()
+"""
+
+
+@pytest.mark.parametrize("rules, actions, game", [("su18", 11, ("--rules", "su18", "--goal", "30")),
+                                                  ("pig", 2, ("--rules", "pig", "--goal", "20"))])
+def test_an_agent_file_that_gives_probabilities_scores_its_mixture_in_compare(tmp_path, rules, actions, game):
+    """Mistakes: the child's probabilities refused or read as actions, the mixture scored other
+    than evaluate_agent scores it, the cache giving back ints for floats on the second run, or
+    the regret (which takes a fixed strategy) answering with a traceback instead of one line."""
+    text = SOFTMAX_AGENT.replace("ACTIONS", str(actions))
+    namespace = {}
+    exec(text, namespace)
+    kind = {"rules": rules} if rules == "su18" else {"game": rules}
+    expected = evaluate_agent(namespace["agent"], **kind, goal=int(game[-1]))
+    spec = f"{write(tmp_path, 'agent.py', text)}:agent"
+    for _ in range(2):  # the second from the cache
+        exact = json_of("compare", spec, "optimal", *game)["exact"]
+        assert exact["first"] == pytest.approx(expected.against_optimal.first, abs=1e-12)
+        assert exact["second"] == pytest.approx(expected.against_optimal.second, abs=1e-12)
+    response = json_of("best-response", spec, *game)
+    assert response["exploitability"] == pytest.approx(expected.exploitability, abs=1e-12)
+    refused = run_main("regret", spec, *game)
+    assert refused.returncode == 2 and "takes a fixed strategy" in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1

@@ -604,13 +604,13 @@ def test_a_learned_table_agent_gets_one_win_rate_by_every_path(tmp_path):
     assert low <= exact.average <= high
 
 
-def test_the_old_name_of_tabulate_agent_warns_and_still_works():
+def test_the_old_name_of_tabulate_agent_is_gone():
+    """The mistake it catches: a deprecation shim kept at 0.1.0 (issue 52): the old name must be
+    an AttributeError, not a second name for the same call."""
     import hogsolve.interop as interop
-    with pytest.warns(DeprecationWarning, match="use hogsolve.interop.tabulate_agent"):
-        old = interop.tabulate
-    assert old is tabulate_agent
     with pytest.raises(AttributeError):
-        _ = interop.no_such_name
+        _ = interop.tabulate
+    assert interop.tabulate_agent is tabulate_agent
 
 
 def test_gymnasium_takes_whole_numbers_only():

@@ -99,6 +99,9 @@ def plain_two_player_values(game, rolls, tol=1e-15):
                     value = roll
                 elif rolls[m] is None:
                     value = max(roll, hold) if i + k < g else hold
+                elif rolls[m].dtype.kind == "f":  # a mixture: the chance of rolling
+                    chance = float(rolls[m][i, j, k])
+                    value = chance * roll + (1.0 - chance) * hold
                 else:
                     value = roll if rolls[m][i, j, k] else hold
                 change = max(change, abs(value - mine[i, j, k]))

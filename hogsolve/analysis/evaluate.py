@@ -29,7 +29,8 @@ from ..solver.model import Model, model_for
 from .policy_values import best_response_values, occupancy, play_values, slot_values, slots_supported
 from ..solver.optimal import solve
 from ..hog.rules import ENDLESS_GAME, Ruleset
-from ..strategy.policy import Policy, as_policy
+from ..strategy.mixed import Mixture
+from ..strategy.policy import Policy, as_policy, rules_key
 from .results import BestResponse, Regret, WinRate
 from ..errors import InputError
 
@@ -39,8 +40,14 @@ def _table(policy: Policy) -> np.ndarray:
 
 
 def win_rate(a, b, rules: Ruleset, *, model: Optional[Model] = None) -> WinRate:
-    """Exact win rate of strategy (or policy table) ``a`` against ``b``."""
+    """Exact win rate of strategy (or policy table) ``a`` against ``b``; either may be a
+    :class:`~hogsolve.strategy.mixed.Mixture`, whose win rate is the expectation over its
+    choices (:func:`mixed_values`)."""
     model = model_for(rules, model)
+    if isinstance(a, Mixture) or isinstance(b, Mixture):
+        (qa, na), (qb, nb) = _probabilities(a, rules), _probabilities(b, rules)
+        va, vb = mixed_values(model, qa, qb)
+        return WinRate(na, nb, float(_start(va)), float(1 - _start(vb)))
     pa, pb = as_policy(a, rules), as_policy(b, rules)
     ta, tb = _table(pa), _table(pb)
     if slots_supported(model) and ta.ndim == tb.ndim == 2:
@@ -48,6 +55,49 @@ def win_rate(a, b, rules: Ruleset, *, model: Optional[Model] = None) -> WinRate:
         return WinRate(pa.name, pb.name, float(start[0]), float(1 - start[1]))
     va, vb = play_values(model, ta, tb)
     return WinRate(pa.name, pb.name, float(_start(va)), float(1 - _start(vb)))
+
+
+def _probabilities(strategy: Any, rules: Ruleset):
+    """``(probabilities[..., dice], name)`` of a mixture, or of a fixed strategy (one action each)."""
+    if isinstance(strategy, Mixture):
+        if rules_key(strategy.game) != rules_key(rules):
+            raise InputError(f"{strategy.name} was made for {strategy.game.name} at goal {strategy.game.goal}, "
+                             f"not {rules.name} at goal {rules.goal}")
+        return strategy.probabilities, strategy.name
+    fixed = as_policy(strategy, rules)
+    table = np.broadcast_to(_table(fixed), rules.decision_table_shape)
+    return np.eye(int(rules.max_dice) + 1)[table], fixed.name
+
+
+def _weighted(q: np.ndarray, probabilities: np.ndarray) -> np.ndarray:
+    """The expectation of action values ``q[..., a]`` under ``probabilities[..., a]`` (an action
+    without chance counts nothing, though its value be -inf below the least dice)."""
+    with np.errstate(invalid="ignore"):
+        return np.where(probabilities > 0, q * probabilities, 0.0).sum(axis=-1)
+
+
+def mixed_values(model: Model, mine: np.ndarray, theirs: np.ndarray):
+    """``(value_mine, value_theirs)``, each for its own player to move, when each player draws its
+    action from its table of probabilities ``[..., dice]``: every action's value by the solver's
+    backup (outcome tables), weighted by its chance, score sum by score sum (iterated where a
+    score sum can repeat).  Exact as a fixed pair's values are: the same backups, one weighted
+    sum more."""
+    tables = outcome_table(model), outcome_table(model)
+    values = np.zeros(model.value_shape), np.zeros(model.value_shape)
+    chances = mine, theirs
+
+    def update(k: int) -> float:
+        d = model.diagonals[k]
+        new = [_weighted(tables[p].action_values(k), chances[p][d.s, d.o]) for p in (0, 1)]
+        change = max(float(np.abs(new[p] - values[p][d.s, d.o]).max()) for p in (0, 1))
+        for p in (0, 1):
+            values[p][d.s, d.o] = new[p]
+        tables[0].fill(k, values[1], values[0])
+        tables[1].fill(k, values[0], values[1])
+        return change
+
+    by_score_sum(model, update).check("a mixture's values")
+    return values
 
 
 def _start(values: np.ndarray) -> float:
@@ -58,6 +108,12 @@ def _start(values: np.ndarray) -> float:
 def best_response(strategy, rules: Ruleset, *, model: Optional[Model] = None) -> BestResponse:
     """The strategy that maximises the win rate against the fixed ``strategy``."""
     model = model_for(rules, model)
+    if isinstance(strategy, Mixture):  # its chances of each action, weighted in the pairwise pass
+        chances, name = _probabilities(strategy, rules)
+        value_me, value_opp, action_values = _best_response_pairwise(model, chances, mixed=True)
+        policy = tie_broken_policy(action_values, rounding_tie_threshold(model))
+        rate = WinRate(f"best response to {name}", name, float(_start(value_me)), float(1 - _start(value_opp)))
+        return BestResponse(rules, name, policy, value_me, rate)
     fixed = as_policy(strategy, rules)
     opponent = _table(fixed)
     try:
@@ -78,8 +134,9 @@ def best_response(strategy, rules: Ruleset, *, model: Optional[Model] = None) ->
     return BestResponse(rules, fixed.name, policy, value_me, rate)
 
 
-def _best_response_pairwise(model: Model, opponent: np.ndarray):
-    """:func:`best_response`'s pass on two outcome tables (any rules)."""
+def _best_response_pairwise(model: Model, opponent: np.ndarray, mixed: bool = False):
+    """:func:`best_response`'s pass on two outcome tables (any rules); with ``mixed``,
+    ``opponent`` holds the chance of each action (``[..., dice]``)."""
     mine, theirs = outcome_table(model), outcome_table(model)
     value_me, value_opp = np.zeros(model.value_shape), np.zeros(model.value_shape)
     action_values = np.zeros(model.value_shape + (model.num_actions,))
@@ -88,7 +145,8 @@ def _best_response_pairwise(model: Model, opponent: np.ndarray):
         d = model.diagonals[k]
         q = mine.action_values(k)
         best = q.max(axis=-1)
-        q_opp = theirs.chosen_values(k, opponent[d.s, d.o])
+        q_opp = _weighted(theirs.action_values(k), opponent[d.s, d.o]) if mixed else \
+            theirs.chosen_values(k, opponent[d.s, d.o])
         change = max(float(np.abs(best - value_me[d.s, d.o]).max()),
                      float(np.abs(q_opp - value_opp[d.s, d.o]).max()))
         value_me[d.s, d.o], value_opp[d.s, d.o], action_values[d.s, d.o] = best, q_opp, q

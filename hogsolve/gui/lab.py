@@ -32,7 +32,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import api
-from ..errors import HogsolveError
+from ..errors import HogsolveError, InputError
 from ..families import family_of_game
 from ..strategy.userfile import DEFAULT_TIMEOUT, tabulate_table
 from .games import GameError
@@ -85,6 +85,9 @@ class Lab:
                 # every save runs the file: a failure cached by an earlier run is not replayed
                 table, source, _ = tabulate_table(self.path, self.function, self.rules, timeout=self.timeout,
                                                   retry_failed=True)
+                if table.dtype.kind == "f":
+                    raise InputError(f"{self.label} gives action probabilities: the lab maps one move a state; "
+                                     "its exact win rate as a mixture is in hogsolve compare")
                 strategy = self.family.tabulated(self.rules, table)
                 figures, expected, reach = self._figures(table, strategy)
             except HogsolveError as error:

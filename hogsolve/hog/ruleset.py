@@ -191,6 +191,15 @@ class Ruleset:
         """A table's dice count at (score, opponent_score), then the memories under a history rule."""
         return int(table[(score, opponent_score) + tuple(self.context_index(context))])
 
+    @property
+    def decision_table_shape(self) -> Tuple[int, ...]:
+        """The shape of a table of decisions: ``(goal, goal)``, then both memories."""
+        return (int(self.goal),) * 2 + tuple(self.context_shape)
+
+    def settled_mixture(self, probabilities: np.ndarray) -> np.ndarray:
+        """A table of action probabilities as the evaluation reads it (every state decides)."""
+        return probabilities
+
     def choice_name(self, decision: Any) -> int:
         """A table entry as shown: the dice count."""
         return int(decision)

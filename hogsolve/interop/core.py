@@ -14,7 +14,8 @@ import numpy as np
 
 from ..families import FAMILIES, GameSpec, family_of, game_spec
 from ..strategy import observations
-from ..strategy.agent_calls import actions_of
+from ..strategy.agent_calls import actions_of, answers_of
+from ..strategy.mixed import Mixture
 from ..errors import InputError
 
 
@@ -82,6 +83,43 @@ def tabulate_agent(agent: Any, spec: GameSpec) -> np.ndarray:
     return observations.table_of(spec.rules, actions_of(agent, rows, spec.num_actions), index)
 
 
+def strategy_of_agent(agent: Any, spec: GameSpec, name: str = "agent") -> Any:
+    """The agent as hogsolve evaluates it: its table of actions as the game's strategy, or, from
+    an agent that gives action probabilities (:func:`~hogsolve.strategy.agent_calls.answers_of`),
+    a :class:`~hogsolve.strategy.mixed.Mixture` of them (one whose every row is sure is its
+    fixed strategy)."""
+    rows, index = spec.decision_states()
+    answers = answers_of(agent, rows, spec.num_actions)
+    if answers.ndim == 1:
+        return spec.family.tabulated(spec.rules, observations.table_of(spec.rules, answers, index))
+    mixture = Mixture.of(spec.rules, answers, index, name=name, where=rows)
+    fixed = mixture.fixed()
+    return mixture if fixed is None else spec.family.tabulated(spec.rules, fixed)
+
+
+class distribution_of:  # noqa: N801 - used as a function: distribution_of(model)
+    """A Stable-Baselines3 model's action distribution as an agent that gives probabilities:
+    ``hogsolve.evaluate_agent(distribution_of(model), "su18")`` evaluates the policy it samples
+    from exactly, where ``model`` itself is asked for its most likely action
+    (``predict(..., deterministic=True)``).  Works with any object whose ``policy`` has
+    ``obs_to_tensor`` and ``get_distribution`` (SB3's ``ActorCriticPolicy`` and ``DQN``'s do
+    not agree on this: PPO, A2C and the like)."""
+
+    def __init__(self, model: Any):
+        policy = getattr(model, "policy", None)
+        if not all(callable(getattr(policy, name, None)) for name in ("obs_to_tensor", "get_distribution")):
+            raise InputError("distribution_of takes a Stable-Baselines3 model whose policy has obs_to_tensor and "
+                             "get_distribution (PPO, A2C); for any other agent give action_probabilities(observations)")
+        self.model = model
+
+    def action_probabilities(self, observations: np.ndarray) -> np.ndarray:
+        """The chance of each action at each observation (rows)."""
+        policy = self.model.policy
+        tensor = policy.obs_to_tensor(observations)[0]
+        probabilities = policy.get_distribution(tensor).distribution.probs
+        return np.asarray(probabilities.detach().cpu().numpy() if hasattr(probabilities, "detach") else probabilities)
+
+
 @dataclasses.dataclass(frozen=True)
 class AgentEvaluation:
     """An agent's exact standing in one game (see :func:`evaluate_agent`)."""
@@ -93,8 +131,8 @@ class AgentEvaluation:
     baseline: str
     best_response_win_rate: float
     exploitability: float
-    worst_states: List[Dict[str, Any]]
-    table: np.ndarray = dataclasses.field(repr=False)
+    worst_states: List[Dict[str, Any]]  # empty for a mixture (its states' reach is not computed)
+    table: np.ndarray = dataclasses.field(repr=False)  # the agent's table, or a mixture's probabilities
 
     def to_dict(self) -> dict:
         """Plain values for JSON."""
@@ -117,14 +155,17 @@ def evaluate_agent(agent: Any, rules: Any = None, *, game: Optional[str] = None,
     from ..api import best_response, regret, win_rate
     spec = game_spec(rules if isinstance(rules, str) else game, goal,
                        rules=None if isinstance(rules, str) or rules is None else rules)
-    table = tabulate_agent(agent, spec)
+    strategy = strategy_of_agent(agent, spec)
     optimal = spec.family.solve(spec.rules)
     baseline_name = baseline or spec.rules.baseline
-    strategy = spec.family.tabulated(spec.rules, table)
     against_optimal = win_rate(strategy, optimal, spec.rules)
     against_baseline = win_rate(strategy, baseline_name, spec.rules)
     response = best_response(strategy, spec.rules)
-    loss = regret(strategy, spec.rules, solution=optimal)
+    if isinstance(strategy, Mixture):
+        worst_states: List[Dict[str, Any]] = []
+        table = strategy.probabilities
+    else:
+        worst_states = regret(strategy, spec.rules, solution=optimal).to_dict(top=worst)["worst_states"]
+        table = np.asarray(strategy.policy if hasattr(strategy, "policy") else strategy.table)
     return AgentEvaluation(spec.rules.name, spec.goal, against_optimal, against_baseline, baseline_name,
-                           float(response.win_rate.average), float(response.exploitability),
-                           loss.to_dict(top=worst)["worst_states"], table)
+                           float(response.win_rate.average), float(response.exploitability), worst_states, table)

@@ -137,6 +137,21 @@ class PigGame:
             return False
         return bool(table[score, opponent_score, turn_total])
 
+    @property
+    def decision_table_shape(self) -> Tuple[int, ...]:
+        """The shape of a table of decisions: ``(goal, goal, goal)`` by banked scores and turn total."""
+        return (int(self.goal),) * 3
+
+    def settled_mixture(self, probabilities: np.ndarray) -> np.ndarray:
+        """A table of (roll, hold) probabilities with the game's own rules applied: the first
+        roll of a turn is compulsory, and a turn total that reaches the goal holds and wins."""
+        g = int(self.goal)
+        out = probabilities.copy()
+        i, _, k = np.indices(out.shape[:3])
+        out[(i + k >= g)] = (0.0, 1.0)
+        out[:, :, 0] = (1.0, 0.0)
+        return out
+
     def choice_name(self, decision: Any) -> str:
         """A table entry in words: "roll" or "hold"."""
         return "roll" if bool(decision) else "hold"

@@ -11,6 +11,7 @@ from ..hog.rules import StrategyError
 from ..pig.rules import PIG_GAMES, PigGame, get_pig_game
 from ..solver.pig import solve_pig
 from ..solver.solution import Solution
+from .mixed import Mixture
 from ..solver.pig.tables import PIG_FORMAT
 from ..solver.tables import TableError, load_arrays
 from .optimal_bot import PlayerWarning, shipped_tables
@@ -117,14 +118,22 @@ def policy_table(strategy, game: PigGame) -> np.ndarray:
 
 
 def _goal_rule(table: np.ndarray, g: int) -> np.ndarray:
-    """``table`` holding wherever score + turn total reaches the goal ``g``."""
+    """``table`` holding wherever score + turn total reaches the goal ``g`` (a table of roll
+    probabilities: 0 there)."""
     i = np.arange(g)[:, None, None]
     k = np.arange(table.shape[2])[None, None, :]
-    return table & (i + k < g)
+    inside = i + k < g
+    return table & inside if table.dtype == bool else table * inside
 
 
 def _strategy_table(strategy, game: PigGame) -> np.ndarray:
     g = game.goal
+    if isinstance(strategy, Mixture):  # the chance of rolling, as float64
+        if strategy.game != game:
+            raise InputError(f"{strategy.name} was made for {strategy.game.name} at goal {strategy.game.goal}")
+        chance = np.zeros((g, g, 2 * g))
+        chance[:, :, :g] = strategy.probabilities[..., 0]
+        return chance
     i, j, k = np.meshgrid(np.arange(g), np.arange(g), np.arange(2 * g), indexing="ij")
     if isinstance(getattr(strategy, "policy", None), np.ndarray):  # a solution, bot or best response: its table
         if strategy.game != game:
@@ -179,6 +188,8 @@ def load_pig_strategy(spec: str, game: PigGame, solution=None, *, timeout: float
                                                      memory_mb=memory_mb)
             if captured is not None and captured.lines and on_output is not None:
                 on_output(spec, captured)
+            if roll.dtype.kind == "f":  # an agent that gave action probabilities
+                return Mixture(game, roll, spec)
             return TabulatedPig(game, roll, spec)
     except UserFileError as exc:
         raise StrategyError(str(exc)) from None

@@ -33,7 +33,7 @@ its file than those on disk, is not cached at all.
 """
 from __future__ import annotations
 
-from ..errors import HogsolveError
+from ..errors import HogsolveError, InputError
 import dataclasses
 import functools
 import json
@@ -54,6 +54,7 @@ import psutil
 from .observations import Game, decision_rows, num_actions, table_of
 from .userfile_child import RANDOM_HINT
 from .agent_calls import AgentError
+from .mixed import Mixture
 from .policy import Policy, rules_key
 from ..hog.rules import Ruleset
 from ..util.files import atomic_write, sha256
@@ -263,8 +264,9 @@ def _where(progress: Path) -> str:
 
 def tabulate_file(path: str, function: str, rules: Ruleset, *, timeout: float = DEFAULT_TIMEOUT,
                   use_cache: bool = True, retry_failed: bool = False,
-                  memory_mb: int = DEFAULT_MEMORY_MB) -> Tuple[Policy, Optional[CapturedOutput]]:
-    """``function`` of the Python file ``path`` as a :class:`Policy`, run isolated.
+                  memory_mb: int = DEFAULT_MEMORY_MB) -> Tuple[Any, Optional[CapturedOutput]]:
+    """``function`` of the Python file ``path`` as a :class:`Policy` (an agent that gives action
+    probabilities: a :class:`~hogsolve.strategy.mixed.Mixture`), run isolated.
 
     Returns the policy and what the file printed (also when the table came
     from the cache, which keeps it).  Raises :class:`UserFileError` with a
@@ -275,6 +277,8 @@ def tabulate_file(path: str, function: str, rules: Ruleset, *, timeout: float = 
     """
     table, source, captured = tabulate_table(path, function, rules, timeout=timeout, use_cache=use_cache,
                                              retry_failed=retry_failed, memory_mb=memory_mb)
+    if table.dtype.kind == "f":  # an agent that gave action probabilities
+        return Mixture(rules, table, f"{path}:{function}"), captured
     return Policy(table, rules, f"{path}:{function}", source), captured
 
 
@@ -308,8 +312,10 @@ def tabulate_table(path: str, function: str, game: Game, *, timeout: float = DEF
         captured = CapturedOutput(int(hit.get("lines", 0)), str(hit.get("text", ""))) if hit else None
         if hit is not None and "table" in hit:
             shape = tuple(hit.get("shape", (game.goal, game.goal)))
-            table = np.array(hit["table"], dtype=np.int64).reshape(shape)
-            table = game.stored_table(table)
+            if hit.get("mixture"):  # action probabilities, as the agent gave them
+                table = np.array(hit["table"], dtype=np.float64).reshape(shape)
+            else:
+                table = game.stored_table(np.array(hit["table"], dtype=np.int64).reshape(shape))
             return table, {**source, "files": hit["files"], "cached": True}, captured
         limit = hit.get("timeout") if hit else None
         if hit is not None and not retry_failed and (limit is None or timeout <= limit):
@@ -340,7 +346,10 @@ def tabulate_table(path: str, function: str, game: Game, *, timeout: float = DEF
     source["sha256"] = ran  # the bytes that ran
     assert captured is not None  # a run that gave a table read what it printed
     if use_cache and not uncacheable:
-        _store(file, function, game, {"files": files, "table": table.reshape(-1).astype(int).tolist(),
+        mixture = table.dtype.kind == "f"
+        _store(file, function, game, {"files": files, "mixture": mixture,
+                                      "table": table.reshape(-1).tolist() if mixture else
+                                      table.reshape(-1).astype(int).tolist(),
                                       "shape": list(table.shape), "lines": captured.lines,
                                       "text": captured.text, "limits": limits})
     return table, {**source, "files": files, **({"not_cached": uncacheable} if uncacheable else {})}, captured
@@ -495,18 +504,27 @@ def _check_report(report: Optional[dict], code: int, where: str, label: str) -> 
 
 
 def _table_of(report: dict, game: Game, index, label: str) -> np.ndarray:
-    """The strategy table a child's report holds."""
+    """The strategy table a child's report holds: the game's table of actions, or, from an agent
+    that gave action probabilities, its table of them (the game's shape plus the actions; one
+    whose every row is sure is the table of actions)."""
     if "actions" in report:
+        answers = np.array(report["actions"])
         try:
-            return table_of(game, np.array(report["actions"], dtype=np.int64), index)
-        except AgentError as exc:
+            if answers.ndim == 2:
+                mixture = Mixture.of(game, answers, index, where=np.stack(index, axis=1))
+                fixed = mixture.fixed()
+                return mixture.probabilities if fixed is None else fixed
+            return table_of(game, answers.astype(np.int64), index)
+        except (AgentError, InputError) as exc:
             raise _Failed(f"{label} {exc}") from None
     return np.array(report["table"], dtype=np.int64).reshape(game.goal, game.goal)
 
 
 def _differ(tables: List[np.ndarray]) -> str:
     """The one line for a strategy whose two fresh runs chose differently: where first, and why."""
-    at = tuple(int(i) for i in np.argwhere(tables[0] != tables[1])[0])
+    mixture = tables[0].dtype.kind == "f"  # an agent's action probabilities: the last axis is the actions
+    unequal = tables[0] != tables[1]
+    at = tuple(int(i) for i in np.argwhere(unequal.any(axis=-1) if mixture else unequal)[0])
     where = f"at score {at[0]}, opponent score {at[1]}"
     if len(at) == 3:  # a roll-or-hold table: (score, opponent score, turn total)
         where += f", turn total {at[2]}"

@@ -361,7 +361,8 @@ def main(request_path: str) -> None:
         fail("import", f"{type(exc).__name__} while being imported" + (f": {exc}" if str(exc) else ""))
 
     strategy: Any = getattr(module, function, None)
-    if not callable(strategy) and not callable(getattr(strategy, "predict", None)):
+    if not callable(strategy) and not any(callable(getattr(strategy, method, None))
+                                          for method in ("predict", "action_probabilities")):
         fail("missing", f"has no function {function!r}")
     calls = _agent_calls()
     if calls.takes_observation(strategy) or not request["scores_call"]:
@@ -482,8 +483,8 @@ def ask_every_row(calls, strategy, request, mark, fail, raised) -> list:
     rows = np.load(request["rows"], allow_pickle=False)
     agent = calls.takes_observation(strategy)
     if agent:
-        def ask():
-            return calls.actions_of(strategy, rows, request["num_actions"],
+        def ask():  # actions, or an agent's action probabilities (a mixture, evaluated exactly)
+            return calls.answers_of(strategy, rows, request["num_actions"],
                                     progress=lambda row: mark(ASKING, int(row[0]), int(row[1])))
     else:
         def ask():
@@ -506,11 +507,12 @@ def ask_every_row(calls, strategy, request, mark, fail, raised) -> list:
             fail("exit", f"called sys.exit({exc.code!r})")
         except BaseException as exc:  # noqa: B902
             raised(exc)
-    differ = np.flatnonzero(results[0] != results[1])
+    differ = np.flatnonzero((results[0] != results[1]).reshape(len(rows), -1).any(axis=1))
     if len(differ):
         at = int(differ[0])
-        fail("nondeterministic", f"is not a function of what it sees: it chose {results[0][at]} and then "
-                                 f"{results[1][at]} at the observation {rows[at].tolist()}", hint=RANDOM_HINT)
+        fail("nondeterministic", f"is not a function of what it sees: it chose {results[0][at].tolist()} and "
+                                 f"then {results[1][at].tolist()} at the observation {rows[at].tolist()}",
+             hint=RANDOM_HINT)
     return results[0].tolist()
 
 

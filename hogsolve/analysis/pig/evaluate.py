@@ -16,6 +16,7 @@ from ...solver.pig.stages import (Rolls, greedy_policy, hold_values, pair_values
 from ...solver.pig.solve import solve_pig
 from ...solver.solution import Solution
 from ...solver.pig.turns import best_response_by_turns, policy_start_values, reach_by_turns
+from ...strategy.mixed import Mixture
 from ...strategy.pig import policy_table
 from ..results import BestResponse, Regret, WinRate
 
@@ -117,6 +118,8 @@ def pig_regret(strategy, game: PigGame, solution: Optional[Solution] = None) -> 
     against the optimal opponent reaches the state (half the games with each first): one pass
     upwards over the stages, or with wipes (Two-Dice Pig), which send play back down, one
     transposed solve over whole turns (:func:`~hogsolve.solver.pig.turns.reach_by_turns`)."""
+    if isinstance(strategy, Mixture):
+        raise strategy.not_fixed()
     g = game.goal
     rolls = Rolls.of(game)
     solution = solution or solve_pig(game)

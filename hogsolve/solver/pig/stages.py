@@ -87,6 +87,10 @@ def turn_values(rolls: Rolls, hold: np.ndarray, room: np.ndarray, u: np.ndarray,
         r += exits[:, :n]
         if k == 0:
             roll = np.ones(n, dtype=bool)
+        elif policy is not None and policy.dtype != bool:  # a mixture: the chance of rolling
+            chance = policy[:n, k]
+            ab[:, :n, k] = chance * r + (1.0 - chance) * ab[:, :n, k]
+            continue
         elif policy is not None:
             roll = policy[:n, k]
         else:

@@ -77,7 +77,7 @@ class Turns:
         mass = np.zeros((self.rows, self.pairs))
         mass[0] = 1.0
         for k, n in enumerate(self.live_count):
-            here = mass[k, :n] if k == 0 else np.where(roll[k, :n], mass[k, :n], 0.0)
+            here = mass[k, :n] if k == 0 else mass[k, :n] * roll[k, :n]  # roll: True, or a chance
             mass[k + lo: k + lo + D, :n] += dense[:, None] * here[None, :]
         mass = mass[:self.width]
         if self.width == self.g:
@@ -89,9 +89,9 @@ class Turns:
         total k, and the expected number of rolls (each ends the turn in a bust or a wipe with
         the same chance)."""
         mass = self.visits(roll)
-        rolling = roll.copy()
-        rolling[0] = True
-        hold = np.where(rolling, 0.0, mass)
+        rolling = roll.astype(np.float64)  # True, or the chance of rolling
+        rolling[0] = 1.0
+        hold = mass * (1.0 - rolling)
         return hold, (mass * rolling).sum(axis=0)
 
     def _factored(self, movers: list):
@@ -184,7 +184,9 @@ class Turns:
         """An ``[i, j, k]`` roll table (k below the width) as ``[k, p]``; with the width the goal,
         false where i + k reaches it."""
         by_turn = table.reshape(self.pairs, self.width).T
-        return by_turn & self.inside if self.width == self.g else np.ascontiguousarray(by_turn)
+        if self.width == self.g:
+            return by_turn & self.inside if by_turn.dtype == bool else by_turn * self.inside
+        return np.ascontiguousarray(by_turn)
 
     def table(self, by_turn: np.ndarray) -> np.ndarray:
         """A ``[k, p]`` array as an ``[i, j, k]`` table."""
