@@ -44,6 +44,8 @@ class HogsolveAEC(AECEnv):
         self.action_spaces = {a: spaces.Discrete(n) for a in AGENTS}
         self.rng = random.Random()
         self._zeros = np.zeros(n, dtype=np.int8)  # the mask of an agent whose turn it is not
+        self._num_actions = n
+        self._seat = {a: i for i, a in enumerate(AGENTS)}
         self.lane = lane_for(self.spec_game, None)  # the Gym env's fast lane, with no fixed opponent
 
     def observation_space(self, agent):
@@ -74,14 +76,13 @@ class HogsolveAEC(AECEnv):
 
     def observe(self, agent: str) -> dict:
         """What ``agent`` sees, with the actions it may take now (none when it is not its turn)."""
-        seat = AGENTS.index(agent)
-        lane = self.lane
-        over = lane.winner is not None
-        mask = lane.mask() if not over and lane.mover == seat else self._zeros.copy()
+        seat, lane = self._seat[agent], self.lane
         seen = lane.seen(seat)
-        if over:  # a final score may pass the goal
-            seen = [min(value, int(high)) for value, high in zip(seen, self.spec_game.highs)]
-        return {"observation": np.array(seen, dtype=np.int64), "action_mask": mask}
+        if lane.winner is None:
+            return {"observation": np.array(seen, dtype=np.int64),
+                    "action_mask": lane.mask() if lane.mover == seat else self._zeros.copy()}
+        seen = [min(value, int(high)) for value, high in zip(seen, self.spec_game.highs)]  # a final score may pass
+        return {"observation": np.array(seen, dtype=np.int64), "action_mask": self._zeros.copy()}
 
     def step(self, action) -> None:
         """The selected agent's move (an illegal one is played as the nearest legal one)."""
@@ -90,21 +91,24 @@ class HogsolveAEC(AECEnv):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        number = whole_action(action, self.spec_game.num_actions)  # 3.9 or -1 refused, never rounded
-        legal = self.lane.play(number, self.rng)  # an illegal action as the nearest legal one
+        number = action if type(action) is int and 0 <= action < self._num_actions else \
+            whole_action(action, self._num_actions)  # 3.9 or -1 refused, never rounded
+        lane = self.lane
+        legal = lane.play(number, self.rng)  # an illegal action as the nearest legal one
         if not legal or self.flagged:  # fresh infos when a flag is set or was (else they stay empty)
             self.infos = {a: {} for a in AGENTS}
             self.flagged = not legal
             if not legal:
                 self.infos[agent]["illegal"] = True
-        winner = self.lane.winner
+        winner = lane.winner
         if winner is not None:
             self.rewards = {a: 1.0 if i == winner else -1.0 for i, a in enumerate(AGENTS)}
             self.terminations = {a: True for a in AGENTS}
             self._accumulate_rewards()
         else:  # no reward before the end: nothing to accumulate
-            self.rewards = dict.fromkeys(AGENTS, 0.0)
-            self.agent_selection = AGENTS[self.lane.mover]
+            if self.rewards[AGENTS[0]] or self.rewards[AGENTS[1]]:
+                self.rewards = dict.fromkeys(AGENTS, 0.0)
+            self.agent_selection = AGENTS[lane.mover]
 
     def render(self):
         """The state in words (render_mode "ansi")."""
@@ -127,17 +131,11 @@ _FORWARDED = ("agent_selection", "rewards", "terminations", "truncations", "info
 
 
 def _read_through(name: str, checked: bool) -> property:
-    """``name`` read from the game itself in one step (``checked``: only after reset, as
-    OrderEnforcingWrapper requires)."""
-    get = operator.attrgetter(name)
-    if not checked or name == "_cumulative_rewards":
-        return property(lambda self: get(self._game), doc=f"The game's ``{name}``.")
-
-    def read(self):
-        if not self._has_reset:
-            raise AttributeError(f"{name} cannot be accessed before reset")
-        return get(self._game)
-    return property(read, doc=f"The game's ``{name}``.")
+    """``name`` read from the game itself in one C call (``checked``: only after reset, as
+    OrderEnforcingWrapper requires: through ``_live``, the game once reset, whose absence
+    before then sends Python to the wrapper's ``__getattr__`` and its own refusal)."""
+    holder = "_live" if checked and name != "_cumulative_rewards" else "_game"
+    return property(operator.attrgetter(f"{holder}.{name}"), doc=f"The game's ``{name}``.")
 
 
 def _reading_through(wrapper: type, checked: bool = False) -> type:
@@ -147,8 +145,13 @@ def _reading_through(wrapper: type, checked: bool = False) -> type:
     def __init__(self, env, *args, **kwargs):
         wrapper.__init__(self, env, *args, **kwargs)  # type: ignore[misc]  # the class made below
         self._game = env.unwrapped
-    fast = type(f"Fast{wrapper.__name__}", (wrapper,), {"__init__": __init__, "__doc__": _reading_through.__doc__,
-                                                       "unwrapped": property(lambda self: self._game)})
+
+    def reset(self, seed=None, options=None):
+        self._live = self._game  # the checked attributes read through it from now on
+        wrapper.reset(self, seed=seed, options=options)  # type: ignore[attr-defined]
+    fast = type(f"Fast{wrapper.__name__}", (wrapper,), {"__init__": __init__, "reset": reset,
+                                                       "__doc__": _reading_through.__doc__,
+                                                       "unwrapped": property(operator.attrgetter("_game"))})
     for name in _FORWARDED:
         setattr(fast, name, _read_through(name, checked))
     return fast
