@@ -31,6 +31,7 @@ VERBS: Dict[str, Tuple[str, str]] = {
     "plot": ("hogsolve.cli.plot", "draw the policy heatmap and win-probability surface (needs matplotlib)"),
     "doctor": ("hogsolve.cli.doctor", "what this machine enforces on a student's strategy file, tried for real"),
     "sibala": ("hogsolve.cli.sibala", "Sibala (十八啦): compare hands, exact odds, play the house"),
+    "contest": ("hogsolve.cli.contest", "the course's contest as a server: submissions, a live leaderboard"),
     "sinbad": ("hogsolve.cli.sinbad",
                "SinbadHogBot: the real-time room, network bots, tournaments, terminal play, deal odds"),
 }

@@ -80,7 +80,9 @@ class TournamentResult:
     @property
     def mean_win_rate(self) -> np.ndarray:
         """Each strategy's mean win rate over its opponents."""
-        return np.nanmean(self.rate, axis=1)
+        rate = self.rate
+        scored = np.isfinite(rate).sum(axis=1)  # a contest's standings before every pair is scored
+        return np.where(scored > 0, np.nansum(rate, axis=1) / np.maximum(scored, 1), np.nan)
 
     @property
     def ranks(self) -> np.ndarray:

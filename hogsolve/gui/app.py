@@ -66,14 +66,14 @@ def json_reply(payload, status: int = 200) -> JSONResponse:
     return JSONResponse(payload, status_code=status, headers={"Cache-Control": "no-store"})
 
 
-async def read_json(request: Request) -> dict:
-    """The body as a JSON object, at most MAX_BODY bytes however it is sent (400, 413)."""
+async def read_json(request: Request, limit: int = MAX_BODY) -> dict:
+    """The body as a JSON object, at most ``limit`` bytes however it is sent (400, 413)."""
     raw = b""
     try:
         async for chunk in request.stream():
             raw += chunk
-            if len(raw) > MAX_BODY:
-                raise GameError(413, f"body over {MAX_BODY} bytes")
+            if len(raw) > limit:
+                raise GameError(413, f"body over {limit} bytes")
     except ClientDisconnect:
         raise GameError(400, "the client left before its request arrived") from None
     try:

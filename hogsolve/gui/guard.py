@@ -86,8 +86,8 @@ class Guard:
     rooms: Any
     lab: Any
 
-    def __init__(self, app, access: Access):
-        self.app, self.access = app, access
+    def __init__(self, app, access: Access, max_body: int = MAX_BODY):
+        self.app, self.access, self.max_body = app, access, max_body
 
     async def __call__(self, scope, receive, send):
         if scope["type"] not in ("http", "websocket"):
@@ -140,8 +140,8 @@ class Guard:
                 length = int(headers.get("content-length", "0"))
             except ValueError:
                 return 400, "bad Content-Length"
-            if length > MAX_BODY:
-                return 413, f"body over {MAX_BODY} bytes"
+            if length > self.max_body:
+                return 413, f"body over {self.max_body} bytes"
         return None
 
 

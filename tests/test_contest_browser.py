@@ -1,0 +1,66 @@
+"""The contest's leaderboard in real headless Chromium: it updates by itself as submissions are
+scored, at desktop and phone widths, and takes a table file from the page."""
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import hogsolve
+from hogsolve.gui.contest import Contest, ContestServer
+
+from test_contest_server import GOAL, call, tables, wait_scored
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+in_ci = os.environ.get("CI") == "true"
+if not Path(CHROMIUM).exists() and not in_ci:
+    pytest.skip("Debian's chromium is not installed (CI installs it)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api") if not in_ci else __import__(
+    "playwright.sync_api", fromlist=["sync_playwright"])
+
+PHONE = {"viewport": {"width": 375, "height": 667}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+
+
+@pytest.mark.parametrize("options", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_leaderboard_updates_itself_and_takes_a_table_file(tmp_path, options):
+    """Mistakes: a leaderboard that needs a reload to show new entries (no WebSocket push), rows
+    that differ from the standings the API gives, a page wider than a phone, a page that breaks
+    its own CSP (no inline script), or a submission from the page's form not accepted."""
+    game = hogsolve.get_rules("su18", goal=GOAL)
+    contest = Contest(tmp_path / "data", game)
+    tokens = contest.ledger.enrol(["ann", "ben", "cho"])
+    boards = tables(3)
+    with ContestServer(contest) as server, sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        context = browser.new_context(**options)
+        page = context.new_page()
+        problems = []
+        page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: problems.append(str(e)))
+        page.goto(f"http://127.0.0.1:{server.port}/")
+        page.wait_for_selector("#connection:has-text('Live')")
+        for name in ("ann", "ben"):
+            call(server.port, "/api/submit", {"table": boards[0 if name == "ann" else 1].tolist()},
+                 tokens[name])
+        standings = wait_scored(server.port, 2)
+        page.wait_for_selector("#progress[data-done='1']")
+        rows = page.locator("#board tbody tr").all_inner_texts()
+        assert [r.split("\t")[1] for r in rows] == [e["name"] for e in standings["entries"]]
+        table_file = tmp_path / "mine.json"
+        table_file.write_text(json.dumps({"name": "Cho's table", "table": boards[2].tolist()}))
+        page.fill("#token", tokens["cho"])
+        page.set_input_files("#file", str(table_file))
+        page.click("#submit button")
+        page.wait_for_selector("#submit-status:has-text('Accepted as Cho')")
+        page.wait_for_selector("#progress[data-done='3']", timeout=30_000)
+        assert page.locator("#board tbody tr").count() == 3
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        page.click("#show-matrix")
+        page.wait_for_selector("#matrix tr:nth-child(4)")
+        assert problems == []
+        browser.close()
+    assert np.array_equal(contest.ledger.entries()[2]["table"], boards[2])
