@@ -29,9 +29,12 @@ DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 def test_the_leaderboard_updates_itself_and_takes_a_table_file(tmp_path, options):
     """Mistakes: a leaderboard that needs a reload to show new entries (no WebSocket push), rows
     that differ from the standings the API gives, a page wider than a phone, a page that breaks
-    its own CSP (no inline script), or a submission from the page's form not accepted."""
+    its own CSP (no inline script), a submission from the page's form not accepted, or a past
+    contest in the course's format not shown."""
     game = hogsolve.get_rules("su18", goal=GOAL)
-    contest = Contest(tmp_path / "data", game)
+    course = tmp_path / "fa19.json"  # a past contest in the course's published format
+    course.write_text(json.dumps({"teams": ["old a", "old b"], "winrate_mat": [[None, 0.6], [0.4, None]]}))
+    contest = Contest(tmp_path / "data", game, past=[course])
     tokens = contest.ledger.enrol(["ann", "ben", "cho"])
     boards = tables(3)
     with ContestServer(contest) as server, sync_api.sync_playwright() as p:
@@ -59,6 +62,7 @@ def test_the_leaderboard_updates_itself_and_takes_a_table_file(tmp_path, options
         page.wait_for_selector("#progress[data-done='3']", timeout=30_000)
         assert page.locator("#board tbody tr").count() == 3
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        assert page.locator("#past-board tbody tr").first.inner_text().split("\t")[:3] == ["1", "old a", "1"]
         page.click("#show-matrix")
         page.wait_for_selector("#matrix tr:nth-child(4)")
         assert problems == []

@@ -270,3 +270,36 @@ def test_the_command_line_serves_submits_and_survives_a_sigkill_mid_scoring(tmp_
     exported = run_main("contest", "export", "--data", str(data), "--out", str(out))
     assert exported.returncode == 0, exported.stderr
     assert len(out.read_text().splitlines()) == total + 1
+
+
+def test_past_contests_from_the_courses_format_and_from_hogsolves(tmp_path):
+    """Mistakes: a published leaderboard (teams, winrate_mat) ranked other than by wins above
+    the threshold with ties sharing a rank, a tournament --out file read with a seat's rate
+    reversed, or a file of neither kind taken silently."""
+    from hogsolve.contest.ledger import past_contest
+    course = tmp_path / "fa19.json"
+    course.write_text(json.dumps({"teams": ["a", "b", "c"],
+                                  "winrate_mat": [[None, 0.6, 0.5], [0.4, None, 0.55], [0.5, 0.45, None]]}))
+    title, result = past_contest(course)
+    ranking = [(r["rank"], r["strategy"], r["wins"]) for r in result.ranking()]
+    assert title == "fa19" and ranking == [(1, "a", 1), (1, "b", 1), (3, "c", 0)]
+    game = hogsolve.get_rules("su18", goal=GOAL)
+    boards = [hogsolve.Policy(t, game) for t in tables(3)]
+    out = tmp_path / "results.csv"
+    expected = hogsolve.tournament(boards, game, names=["x", "y", "z"])
+    from hogsolve.contest.entries import COLUMNS
+    with open(out, "w", newline="") as f:
+        writer = csv.DictWriter(f, COLUMNS)
+        writer.writeheader()
+        for i in range(3):
+            for j in range(i + 1, 3):
+                writer.writerow(dict(zip(COLUMNS, ["su18", GOAL, "xyz"[i], "xyz"[j], "d", "d",
+                                                   repr(float(expected.first[i, j])),
+                                                   repr(float(1 - expected.first[j, i])), "0"])))
+    _, read = past_contest(out)
+    assert [(r["strategy"], r["wins"], r["mean_win_rate"]) for r in read.ranking()] == \
+        [(r["strategy"], r["wins"], r["mean_win_rate"]) for r in expected.ranking()]
+    bad = tmp_path / "bad.json"
+    bad.write_text("[1, 2]")
+    with pytest.raises(hogsolve.HogsolveError, match="not a leaderboard file"):
+        past_contest(bad)

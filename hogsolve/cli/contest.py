@@ -11,6 +11,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
+from ..errors import HogsolveError
 from .common import UsageError, add_jobs_option, cap_jobs, ip_address, listening, load_game, strategy_of
 
 #: The timeout of each request ``contest submit`` makes (seconds).
@@ -47,6 +48,9 @@ def setup_contest(parser):
                    help="the name a reverse proxy that terminates HTTPS serves the contest under "
                         "(required to bind to any other address than 127.0.0.1)")
     s.add_argument("--threshold", type=float, default=0.5, help="a pair is won above this win rate (default 0.5)")
+    s.add_argument("--past", type=Path, action="append", default=[], metavar="FILE",
+                   help="an earlier contest to show beside this one: the course's leaderboard JSON (teams, "
+                        "winrate_mat) or a tournament --out CSV (repeat for several)")
     s.add_argument("--backend", choices=["local", "dask"], default="local", help="where pairs are scored")
     s.add_argument("--scheduler", default=None, help="the Dask scheduler's address (with --backend dask)")
     add_jobs_option(s)
@@ -105,8 +109,11 @@ def open_contest(args, data: Path, *, serving: bool = True):
     from ..contest.ledger import token_hash
     from ..gui.contest import Contest
     family, game = load_game(args.rules, args.goal)
-    contest = Contest(data, game, threshold=args.threshold, jobs=cap_jobs(args.jobs), backend=args.backend,
-                      scheduler=args.scheduler)
+    try:
+        contest = Contest(data, game, threshold=args.threshold, jobs=cap_jobs(args.jobs), backend=args.backend,
+                          scheduler=args.scheduler, past=getattr(args, "past", []))
+    except HogsolveError as exc:
+        raise UsageError(str(exc)) from None
     ledger = contest.ledger
     kept = ledger.setting("game")
     here = json.dumps({"rules": game.name, "goal": int(game.goal)})
@@ -127,7 +134,6 @@ def open_contest(args, data: Path, *, serving: bool = True):
 
 def serve(args) -> int:
     """``contest serve``: the leaderboard's address on the first line, then serve until Ctrl-C."""
-    from ..errors import HogsolveError
     from ..gui.contest import ContestServer
     args.data.mkdir(parents=True, exist_ok=True)
     contest = open_contest(args, args.data)

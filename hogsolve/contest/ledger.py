@@ -9,6 +9,7 @@ equal ``hogsolve tournament`` on the same tables digit for digit.
 """
 from __future__ import annotations
 
+import csv
 import hashlib
 import hmac
 import json
@@ -22,7 +23,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..errors import InputError
-from .roundrobin import table_digest
+from .roundrobin import TournamentResult, table_digest
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -234,3 +235,38 @@ class Ledger:
         """Close the file."""
         with self.lock:
             self.db.close()
+
+
+def past_contest(path: Path, threshold: float = 0.5) -> Tuple[str, TournamentResult]:
+    """A finished contest from its file, as a round robin's standings: the course's published
+    leaderboard format (JSON ``{"teams": [...], "winrate_mat": [[...]]}``, row i's win rate
+    against column j) or hogsolve's own (``tournament --out``'s CSV).  ``(title, result)``;
+    InputError in one line for a file of neither kind."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read the past contest {path}: {exc}") from None
+    if path.suffix.lower() == ".csv":
+        rows = list(csv.DictReader(text.splitlines()))
+        names = list(dict.fromkeys([r.get("a", "") for r in rows] + [r.get("b", "") for r in rows]))
+        index = {n: k for k, n in enumerate(names)}
+        first = np.full((len(names), len(names)), np.nan)
+        try:
+            for r in rows:
+                i, j = index[r["a"]], index[r["b"]]
+                first[i, j], first[j, i] = float(r["a_wins_moving_first"]), 1.0 - float(r["a_wins_moving_second"])
+            rules = rows[0]["rules"] if rows else path.stem
+        except (KeyError, ValueError):
+            raise InputError(f"{path} is not a tournament --out file (rules, a, b, a_wins_moving_first, ...)") from None
+        return path.stem, TournamentResult(rules, names, first, threshold)
+    try:
+        data = json.loads(text)
+        names = [str(t) for t in data["teams"]]
+        rate = np.array([[np.nan if x is None else float(x) for x in row] for row in data["winrate_mat"]])
+    except (ValueError, KeyError, TypeError):
+        raise InputError(f"{path} is not a leaderboard file (JSON with teams and winrate_mat)") from None
+    if rate.shape != (len(names), len(names)):
+        raise InputError(f"{path}: winrate_mat is {rate.shape}, not {len(names)} x {len(names)}")
+    np.fill_diagonal(rate, np.nan)
+    return path.stem, TournamentResult(path.stem, names, rate, threshold)  # rate + rate.T = 1: first = rate

@@ -23,7 +23,7 @@ import json
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Deque, Dict, List, Optional, Set
+from typing import Any, Callable, Deque, Dict, List, Optional, Sequence, Set
 
 import numpy as np
 from starlette.applications import Starlette
@@ -35,7 +35,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..contest.entries import COLUMNS
-from ..contest.ledger import ContestClosed, Ledger, NotAllowed, check_table, check_team
+from ..contest.ledger import ContestClosed, Ledger, NotAllowed, check_table, check_team, past_contest
 from ..contest.roundrobin import TournamentResult
 from ..errors import HogsolveError
 from ..families import family_of_game
@@ -153,7 +153,7 @@ class Contest:
     """The contest's state behind the routes: the ledger, the game, the scorer, the leaderboards."""
 
     def __init__(self, data: Path, game: Any, *, threshold: float = 0.5, jobs: int = 1, backend: str = "local",
-                 scheduler: Optional[str] = None):
+                 scheduler: Optional[str] = None, past: Sequence[Path] = ()):
         self.ledger = Ledger(Path(data) / "contest.sqlite")
         self.game = game
         self.family = family_of_game(game)
@@ -162,6 +162,7 @@ class Contest:
         self.scorer = Scorer(self.ledger, self.family, game, threshold=threshold, jobs=jobs, backend=backend,
                              scheduler=scheduler, changed=self.changed)
         self.recent: Dict[str, Deque[float]] = collections.defaultdict(collections.deque)
+        self.past = [past_contest(path, threshold) for path in past]  # read now: a bad file stops the start
         self.lock = threading.Lock()
 
     def changed(self) -> None:
@@ -199,6 +200,13 @@ class Contest:
                 "pairs_done": done, "pairs_total": n * (n - 1) // 2, "scoring": self.scorer.busy,
                 "deadline": self.ledger.setting("deadline"), "frozen": self.ledger.setting("frozen") == "1",
                 "entries": out, "error": self.scorer.error}
+
+    def past_standings(self) -> List[dict]:
+        """Earlier contests' standings, as :meth:`standings` gives the live one."""
+        return [{"title": title, "rules": result.rules,
+                 "entries": [{"rank": r["rank"], "tied": r["tied"], "name": r["strategy"], "wins": r["wins"],
+                              "losses": r["losses"], "mean": r["mean_win_rate"]} for r in result.ranking()]}
+                for title, result in self.past]
 
     # -- submitting ----------------------------------------------------------------
 
@@ -281,6 +289,9 @@ def create_contest_app(contest: Contest, access: Access) -> Guard:
         rate = [[None if not np.isfinite(x) else float(x) for x in row] for row in result.rate]
         return json_reply({"teams": result.names, "winrate_mat": rate})
 
+    async def past(request: Request) -> Response:
+        return json_reply(contest.past_standings())
+
     async def submit(request: Request) -> Response:
         body = await read_json(request, MAX_SUBMISSION)
         try:
@@ -357,6 +368,7 @@ def create_contest_app(contest: Contest, access: Access) -> Guard:
         Route("/me", page("contest_me.html"), methods=["GET"]),
         Route("/api/standings", standings, methods=["GET"]),
         Route("/api/matrix", matrix, methods=["GET"]),
+        Route("/api/past", past, methods=["GET"]),
         Route("/api/submit", submit, methods=["POST"]),
         Route("/api/me", me, methods=["GET"]),
         Route("/api/staff/freeze", freeze, methods=["POST"]),

@@ -2,6 +2,33 @@
 const $ = (id) => document.getElementById(id);
 const percent = (x) => (x === null || x === undefined ? "–" : (100 * x).toFixed(4) + "%");
 
+function rows(entries) {
+  return entries.map((e) => {
+    const row = document.createElement("tr");
+    const cells = [(e.tied ? "=" : "") + e.rank, e.name, e.wins, e.losses, percent(e.mean)];
+    for (const value of cells) {
+      const cell = document.createElement("td");
+      cell.textContent = String(value);
+      row.append(cell);
+    }
+    return row;
+  });
+}
+
+async function loadPast() {
+  const past = await (await fetch("/api/past")).json();
+  if (!past.length) return;
+  $("past").hidden = false;
+  const choice = $("past-choice");
+  choice.replaceChildren(...past.map((p, i) => {
+    const option = document.createElement("option"); option.value = String(i); option.textContent = `${p.title} (${p.rules})`;
+    return option;
+  }));
+  const pick = () => $("past-board").tBodies[0].replaceChildren(...rows(past[Number(choice.value)].entries));
+  choice.addEventListener("change", pick);
+  pick();
+}
+
 function show(standings) {
   $("contest-rules").textContent = `${standings.rules}, to ${standings.goal}`;
   const done = standings.pairs_done, total = standings.pairs_total;
@@ -11,17 +38,7 @@ function show(standings) {
   const closed = standings.frozen ? "Submissions are frozen by the staff." : "";
   $("closed").textContent = closed;
   $("closed").hidden = !closed;
-  const body = $("board").tBodies[0];
-  body.replaceChildren(...standings.entries.map((e) => {
-    const row = document.createElement("tr");
-    const cells = [(e.tied ? "=" : "") + e.rank, e.name, e.wins, e.losses, percent(e.mean)];
-    for (const value of cells) {
-      const cell = document.createElement("td");
-      cell.textContent = String(value);
-      row.append(cell);
-    }
-    return row;
-  }));
+  $("board").tBodies[0].replaceChildren(...rows(standings.entries));
   if (!$("matrix").hidden) loadMatrix();
 }
 
@@ -77,3 +94,4 @@ function connect() {
   });
 }
 connect();
+loadPast();
