@@ -191,6 +191,12 @@ def test_a_students_page_holds_their_figures_and_nobody_elses(contest):
         rows = list(csv.DictReader(reply.read().decode().splitlines()))
     from hogsolve.contest.entries import COLUMNS
     assert list(rows[0]) == COLUMNS and len(rows) == 1
+    request = urllib.request.Request(f"http://127.0.0.1:{server.port}/api/staff/report.html",
+                                     headers={"Authorization": "Bearer staff"})
+    with urllib.request.urlopen(request) as reply:
+        page = reply.read().decode()
+    assert page.lower().startswith("<!doctype html>") and "s0" in page and "s1" in page
+    assert call(server.port, "/api/staff/report.html", token=tokens["s0"])[0] == 403
 
 
 def test_check_table_takes_one_table_for_every_memory():

@@ -115,7 +115,7 @@ def tournament(args) -> int:
     record = {**result.to_dict(), "skipped": [{"entry": name, "reason": why} for name, why in skipped],
               "left_out": [{"file": name, "reason": why} for name, why in left_out]}
     if args.report is not None:
-        from ..contest.report import write_report
+        from ..contest.report import against_optimal, write_report
         by_name = dict(zip(names, policies))
         against = against_optimal([by_name[row["strategy"]] for row in record["ranking"]], family, rules)
         write_or_fail(lambda: write_report(args.report, record, goal=int(rules.goal), against_optimal=against,
@@ -141,16 +141,6 @@ def entry_names(names: list, style: str) -> list:
     folders = [Path(n).parent.name if n.endswith(".py") and Path(n).parent.name else n for n in names]
     return [f if folders.count(f) == 1 else n for f, n in zip(folders, names)]
 
-
-
-def against_optimal(policies, family, game) -> list:
-    """Each strategy's exact win rate against the optimal strategy (None where the game has no
-    proven optimum, as sp22)."""
-    try:
-        optimal = family.optimal(game)
-    except HogsolveError:  # a ruleset with no optimal value (sp22): the column says "-"
-        return [None] * len(policies)
-    return [float(family.win_rate(policy, optimal, game).average) for policy in policies]
 
 
 def show_tournament(rules, result) -> None:

@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import List, Optional, Sequence, Tuple, Union
 from pathlib import Path
 
+from ..errors import HogsolveError
 from ..util.files import atomic_write
 
 _STYLE = """
@@ -182,3 +183,13 @@ def write_report(path: Union[str, Path], record: dict, *, goal: int,
     """Write :func:`report_html` to ``path`` (to a temporary name, then renamed)."""
     atomic_write(Path(path), report_html(record, goal=goal, against_optimal=against_optimal,
                                          title=title).encode("utf-8"))
+
+
+def against_optimal(policies, family, game) -> list:
+    """Each strategy's exact win rate against the optimal strategy (None where the game has no
+    proven optimum, as sp22)."""
+    try:
+        optimal = family.optimal(game)
+    except HogsolveError:  # a ruleset with no optimal value (sp22): the column says "-"
+        return [None] * len(policies)
+    return [float(family.win_rate(policy, optimal, game).average) for policy in policies]

@@ -36,6 +36,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..contest.entries import COLUMNS
 from ..contest.ledger import ContestClosed, Ledger, NotAllowed, check_table, check_team, past_contest
+from ..contest.report import against_optimal, report_html
 from ..contest.roundrobin import TournamentResult
 from ..errors import HogsolveError
 from ..families import family_of_game
@@ -256,6 +257,16 @@ class Contest:
 
     # -- staff ---------------------------------------------------------------------
 
+    def report_page(self) -> str:
+        """The self-contained report page of the standings (``tournament --report``'s), each entry's
+        exact win rate against the optimal strategy beside it."""
+        result = self.matrix()
+        entries = {e["team"]: e for e in self.ledger.entries()}
+        record = {**result.to_dict(), "skipped": [], "left_out": []}
+        policies = [self.family.tabulated(self.game, entries[row["strategy"]]["table"]) for row in record["ranking"]]
+        return report_html(record, goal=int(self.game.goal), against_optimal=against_optimal(policies, self.family,
+                                                                                             self.game))
+
     def export_rows(self) -> List[dict]:
         """Every scored pair, in ``hogsolve tournament --out``'s columns."""
         entries, result = self.ledger.entries(), self.matrix()
@@ -338,6 +349,12 @@ def create_contest_app(contest: Contest, access: Access) -> Guard:
         writer.writerows(await asyncio.to_thread(contest.export_rows))
         return Response(out.getvalue(), media_type="text/csv", headers={"Cache-Control": "no-store"})
 
+    async def report(request: Request) -> Response:
+        staff(request)
+        page = await asyncio.to_thread(contest.report_page)
+        return Response(page, media_type="text/html; charset=utf-8",  # to keep: its sorting script runs from a file
+                        headers={"Cache-Control": "no-store", "Content-Disposition": 'attachment; filename="report.html"'})
+
     async def live(socket: WebSocket) -> None:
         await socket.accept()
         contest.broadcast.loop = asyncio.get_running_loop()
@@ -374,6 +391,7 @@ def create_contest_app(contest: Contest, access: Access) -> Guard:
         Route("/api/staff/freeze", freeze, methods=["POST"]),
         Route("/api/staff/remove", remove, methods=["POST"]),
         Route("/api/staff/export.csv", export, methods=["GET"]),
+        Route("/api/staff/report.html", report, methods=["GET"]),
         WebSocketRoute("/api/live", live),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
