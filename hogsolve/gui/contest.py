@@ -352,8 +352,8 @@ def create_contest_app(contest: Contest, access: Access) -> Guard:
     async def report(request: Request) -> Response:
         staff(request)
         page = await asyncio.to_thread(contest.report_page)
-        return Response(page, media_type="text/html; charset=utf-8",  # to keep: its sorting script runs from a file
-                        headers={"Cache-Control": "no-store", "Content-Disposition": 'attachment; filename="report.html"'})
+        keep = {"Cache-Control": "no-store", "Content-Disposition": 'attachment; filename="report.html"'}
+        return Response(page, media_type="text/html; charset=utf-8", headers=keep)  # its script runs from a file
 
     async def live(socket: WebSocket) -> None:
         await socket.accept()
