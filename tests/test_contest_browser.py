@@ -1,8 +1,6 @@
 """The contest's leaderboard in real headless Chromium: it updates by itself as submissions are
 scored, at desktop and phone widths, and takes a table file from the page."""
 import json
-import os
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,15 +9,7 @@ import hogsolve
 from hogsolve.gui.contest import Contest, ContestServer
 
 from test_contest_server import GOAL, call, tables, wait_scored
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-in_ci = os.environ.get("CI") == "true"
-if not Path(CHROMIUM).exists() and not in_ci:
-    pytest.skip("Debian's chromium is not installed (CI installs it)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api") if not in_ci else __import__(
-    "playwright.sync_api", fromlist=["sync_playwright"])
+from test_gui_browser import ARGS, CHROMIUM, sync_api  # skips this module too where Chromium is missing
 
 PHONE = {"viewport": {"width": 375, "height": 667}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}

@@ -447,11 +447,8 @@ class ContestServer:
             self.sock.close()
 
     def __enter__(self) -> "ContestServer":
-        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 30
-        while not self.server.started and self.thread.is_alive() and time.monotonic() < deadline:
-            time.sleep(0.01)
+        from .server import serve_in_thread
+        self.thread = serve_in_thread(self.server, self.sock)
         return self
 
     def __exit__(self, *exc: Any) -> None:

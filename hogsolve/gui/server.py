@@ -94,11 +94,7 @@ class Running:
         self.server.run(sockets=[self.sock])
 
     def __enter__(self) -> "Running":
-        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 30
-        while not self.server.started and self.thread.is_alive() and time.monotonic() < deadline:
-            time.sleep(0.01)
+        self.thread = serve_in_thread(self.server, self.sock)
         return self
 
     def stop(self) -> None:
@@ -110,6 +106,16 @@ class Running:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+def serve_in_thread(server: uvicorn.Server, sock: socket.socket) -> threading.Thread:
+    """``server`` run on ``sock`` in a daemon thread, returned once it listens (at most 30 s)."""
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started and thread.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return thread
 
 
 def serve(default_rules: str = "su18", port: int = 8061, open_browser: bool = True, host: Optional[str] = None,
