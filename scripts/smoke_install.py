@@ -23,7 +23,7 @@ HOGSOLVE = str(Path(sys.executable).parent / "hogsolve")
 HELP = [[], ["rules"], ["solve"], ["play"], ["compare"], ["best-response"], ["regret"], ["tournament"],
         ["sweep"], ["gui"], ["lab"], ["plot"], ["sibala"], ["sibala", "compare"], ["sibala", "odds"],
         ["sibala", "hand"], ["sibala", "play"], ["sinbad"], ["sinbad", "tournament"], ["sinbad", "play"],
-        ["sinbad", "odds"]]
+        ["sinbad", "odds"], ["contest"], ["contest", "serve"], ["contest", "submit"], ["contest", "export"]]
 
 # (arguments, text the output must contain, standard input)
 REAL = [
@@ -115,6 +115,45 @@ def lab(cwd: str) -> bool:
         proc.wait(timeout=30)
 
 
+def contest(cwd: str) -> bool:
+    """``hogsolve contest serve`` from the wheel: a roster's tokens, a file submitted with
+    ``contest submit``, the leaderboard page and its module, the standings and the export."""
+    (Path(cwd) / "roster.csv").write_text("name\nann\nben\n")
+    (Path(cwd) / "ann.py").write_text("def final_strategy(score, opponent_score):\n    return 5\n")
+    (Path(cwd) / "ben.py").write_text("def final_strategy(score, opponent_score):\n    return 3\n")
+    proc = subprocess.Popen([HOGSOLVE, "contest", "serve", "--rules", "su18", "--goal", "40", "--data", "contest",
+                             "--roster", "roster.csv", "--port", "0"], cwd=cwd, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        match = re.search(r"http://127\.0\.0\.1:\d+/", line)
+        if match is None:
+            return check(False, "contest serve", line + proc.stderr.read())
+        base = match.group(0)
+        tokens = dict(row.split(",") for row in (Path(cwd) / "contest" / "tokens.csv").read_text().split()[1:])
+        sent = [run(["contest", "submit", f"{who}.py", "--server", base, "--token", tokens[who]], cwd=cwd)
+                for who in ("ann", "ben")]
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            with urllib.request.urlopen(base + "api/standings", timeout=30) as api:
+                standings = json.load(api)
+            if standings["pairs_done"] == 1 and not standings["scoring"]:
+                break
+            time.sleep(0.1)
+        statuses = []
+        for path in ("", "me", "static/contest.js"):
+            with urllib.request.urlopen(base + path, timeout=30) as page:
+                statuses.append(page.status)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    exported = run(["contest", "export", "--data", "contest", "--out", "pairs.csv"], cwd=cwd)
+    return check(all(r.returncode == 0 for r in sent) and standings["pairs_done"] == 1 and statuses == [200] * 3
+                 and exported.returncode == 0 and len((Path(cwd) / "pairs.csv").read_text().splitlines()) == 2,
+                 "contest serve: tokens, two submissions from files, the leaderboard and the export from the wheel",
+                 f"{[r.stderr for r in sent]} {standings} {statuses} {exported.stderr}")
+
+
 def main() -> int:
     results = []
     with tempfile.TemporaryDirectory() as cwd:
@@ -148,6 +187,7 @@ def main() -> int:
                              "files written where asked"))
         results.append(gui(cwd))
         results.append(lab(cwd))
+        results.append(contest(cwd))
     failed = results.count(False)
     print(f"{len(results) - failed} passed, {failed} failed")
     return 1 if failed else 0
