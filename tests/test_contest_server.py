@@ -309,3 +309,27 @@ def test_past_contests_from_the_courses_format_and_from_hogsolves(tmp_path):
     bad.write_text("[1, 2]")
     with pytest.raises(hogsolve.HogsolveError, match="not a leaderboard file"):
         past_contest(bad)
+
+
+def test_staff_remove_an_entry_and_the_standings_follow(contest):
+    """Mistakes: a removal by a student's token obeyed, a removed entry still ranked, or its
+    removal not rescoring the standings."""
+    server, tokens = contest
+    for k, table in enumerate(tables(3)):
+        call(server.port, "/api/submit", {"table": table.tolist()}, tokens[f"s{k}"])
+    wait_scored(server.port, 3)
+    assert call(server.port, "/api/staff/remove", {"owner": "s1"}, tokens["s0"])[0] == 403
+    assert call(server.port, "/api/staff/remove", {"owner": "nobody"}, "staff")[0] == 404
+    assert call(server.port, "/api/staff/remove", {"owner": "s1"}, "staff") == (200, {"removed": "s1"})
+    standings = wait_scored(server.port, 2)
+    assert sorted(e["name"] for e in standings["entries"]) == ["s0", "s2"]
+
+
+def test_the_contest_listens_on_a_network_only_behind_a_named_https_proxy(tmp_path):
+    """Mistake: a contest whose students send their tokens bound to a network address in plain
+    HTTP; the command line says why in one line (exit 2)."""
+    game = hogsolve.get_rules("su18", goal=GOAL)
+    with pytest.raises(hogsolve.HogsolveError, match="--public-name"):
+        ContestServer(Contest(tmp_path / "a", game), host="0.0.0.0")
+    refused = run_main("contest", "serve", "--rules", "su18", "--data", str(tmp_path / "b"), "--host", "0.0.0.0")
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "--public-name" in refused.stderr
