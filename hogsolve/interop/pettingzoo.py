@@ -157,8 +157,26 @@ def _reading_through(wrapper: type, checked: bool = False) -> type:
     return fast
 
 
-_ORDER = _reading_through(wrappers.OrderEnforcingWrapper, checked=True)
 _ILLEGAL = _reading_through(wrappers.TerminateIllegalWrapper)
+
+
+class _Order(_reading_through(wrappers.OrderEnforcingWrapper, checked=True)):  # type: ignore[misc]
+    """OrderEnforcingWrapper: once reset, and while agents remain, a call goes straight to the
+    wrapped env (what its checks then do, without the frames of the base wrapper's own call)."""
+
+    def observe(self, agent):
+        """The wrapped env's observation, or OrderEnforcingWrapper's refusal before reset."""
+        if self._has_reset:
+            return self.env.observe(agent)
+        return super().observe(agent)
+
+    def step(self, action) -> None:
+        """The wrapped env's step, or OrderEnforcingWrapper's refusal or warning."""
+        if self._has_reset and self._game.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
 
 
 class _Bounds(_reading_through(wrappers.AssertOutOfBoundsWrapper)):  # type: ignore[misc]
@@ -167,10 +185,14 @@ class _Bounds(_reading_through(wrappers.AssertOutOfBoundsWrapper)):  # type: ign
 
     def step(self, action) -> None:
         """The action, checked by the action space unless it is a plain int in range."""
-        if type(action) is int and 0 <= action < self._game.spec_game.num_actions:
+        if type(action) is int and 0 <= action < self._game._num_actions:
             self.env.step(action)
         else:
             super().step(action)
+
+    def observe(self, agent):
+        """The wrapped env's observation (this wrapper checks actions only)."""
+        return self.env.observe(agent)
 
 
 
@@ -180,4 +202,4 @@ def env(**kwargs):
     played it (``TerminateIllegalWrapper``; ``raw_env`` plays it as the nearest legal action
     instead and says so in ``infos``), an action outside the action space is an error, and so is
     a call out of order (``step`` or ``observe`` before ``reset``)."""
-    return _ORDER(_Bounds(_ILLEGAL(raw_env(**kwargs), illegal_reward=ILLEGAL_REWARD)))
+    return _Order(_Bounds(_ILLEGAL(raw_env(**kwargs), illegal_reward=ILLEGAL_REWARD)))
