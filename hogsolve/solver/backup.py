@@ -295,7 +295,9 @@ class HistoryTable:
         lost = (model.after[g:, :][keep] == model.loss).astype(float)
         self.table[(new + opp)[keep], opp[keep]] = lost[:, None, None]
         # the same values with the mover's new memory h first: one h's rows are then a plain view
-        self.by_memory = np.ascontiguousarray(np.moveaxis(self.table, 3, 0))  # [h, r, o, b]
+        # (set as the table is: zeros, pages untouched until written, and the same losses)
+        self.by_memory = np.zeros((H,) + self.table.shape[:3])  # [h, r, o, b]
+        self.by_memory[:, (new + opp)[keep], opp[keep]] = lost[None, :, None]
         A, P = self.arith.weights.shape[1:]
         self.bonus = np.asarray(rule.points(np.arange(A)[None, :], np.arange(H)[:, None]))  # (H, A)
         self.bonus_values = np.unique(self.bonus)
@@ -389,9 +391,13 @@ class HistoryTable:
         actions = np.broadcast_to(np.asarray(actions), (len(d.s),) + self.table.shape[2:])
         H = self.table.shape[2]
         out = np.zeros(actions.shape)
-        rolled = np.unique(actions[actions > 0])
+        A = self.arith.weights.shape[1]
+        counts = np.bincount(actions.reshape(-1), minlength=A)  # which dice counts are chosen: no sort
+        rolled = np.flatnonzero(counts[1:]) + 1
         if rolled.size:
-            where = np.searchsorted(rolled, actions).clip(0, rolled.size - 1)  # (m, a, b) -> row of the sums
+            row_of = np.zeros(A, dtype=np.intp)
+            row_of[rolled] = np.arange(rolled.size)
+            where = row_of[actions]  # (m, a, b) -> row of the sums (0 for zero dice, which the bacon sets)
             m_index = np.arange(len(d.s))[:, None, None]
             b_index = np.arange(H)[None, None, :]
             bonus = self.bonus[np.arange(H)[None, :, None], actions]  # (m, a, b): each entry's bonus
