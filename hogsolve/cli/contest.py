@@ -153,8 +153,9 @@ def serve(args) -> int:
     except HogsolveError as exc:
         raise UsageError(str(exc)) from None
     print(f"Hog contest ({contest.game.name}, goal {contest.game.goal}) at {server.url}", flush=True)
-    print(f"{len(made)} new tokens in {args.data / 'tokens.csv'}; the staff token is in {args.data / 'staff_token'}; "
-          "Ctrl-C to stop", flush=True)
+    tokens_said = f"{len(made)} new tokens in {args.data / 'tokens.csv'}" if args.roster is not None else \
+        "no roster given (--roster roster.csv adds students)"
+    print(f"{tokens_said}; the staff token is in {args.data / 'staff_token'}; Ctrl-C to stop", flush=True)
     try:
         server.run()
     except KeyboardInterrupt:
