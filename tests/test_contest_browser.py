@@ -19,8 +19,8 @@ DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 def test_the_leaderboard_updates_itself_and_takes_a_table_file(tmp_path, options):
     """Mistakes: a leaderboard that needs a reload to show new entries (no WebSocket push), rows
     that differ from the standings the API gives, a page wider than a phone, a page that breaks
-    its own CSP (no inline script), a submission from the page's form not accepted, or a past
-    contest in the course's format not shown."""
+    its own CSP (no inline script), a submission from the page's form not accepted, a past
+    contest in the course's format not shown, or a student's page without their figures and maps."""
     game = hogsolve.get_rules("su18", goal=GOAL)
     course = tmp_path / "fa19.json"  # a past contest in the course's published format
     course.write_text(json.dumps({"teams": ["old a", "old b"], "winrate_mat": [[None, 0.6], [0.4, None]]}))
@@ -55,6 +55,13 @@ def test_the_leaderboard_updates_itself_and_takes_a_table_file(tmp_path, options
         assert page.locator("#past-board tbody tr").first.inner_text().split("\t")[:3] == ["1", "old a", "1"]
         page.click("#show-matrix")
         page.wait_for_selector("#matrix tr:nth-child(4)")
+        page.goto(f"http://127.0.0.1:{server.port}/me")  # the student's own page: figures and the lab's maps
+        page.fill("#token", tokens["cho"])
+        page.click("#who button")
+        page.wait_for_selector("body[data-maps='1']")
+        assert page.locator("#entry-name").inner_text() == "Cho's table"
+        assert "Against the optimal strategy" in page.locator("#against-optimal").inner_text()
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         assert problems == []
         browser.close()
     assert np.array_equal(contest.ledger.entries()[2]["table"], boards[2])

@@ -245,7 +245,14 @@ class Contest:
         strategy = self.family.tabulated(self.game, entry["table"])
         optimal = self.family.optimal(self.game, allow_unproven=True)
         rate = self.family.win_rate(strategy, optimal, self.game)
-        worst = self.family.regret(strategy, self.game).worst(10)
+        regret = self.family.regret(strategy, self.game)
+        worst = regret.worst(10)
+        table = self.family.table_of(strategy, self.game)
+        memory = (0,) * len(self.game.context_shape)  # Feral Hogs: the maps at both memories 0, as the lab opens
+        theirs, best, cost = self.family.lab_maps(self.game, optimal, table, regret.loss * regret.reach, memory)
+        maps = {"strategy": np.asarray(theirs).astype(int).tolist(), "optimal": np.asarray(best).astype(int).tolist(),
+                "loss": [[float(x) if np.isfinite(x) else None for x in row] for row in np.asarray(cost, dtype=float)],
+                "memory": list(memory), "family": self.family.name}
         result = self.matrix()
         pairs = [{"against": result.names[j], "win_rate": None if not np.isfinite(result.rate[mine, j])
                   else float(result.rate[mine, j]),
@@ -253,7 +260,8 @@ class Contest:
                  for j in range(len(result.names)) if j != mine]
         return {"owner": owner, "entry": {"name": entry["team"], "digest": entry["digest"],
                                           "against_optimal": rate.to_dict(), "worst_states": worst,
-                                          "state_columns": list(self.game.state_axes), "pairs": pairs}}
+                                          "state_columns": list(self.game.state_axes), "pairs": pairs,
+                                          "maps": maps, "goal": int(self.game.goal)}}
 
     # -- staff ---------------------------------------------------------------------
 

@@ -189,3 +189,31 @@ export function legend(box, title, entries) {
     box.appendChild(item);
   }
 }
+
+// The lab's colours (the contest's student page draws the same maps): dice counts or hold
+// thresholds on one scale, and an expected loss, small ones still visible.
+const PALETTE = ["#f7fbff", "#deebf7", "#c6dbef", "#9ecae1", "#6baed6", "#4292c6", "#2171b5", "#08519c",
+                 "#08306b", "#041f4a", "#02122e"];
+
+export function choiceColour(value, most) {
+  return PALETTE[Math.max(0, Math.min(PALETTE.length - 1, Math.round(value / Math.max(1, most) * (PALETTE.length - 1))))];
+}
+
+export function lossColour(loss, most) {
+  if (!loss || loss <= 0) return "#ffffff";
+  const t = Math.sqrt(loss / most);
+  const r = 255, g = Math.round(235 - 200 * t), b = Math.round(215 - 200 * t);
+  return `rgb(${r},${g},${b})`;
+}
+
+// The three maps of a strategy against the optimum (#map-strategy, #map-optimal, #map-loss): its
+// choice, the optimal one, and the expected loss where they differ; returns the scales used.
+export function drawChoiceMaps(maps, goal) {
+  const most = Math.max(1, ...maps.optimal.flat(), ...maps.strategy.flat());
+  const mostLoss = Math.max(1e-300, ...maps.loss.flat().map((x) => x || 0));
+  drawGrid($("map-strategy"), goal, (s, o) => choiceColour(maps.strategy[s][o], most), []);
+  drawGrid($("map-optimal"), goal, (s, o) => choiceColour(maps.optimal[s][o], most), []);
+  drawGrid($("map-loss"), goal, (s, o) => (maps.strategy[s][o] === maps.optimal[s][o] ? "#ffffff"
+                                            : lossColour(maps.loss[s][o], mostLoss)), []);
+  return {most, mostLoss};
+}

@@ -1,6 +1,14 @@
 // A student's own page: their exact figures, asked with their token (never stored by the page).
-const $ = (id) => document.getElementById(id);
+import {$, drawChoiceMaps} from "./common.js";
+
 const percent = (x) => (x === null || x === undefined ? "–" : (100 * x).toFixed(4) + "%");
+
+function drawMaps(maps, goal) {  // the lab's three maps, at both memories 0 under Feral Hogs
+  drawChoiceMaps(maps, goal);
+  const unit = maps.family === "hog" ? "dice" : "hold at turn total";
+  $("map-unit").textContent = `(${unit}${maps.memory.length ? `, memories ${maps.memory.join(", ")}` : ""})`;
+  document.body.dataset.maps = "1";
+}
 
 function fill(table, header, rows) {
   const head = document.createElement("tr");
@@ -26,5 +34,6 @@ $("who").addEventListener("submit", async (event) => {
     `Against the optimal strategy: ${percent(e.against_optimal.average)} (first ${percent(e.against_optimal.first)}, second ${percent(e.against_optimal.second)})`;
   const columns = [...e.state_columns, "choice", "optimal", "expected_loss"];
   fill($("worst"), columns, e.worst_states.map((w) => columns.map((c) => (c === "expected_loss" ? w[c].toExponential(3) : w[c]))));
+  drawMaps(e.maps, e.goal);
   fill($("pairs"), ["against", "win rate", "won"], e.pairs.map((p) => [p.against, percent(p.win_rate), p.won === null ? "–" : p.won ? "yes" : "no"]));
 });

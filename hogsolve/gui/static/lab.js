@@ -1,5 +1,5 @@
 // hogsolve lab: one strategy file against the optimum, redrawn whenever the server re-runs it.
-import {$, api, el, showError, clearError, drawGrid, gridStateAt, legend} from "./common.js";
+import {$, api, el, showError, clearError, drawChoiceMaps, gridStateAt, legend, choiceColour, lossColour} from "./common.js";
 import {liveSocket} from "./socket.js";
 
 let shown = null;  // the last payload with figures
@@ -7,19 +7,6 @@ let chosenState = null;  // the state the student clicked: shown again after eve
 let runningTimer = null;  // redraws "running (N s)" while a run is under way
 
 const DIGITS = (p) => (p === null || p === undefined ? "–" : p.toFixed(12));
-const PALETTE = ["#f7fbff", "#deebf7", "#c6dbef", "#9ecae1", "#6baed6", "#4292c6", "#2171b5", "#08519c",
-                 "#08306b", "#041f4a", "#02122e"];
-
-function choiceColour(value, most) {  // dice counts (or hold thresholds) on one scale
-  return PALETTE[Math.max(0, Math.min(PALETTE.length - 1, Math.round(value / Math.max(1, most) * (PALETTE.length - 1))))];
-}
-
-function lossColour(loss, most) {
-  if (!loss || loss <= 0) return "#ffffff";
-  const t = Math.sqrt(loss / most);  // small losses still show
-  const r = 255, g = Math.round(235 - 200 * t), b = Math.round(215 - 200 * t);
-  return `rgb(${r},${g},${b})`;
-}
 
 function draw() {
   if (!shown || !shown.figures) return;
@@ -29,12 +16,7 @@ function draw() {
   $("fig-average").textContent = DIGITS(f.average);
   $("fig-best").textContent = DIGITS(f.best_response);
   $("fig-exploit").textContent = DIGITS(f.exploitability);
-  const most = Math.max(1, ...maps.optimal.flat(), ...maps.strategy.flat());
-  const mostLoss = Math.max(1e-300, ...maps.loss.flat().map((x) => x || 0));
-  drawGrid($("map-strategy"), goal, (s, o) => choiceColour(maps.strategy[s][o], most), []);
-  drawGrid($("map-optimal"), goal, (s, o) => choiceColour(maps.optimal[s][o], most), []);
-  drawGrid($("map-loss"), goal, (s, o) => (maps.strategy[s][o] === maps.optimal[s][o] ? "#ffffff"
-                                            : lossColour(maps.loss[s][o], mostLoss)), []);
+  const {most, mostLoss} = drawChoiceMaps(maps, goal);
   document.body.dataset.memory = maps.memory.join(",");
   document.body.dataset.reached = maps.reached === false ? "0" : "1";
   const unit = shown.family === "hog" ? "dice" : "hold at turn total";
