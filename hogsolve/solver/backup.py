@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import weakref
-from typing import Any, Dict, Optional
+from typing import Any, Optional
 
 import numpy as np
 
@@ -301,6 +301,7 @@ class HistoryTable:
         A, P = self.arith.weights.shape[1:]
         self.bonus = np.asarray(rule.points(np.arange(A)[None, :], np.arange(H)[:, None]))  # (H, A)
         self.bonus_values = np.unique(self.bonus)
+        self.bonus_rank = np.searchsorted(self.bonus_values, self.bonus)  # (H, A): which of bonus_values
         # what the mover remembers after n dice scoring p (index below H)
         n, p = np.meshgrid(np.arange(A), np.arange(P), indexing="ij")
         self.memory = np.asarray(rule.index(rule.remembered(n, p), max_dice))  # (A, P)
@@ -340,21 +341,22 @@ class HistoryTable:
             sums[j] = np.tensordot(w[j], block[np.arange(P), :, :, self.memory[n]], axes=1)
         return sums
 
-    def _rolled_bonuses(self, k: int, d, t: int, dice: np.ndarray) -> Dict[int, np.ndarray]:
-        """:meth:`_rolled` of ``dice`` for every bonus value at once, where the memory is the dice
-        count: each dice count's rows are a view of :attr:`by_memory` that serves every bonus (a
-        bonus only shifts the rows), with nothing gathered or copied."""
+    def _rolled_bonuses(self, k: int, d, t: int, dice: np.ndarray) -> np.ndarray:
+        """:meth:`_rolled` of ``dice`` for every bonus value at once, ``[bonus, j, m, b]`` (the
+        bonuses in :attr:`bonus_values`' order), where the memory is the dice count: each dice
+        count's rows are a view of :attr:`by_memory` that serves every bonus (a bonus only shifts
+        the rows), with nothing gathered or copied."""
         w = self.arith.weights[t][dice]
         U, P = w.shape
         betas = [int(b) for b in self.bonus_values]
         span = slice(k, k + P + max(betas))
         m, H = d.opponents.stop - d.opponents.start, self.table.shape[2]
-        out = {beta: np.empty((U, m, H)) for beta in betas}
+        out = np.empty((len(betas), U, m * H))
         for j, n in enumerate(dice):  # rows of one remembered h: a view, (P + bonus, m * H)
             rows = self.by_memory[int(self.memory[n, 0]), span, d.opponents].reshape(-1, m * H)
-            for beta in betas:
-                out[beta][j] = (w[j] @ rows[beta: beta + P]).reshape(m, H)
-        return out
+            for at, beta in enumerate(betas):
+                np.matmul(w[j], rows[beta: beta + P], out=out[at, j])
+        return out.reshape(len(betas), U, m, H)
 
     def action_values(self, k: int) -> np.ndarray:
         """Mover's value of every action at each state of diagonal ``k``, (m, H, H, A): a view
@@ -365,9 +367,10 @@ class HistoryTable:
         out = np.empty((A, len(d.s), H, H))  # [n, state, mover's memory a, opponent's memory b]
         part = out if d.kind is not None else np.empty_like(out)
         for t in (d.kind,) if d.kind is not None else np.unique(d.kinds):
-            for beta in self.bonus_values:  # the bonus of n dice with memory a
-                np.copyto(part, self._rolled(k, d, t, int(beta))[:, :, None, :],
-                          where=(self.bonus == beta).T[:, None, :, None])
+            every = self._rolled_bonuses(k, d, int(t), np.arange(A)) if self.memory_of_dice else None
+            for at, beta in enumerate(self.bonus_values):  # the bonus of n dice with memory a
+                sums = every[at] if every is not None else self._rolled(k, d, t, int(beta))
+                np.copyto(part, sums[:, :, None, :], where=(self.bonus == beta).T[:, None, :, None])
             if part is not out:
                 np.copyto(out, part, where=(d.kinds == t)[None, :, None, None])
         out[0] = self._bacon(k, d)
@@ -397,20 +400,19 @@ class HistoryTable:
         if rolled.size:
             row_of = np.zeros(A, dtype=np.intp)
             row_of[rolled] = np.arange(rolled.size)
-            where = row_of[actions]  # (m, a, b) -> row of the sums (0 for zero dice, which the bacon sets)
-            m_index = np.arange(len(d.s))[:, None, None]
-            b_index = np.arange(H)[None, None, :]
-            bonus = self.bonus[np.arange(H)[None, :, None], actions]  # (m, a, b): each entry's bonus
+            m, U = len(d.s), rolled.size
+            # each entry's place in the sums of every bonus, stacked [bonus, row, state, b]: one gather
+            index = self.bonus_rank[np.arange(H)[None, :, None], actions] * U  # (m, a, b)
+            index += row_of[actions]  # the row of the sums (0 for zero dice, which the bacon sets)
+            index *= m * H
+            index += np.arange(m * H).reshape(m, 1, H)
             for t in (d.kind,) if d.kind is not None else np.unique(d.kinds):
                 of_kind = (actions > 0) & (d.kinds == t)[:, None, None]
                 if not of_kind.any():
                     continue
-                every = self._rolled_bonuses(k, d, int(t), rolled) if self.memory_of_dice else None
-                for beta in self.bonus_values:
-                    chosen = of_kind & (bonus == beta)
-                    if chosen.any():
-                        sums = every[int(beta)] if every is not None else self._rolled(k, d, t, int(beta), rolled)
-                        np.copyto(out, sums[where, m_index, b_index], where=chosen)  # sums: (U, m, b)
+                stacked = self._rolled_bonuses(k, d, int(t), rolled) if self.memory_of_dice else \
+                    np.stack([self._rolled(k, d, t, int(beta), rolled) for beta in self.bonus_values])
+                np.copyto(out, np.take(stacked.reshape(-1), index), where=of_kind)
         zero = actions == 0
         if zero.any():
             np.copyto(out, self._bacon(k, d), where=zero)
