@@ -261,7 +261,7 @@ def test_the_command_line_serves_submits_and_survives_a_sigkill_mid_scoring(tmp_
         standings = wait_scored(port, len(names), 120)
         ledger = Ledger(data / "contest.sqlite")
         rows = ledger.db.execute("SELECT COUNT(*), COUNT(DISTINCT a || b) FROM pairs").fetchone()
-        assert rows == (total, total) and ledger.scored() == total and killed_at < total
+        assert rows == (total, total) and ledger.scored() == total and 0 < killed_at < total  # killed mid-scoring
         game = hogsolve.get_rules("su18", goal=GOAL)
         first = hogsolve.load_strategy(f"{student}:final_strategy", game).table
         expected = hogsolve.tournament([hogsolve.Policy(first, game)] + [hogsolve.Policy(t, game) for t in boards[1:]],
@@ -333,3 +333,25 @@ def test_the_contest_listens_on_a_network_only_behind_a_named_https_proxy(tmp_pa
         ContestServer(Contest(tmp_path / "a", game), host="0.0.0.0")
     refused = run_main("contest", "serve", "--rules", "su18", "--data", str(tmp_path / "b"), "--host", "0.0.0.0")
     assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "--public-name" in refused.stderr
+
+
+def test_a_resubmission_under_the_same_name_is_never_shown_with_the_old_tables_figures(tmp_path):
+    """Mistake: the finished round robin shown after a student replaced their table but kept
+    their team name (the names match, the tables do not), before the scorer has run again."""
+    game = hogsolve.get_rules("su18", goal=GOAL)
+    contest = Contest(tmp_path / "data", game)
+    tokens = contest.ledger.enrol(["a", "b"])
+    boards = tables(3)
+    for who, table in (("a", boards[0]), ("b", boards[1])):
+        contest.submit(tokens[who], {"name": who, "table": table.tolist()})
+    contest.scorer.score()
+    before = contest.standings()
+    contest.submit(tokens["b"], {"name": "b", "table": boards[2].tolist()})  # the scorer has not run since
+    after = contest.standings()
+    assert before["pairs_done"] == 1 and after["pairs_done"] == 0
+    assert all(e["mean"] is None for e in after["entries"])
+    contest.scorer.score()
+    expected = hogsolve.tournament([hogsolve.Policy(boards[0], game), hogsolve.Policy(boards[2], game)], game,
+                                   names=["a", "b"])
+    assert [(e["name"], e["mean"]) for e in contest.standings()["entries"]] == \
+        [(r["strategy"], r["mean_win_rate"]) for r in expected.ranking()]

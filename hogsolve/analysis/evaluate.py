@@ -66,7 +66,7 @@ def _probabilities(strategy: Any, rules: Ruleset):
         return strategy.probabilities, strategy.name
     fixed = as_policy(strategy, rules)
     table = np.broadcast_to(_table(fixed), rules.decision_table_shape)
-    return np.eye(int(rules.max_dice) + 1)[table], fixed.name
+    return np.eye(rules.num_actions)[table], fixed.name
 
 
 def _weighted(q: np.ndarray, probabilities: np.ndarray) -> np.ndarray:

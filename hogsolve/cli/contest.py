@@ -103,9 +103,9 @@ def _private_write(path: Path, text: str) -> None:
     os.replace(temporary, path)
 
 
-def open_contest(args, data: Path, *, serving: bool = True):
-    """The contest in ``data`` for ``--rules``/``--goal``: settings checked against an existing one;
-    ``serving``: its settings written and its staff token made (once, in ``data/staff_token``)."""
+def open_contest(args, data: Path):
+    """The contest in ``data`` for ``--rules``/``--goal``: settings checked against an existing one,
+    then written, and its staff token made (once, in ``data/staff_token``)."""
     from ..contest.ledger import token_hash
     from ..gui.contest import Contest
     family, game = load_game(args.rules, args.goal)
@@ -119,8 +119,6 @@ def open_contest(args, data: Path, *, serving: bool = True):
     here = json.dumps({"rules": game.name, "goal": int(game.goal)})
     if kept is not None and kept != here:
         raise UsageError(f"{data} holds a contest of {kept}, not {here}: use another --data folder")
-    if not serving:
-        return contest
     ledger.set("game", here)
     if args.deadline is not None:
         ledger.set("deadline", repr(args.deadline))
@@ -207,8 +205,9 @@ def submit(args) -> int:
 
 def export(args) -> int:
     """``contest export``: the scored pairs in ``tournament --out``'s columns."""
-    from ..contest.entries import COLUMNS
+    from ..contest.entries import results_csv
     from ..contest.ledger import Ledger
+    from ..gui.contest import Contest
     from ..util.files import atomic_write
     path = args.data / "contest.sqlite"
     if not path.exists():
@@ -216,16 +215,9 @@ def export(args) -> int:
     kept = Ledger(path).setting("game")
     if kept is None:
         raise UsageError(f"{args.data} holds no contest settings")
-    game = json.loads(kept)
-    args.rules, args.goal, args.threshold, args.jobs, args.backend, args.scheduler, args.deadline = \
-        game["rules"], game["goal"], 0.5, 1, "local", None, None
-    contest = open_contest(args, args.data, serving=False)
+    _, game = load_game(json.loads(kept)["rules"], json.loads(kept)["goal"])
+    contest = Contest(args.data, game)
     rows = contest.export_rows()
-    import io
-    out = io.StringIO()
-    writer = csv.DictWriter(out, COLUMNS, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    atomic_write(args.out, out.getvalue().encode())
-    print(f"{len(rows)} pairs of {len(contest.ledger.entries())} entries written to {args.out}")
+    atomic_write(args.out, results_csv(rows).encode())
+    print(f"{len(rows)} pairs of {len(contest.ledger.entries(tables=False))} entries written to {args.out}")
     return 0

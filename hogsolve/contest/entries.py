@@ -17,9 +17,11 @@ from __future__ import annotations
 
 from ..errors import HogsolveError
 import ast
+import csv
+import io
 import os
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from ..util.resumable import ResumableCsv, ResumableCsvError
 from .roundrobin import Pair, TournamentResult
@@ -124,6 +126,22 @@ def contest_entries(items: Sequence[str], function: str = "final_strategy") -> L
     return find_entries(items, function)[0]
 
 
+def pair_row(rules, a: Tuple[str, str], b: Tuple[str, str], first: float, second: float) -> dict:
+    """One pair as a results file holds it (:data:`COLUMNS`): ``a`` and ``b`` as (name, digest),
+    P(a wins | a first) and P(a wins | b first), and their mean, each as Python writes it."""
+    return dict(zip(COLUMNS, [rules.name, rules.goal, a[0], b[0], a[1], b[1], repr(first), repr(second),
+                              repr((first + second) / 2)]))
+
+
+def results_csv(rows: Iterable[dict]) -> str:
+    """A results file's text: the header, then ``rows`` (:func:`pair_row`'s)."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return out.getvalue()
+
+
 class ResultsFile:
     """The per-pair CSV of a tournament: read back to resume, appended to, rewritten at the end."""
 
@@ -162,8 +180,7 @@ class ResultsFile:
         return found
 
     def _row(self, i: int, j: int, first: float, second: float) -> dict:
-        return dict(zip(COLUMNS, [self.rules.name, self.rules.goal, self.names[i], self.names[j], self.digests[i],
-                                  self.digests[j], repr(first), repr(second), repr((first + second) / 2)]))
+        return pair_row(self.rules, (self.names[i], self.digests[i]), (self.names[j], self.digests[j]), first, second)
 
     def append(self, pair: Pair) -> None:
         """Add one finished pair (flushed, so a stopped run keeps it)."""

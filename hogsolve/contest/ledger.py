@@ -68,8 +68,7 @@ def check_table(game: Any, cells: Any) -> np.ndarray:
         raise InputError(f"a table for {game.name} at goal {game.goal} has the shape {shape}, not {got}")
     flat = array.reshape(-1)
     whole = np.array([type(x) is int for x in flat])  # no bool, float, NaN, string or None
-    low, high = (int(getattr(game, "min_dice", 0)), int(game.num_actions) - 1) if hasattr(game, "max_dice") \
-        else (0, 1)
+    low, high = game.table_cells
     if whole.all():
         values = flat.astype(np.int64)
         bad = (values < low) | (values > high)
@@ -182,13 +181,17 @@ class Ledger:
         with self.lock:
             return self.db.execute("DELETE FROM entries WHERE owner = ?", (owner,)).rowcount > 0
 
-    def entries(self) -> List[dict]:
-        """Every entry, oldest first: owner, team, digest, submitted time and table."""
+    def entries(self, tables: bool = True) -> List[dict]:
+        """Every entry, oldest first: owner, team, digest, submitted time and (with ``tables``)
+        its table; without, nothing of the tables is read (a Feral Hogs table is over a megabyte,
+        and the standings need only the digests)."""
+        cells = "shape, cells" if tables else "NULL, NULL"
         with self.lock:
-            rows = self.db.execute("SELECT owner, team, digest, submitted, shape, cells FROM entries "
+            rows = self.db.execute(f"SELECT owner, team, digest, submitted, {cells} FROM entries "
                                    "ORDER BY submitted, owner").fetchall()
         return [{"owner": o, "team": t, "digest": d, "submitted": s,
-                 "table": np.frombuffer(c, dtype=np.int8).reshape(json.loads(shape))} for o, t, d, s, shape, c in rows]
+                 **({"table": np.frombuffer(c, dtype=np.int8).reshape(json.loads(shape))} if tables else {})}
+                for o, t, d, s, shape, c in rows]
 
     # -- pairs -------------------------------------------------------------------
 

@@ -17,8 +17,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import csv
-import io
 import json
 import threading
 import time
@@ -34,7 +32,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..contest.entries import COLUMNS
+from ..contest.entries import pair_row, results_csv
 from ..contest.ledger import ContestClosed, Ledger, NotAllowed, check_table, check_team, past_contest
 from ..contest.report import against_optimal, report_html
 from ..contest.roundrobin import TournamentResult
@@ -64,6 +62,7 @@ class Scorer:
         self.changed = changed
         self.wake, self.stopping = threading.Event(), threading.Event()
         self.result: Optional[TournamentResult] = None  # the last finished round robin (settled exactly)
+        self.scored: List[str] = []  # the digests of its entries, in its order
         self.busy = False
         self.error = ""
         self.thread = threading.Thread(target=self._loop, name="contest-scorer", daemon=True)
@@ -98,7 +97,7 @@ class Scorer:
         """One round robin of the entries as they are now, new pairs committed as they finish."""
         entries = self.ledger.entries()
         if len(entries) < 2:
-            self.result = None
+            self.result, self.scored = None, []
             return
         digests = [e["digest"] for e in entries]
         pending: List[tuple] = []
@@ -121,7 +120,7 @@ class Scorer:
                                         known=self.ledger.known(digests), on_pair=on_pair, jobs=self.jobs,
                                         backend=self.backend, scheduler=self.scheduler, threshold=self.threshold)
         flush()
-        self.result = result
+        self.result, self.scored = result, digests
 
 
 class Broadcast:
@@ -164,7 +163,16 @@ class Contest:
                              scheduler=scheduler, changed=self.changed)
         self.recent: Dict[str, Deque[float]] = collections.defaultdict(collections.deque)
         self.past = [past_contest(path, threshold) for path in past]  # read now: a bad file stops the start
-        self.lock = threading.Lock()
+        self.lock = threading.Lock()  # the rate limits
+        self.solving = threading.Lock()
+        self._solution: Any = None
+
+    def solution(self) -> Any:
+        """The game solved once, on the first student's page that needs it (the regret's measure)."""
+        with self.solving:
+            if self._solution is None:
+                self._solution = self.family.solve(self.game)
+            return self._solution
 
     def changed(self) -> None:
         """Tell the leaderboards (from any thread)."""
@@ -175,15 +183,14 @@ class Contest:
     def matrix(self) -> TournamentResult:
         """The round robin as far as it is scored: the scorer's finished one when it covers every
         entry as they are now, else one of the recorded pairs (unscored pairs NaN, won by nobody)."""
-        entries = self.ledger.entries()
-        names = [e["team"] for e in entries]
+        entries = self.ledger.entries(tables=False)
+        names, digests = [e["team"] for e in entries], [e["digest"] for e in entries]
         finished = self.scorer.result
-        if finished is not None and finished.names == names and not np.isnan(
-                finished.first[~np.eye(len(names), dtype=bool)]).any() and not self.scorer.busy:
-            return finished
+        if finished is not None and self.scorer.scored == digests and finished.names == names:
+            return finished  # every pair of the entries as they are, close calls settled exactly
         n = len(entries)
         first = np.full((n, n), np.nan)
-        for (i, j), (a_first, a_second) in self.ledger.known([e["digest"] for e in entries]).items():
+        for (i, j), (a_first, a_second) in self.ledger.known(digests).items():
             first[i, j], first[j, i] = a_first, 1.0 - a_second
         return TournamentResult(self.game.name, names, first, self.threshold)
 
@@ -228,7 +235,7 @@ class Contest:
         team = check_team(body.get("name", owner))
         table = check_table(self.game, body.get("table"))
         entry = self.ledger.submit(owner, team, table, self.game)
-        n = len(self.ledger.entries())
+        n = len(self.ledger.entries(tables=False))
         self.scorer.wake.set()
         return {"accepted": True, "owner": owner, "name": team, "digest": entry["digest"],
                 "queue": 1 + int(self.scorer.busy), "pairs_new": max(n - 1, 0)}
@@ -245,7 +252,7 @@ class Contest:
         strategy = self.family.tabulated(self.game, entry["table"])
         optimal = self.family.optimal(self.game, allow_unproven=True)
         rate = self.family.win_rate(strategy, optimal, self.game)
-        regret = self.family.regret(strategy, self.game)
+        regret = self.family.regret(strategy, self.game, solution=self.solution())
         worst = regret.worst(10)
         table = self.family.table_of(strategy, self.game)
         memory = (0,) * len(self.game.context_shape)  # Feral Hogs: the maps at both memories 0, as the lab opens
@@ -269,24 +276,23 @@ class Contest:
         """The self-contained report page of the standings (``tournament --report``'s), each entry's
         exact win rate against the optimal strategy beside it."""
         result = self.matrix()
-        entries = {e["team"]: e for e in self.ledger.entries()}
-        record = {**result.to_dict(), "skipped": [], "left_out": []}
-        policies = [self.family.tabulated(self.game, entries[row["strategy"]]["table"]) for row in record["ranking"]]
+        entries = self.ledger.entries()
+        record = {**result.to_dict(), "skipped": [], "left_out": []}  # ranked in result.order
+        policies = [self.family.tabulated(self.game, entries[i]["table"]) for i in result.order]
         return report_html(record, goal=int(self.game.goal), against_optimal=against_optimal(policies, self.family,
                                                                                              self.game))
 
     def export_rows(self) -> List[dict]:
         """Every scored pair, in ``hogsolve tournament --out``'s columns."""
-        entries, result = self.ledger.entries(), self.matrix()
+        entries, result = self.ledger.entries(tables=False), self.matrix()
         rows = []
         for i in range(len(entries)):
             for j in range(i + 1, len(entries)):
                 first, second = result.first[i, j], 1.0 - result.first[j, i]
                 if not (np.isfinite(first) and np.isfinite(second)):
                     continue
-                rows.append(dict(zip(COLUMNS, [self.game.name, self.game.goal, entries[i]["team"], entries[j]["team"],
-                                               entries[i]["digest"], entries[j]["digest"], repr(float(first)),
-                                               repr(float(second)), repr(float((first + second) / 2))])))
+                rows.append(pair_row(self.game, (entries[i]["team"], entries[i]["digest"]),
+                                     (entries[j]["team"], entries[j]["digest"]), float(first), float(second)))
         return rows
 
 
@@ -351,11 +357,8 @@ def create_contest_app(contest: Contest, access: Access) -> Guard:
 
     async def export(request: Request) -> Response:
         staff(request)
-        out = io.StringIO()
-        writer = csv.DictWriter(out, COLUMNS, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(await asyncio.to_thread(contest.export_rows))
-        return Response(out.getvalue(), media_type="text/csv", headers={"Cache-Control": "no-store"})
+        text = results_csv(await asyncio.to_thread(contest.export_rows))
+        return Response(text, media_type="text/csv", headers={"Cache-Control": "no-store"})
 
     async def report(request: Request) -> Response:
         staff(request)

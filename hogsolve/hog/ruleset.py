@@ -196,6 +196,11 @@ class Ruleset:
         """The shape of a table of decisions: ``(goal, goal)``, then both memories."""
         return (int(self.goal),) * 2 + tuple(self.context_shape)
 
+    @property
+    def table_cells(self) -> Tuple[int, int]:
+        """The least and the most a cell of a table of decisions holds: the dice counts allowed."""
+        return int(self.min_dice), int(self.max_dice)
+
     def settled_mixture(self, probabilities: np.ndarray) -> np.ndarray:
         """A table of action probabilities as the evaluation reads it (every state decides)."""
         return probabilities
@@ -214,8 +219,8 @@ class Ruleset:
 
     def degenerate(self, table: np.ndarray) -> str:
         """'' for a table with a real choice; else the one dice count it rolls everywhere."""
-        counts = np.unique(table)
-        return f"always {int(counts[0])} dice" if counts.size == 1 else ""
+        least = int(table.min())  # two passes, no sort: a Feral Hogs table has 1.2 million cells
+        return f"always {least} dice" if least == int(table.max()) else ""
 
     def chance_outcome_count(self) -> int:
         """How many chance outcomes a roll can have: its points, 0 to the most any roll scores."""

@@ -97,19 +97,10 @@ def strategy_of_agent(agent: Any, spec: GameSpec, name: str = "agent") -> Any:
     return mixture if fixed is None else spec.family.tabulated(spec.rules, fixed)
 
 
-class distribution_of:  # noqa: N801 - used as a function: distribution_of(model)
-    """A Stable-Baselines3 model's action distribution as an agent that gives probabilities:
-    ``hogsolve.evaluate_agent(distribution_of(model), "su18")`` evaluates the policy it samples
-    from exactly, where ``model`` itself is asked for its most likely action
-    (``predict(..., deterministic=True)``).  Works with any object whose ``policy`` has
-    ``obs_to_tensor`` and ``get_distribution`` (SB3's ``ActorCriticPolicy`` and ``DQN``'s do
-    not agree on this: PPO, A2C and the like)."""
+class ModelDistribution:
+    """A Stable-Baselines3 model asked for its action distribution (see :func:`distribution_of`)."""
 
     def __init__(self, model: Any):
-        policy = getattr(model, "policy", None)
-        if not all(callable(getattr(policy, name, None)) for name in ("obs_to_tensor", "get_distribution")):
-            raise InputError("distribution_of takes a Stable-Baselines3 model whose policy has obs_to_tensor and "
-                             "get_distribution (PPO, A2C); for any other agent give action_probabilities(observations)")
         self.model = model
 
     def action_probabilities(self, observations: np.ndarray) -> np.ndarray:
@@ -118,6 +109,19 @@ class distribution_of:  # noqa: N801 - used as a function: distribution_of(model
         tensor = policy.obs_to_tensor(observations)[0]
         probabilities = policy.get_distribution(tensor).distribution.probs
         return np.asarray(probabilities.detach().cpu().numpy() if hasattr(probabilities, "detach") else probabilities)
+
+
+def distribution_of(model: Any) -> ModelDistribution:
+    """A Stable-Baselines3 model's action distribution as an agent that gives probabilities:
+    ``hogsolve.evaluate_agent(distribution_of(model), "su18")`` evaluates the policy it samples
+    from exactly, where ``model`` itself is asked for its most likely action
+    (``predict(..., deterministic=True)``).  Works with any model whose ``policy`` has
+    ``obs_to_tensor`` and ``get_distribution`` (PPO, A2C and the like; DQN's has no distribution)."""
+    policy = getattr(model, "policy", None)
+    if not all(callable(getattr(policy, name, None)) for name in ("obs_to_tensor", "get_distribution")):
+        raise InputError("distribution_of takes a Stable-Baselines3 model whose policy has obs_to_tensor and "
+                         "get_distribution (PPO, A2C); for any other agent give action_probabilities(observations)")
+    return ModelDistribution(model)
 
 
 @dataclasses.dataclass(frozen=True)

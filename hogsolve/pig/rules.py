@@ -142,6 +142,9 @@ class PigGame:
         """The shape of a table of decisions: ``(goal, goal, goal)`` by banked scores and turn total."""
         return (int(self.goal),) * 3
 
+    #: The least and the most a cell of a table of decisions holds: 0 to hold, 1 to roll.
+    table_cells = (0, 1)
+
     def settled_mixture(self, probabilities: np.ndarray) -> np.ndarray:
         """A table of (roll, hold) probabilities with the game's own rules applied: the first
         roll of a turn is compulsory, and a turn total that reaches the goal holds and wins."""
