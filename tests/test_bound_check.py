@@ -370,7 +370,7 @@ def test_decided_states_are_exactly_the_sure_results_even_from_wrong_candidates(
 def test_the_checks_error_is_the_fresh_bound_plus_a_step():
     """``BoundCheck.error_bound`` is E + step (rounded outward): the certificate's bound of a
     fresh backup by another path (charged a step per sum) and one backup's rounding."""
-    from hogsolve.solver.backup import backup_all
+    from hogsolve.solver.kinds import backup_all
     from hogsolve.solver.certificate import certify
     from hogsolve.solver.iteration import IterationResult
     rules = get_rules("su18", goal=30)
@@ -462,7 +462,7 @@ def test_settling_a_tie_exactly_tells_a_worse_choice_from_an_exact_tie():
     exact tie taken as wrong, the better action misnamed.  ``_settle_ties`` is handed states as
     ties directly: a decision with a clearly better rival, and su18's one undecided tie at goal 30
     (two dice counts within 1e-12 there, worth exactly the same)."""
-    from hogsolve.solver.backup import backup_all
+    from hogsolve.solver.kinds import backup_all
     from hogsolve.solver.bound_check import SAME_VALUE_DEPTH, _ExactTies, _settle_ties, decided_states
     from hogsolve.solver.certificate import certify
     from hogsolve.solver.iteration import IterationResult

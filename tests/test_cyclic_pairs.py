@@ -110,7 +110,7 @@ def test_the_best_response_in_neller_hog_is_the_iterations_and_its_policy_wins_a
     model = model_for(rules)
     opponent = np.random.default_rng(goal + 1).integers(1, 11, (goal, goal))
     mine, theirs, _ = best_response_values(model, opponent)
-    reference_mine, reference_theirs, _ = _best_response_pairwise(model, opponent)
+    reference_mine, reference_theirs, _ = _best_response_pairwise(model, opponent, 0.0)
     assert np.abs(mine - reference_mine).max() <= 1e-12 and np.abs(theirs - reference_theirs).max() <= 1e-12
     response = best_response(opponent, rules)
     first, second = linear_win_rate(rules, response.policy, opponent)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from hogsolve import get_rules, solve
-from hogsolve.solver.backup import backup_all
+from hogsolve.solver.kinds import backup_all
 from hogsolve.solver.certificate import certify, stay_by_score_sum
 from hogsolve.solver.iteration import IterationResult
 from hogsolve.solver.model import compile_model

@@ -53,7 +53,9 @@ def test_the_model_kind_is_decided_once_and_routes_every_algorithm():
     """Feature flags from the compiled arrays; the kinds table sends each ruleset to the
     backup, lean pass, slot kernel and exact path its features allow."""
     from hogsolve.analysis.policy_values import slots_supported
-    from hogsolve.solver.backup import HistoryTable, LandingTable, OutcomeTable, outcome_table
+    from hogsolve.solver.backup import LandingTable, OutcomeTable
+    from hogsolve.solver.history import HistoryTable
+    from hogsolve.solver.kinds import outcome_table
     from hogsolve.solver.exact import ExactUnsupported, check_exact_supported
     from hogsolve.solver.kinds import backup_kind, covers
     from hogsolve.solver.model import Feature, cached_model

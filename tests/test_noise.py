@@ -148,7 +148,7 @@ def test_rounding_noise_moves_no_bound(name):
     same proof, as printed: an iterated sum's residual, or a fresh backup's, is charged a
     whole rounding step."""
     from hogsolve.solver.iteration import IterationResult
-    from hogsolve.solver.backup import backup_all
+    from hogsolve.solver.kinds import backup_all
     from hogsolve.solver.certificate import certify
     from hogsolve.util.stable import bound_text
     rules = get_rules(name).replace(endless="draw") if name == "sp22" else get_rules(name)

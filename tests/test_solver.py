@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from hogsolve import Ruleset, compile_model, get_rules, solve
-from hogsolve.solver.backup import backup_all
+from hogsolve.solver.kinds import backup_all
 from hogsolve.solver.certificate import certify, tie_broken_policy
 from hogsolve.solver.iteration import lean_optimal_values, optimal_values
 from hogsolve.analysis.policy_values import deviation_gains, play_values

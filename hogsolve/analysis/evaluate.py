@@ -17,16 +17,17 @@ probabilities then come from one pass in decreasing score-sum order.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Optional
+from typing import Any, List, Optional, Tuple
 
 import numpy as np
 
-from ..solver.backup import outcome_table
+from ..solver.history import HistoryTable, MemoryAxes, compact, expand, response_axes
+from ..solver.kinds import outcome_table
 from ..solver.certificate import rounding_tie_threshold, tie_broken_policy
 from ..solver.iteration import ConvergenceError, by_score_sum
 from ..solver.passes import zero_dice_passes
 from ..solver.model import Model, model_for
-from .policy_values import best_response_values, occupancy, play_values, slot_values, slots_supported
+from .policy_values import best_response_values, full_policy, occupancy, play_values, slot_values, slots_supported
 from ..solver.optimal import solve
 from ..hog.rules import ENDLESS_GAME, Ruleset
 from ..strategy.mixed import Mixture
@@ -49,11 +50,10 @@ def win_rate(a, b, rules: Ruleset, *, model: Optional[Model] = None) -> WinRate:
         va, vb = mixed_values(model, qa, qb)
         return WinRate(na, nb, float(_start(va)), float(1 - _start(vb)))
     pa, pb = as_policy(a, rules), as_policy(b, rules)
-    ta, tb = _table(pa), _table(pb)
-    if slots_supported(model) and ta.ndim == tb.ndim == 2:
-        start = slot_values(model, np.stack([ta, tb]), np.array([1, 0]))[0, 0]
+    if slots_supported(model) and pa.table.ndim == pb.table.ndim == 2:
+        start = slot_values(model, np.stack([_table(pa), _table(pb)]), np.array([1, 0]))[0, 0]
         return WinRate(pa.name, pb.name, float(start[0]), float(1 - start[1]))
-    va, vb = play_values(model, ta, tb)
+    va, vb = play_values(model, pa.table, pb.table, merged=True)  # the tables' own small ints
     return WinRate(pa.name, pb.name, float(_start(va)), float(1 - _start(vb)))
 
 
@@ -108,54 +108,71 @@ def _start(values: np.ndarray) -> float:
 def best_response(strategy, rules: Ruleset, *, model: Optional[Model] = None) -> BestResponse:
     """The strategy that maximises the win rate against the fixed ``strategy``."""
     model = model_for(rules, model)
+    # ties broken as the solver breaks them: fewest dice within the rounding bound
+    threshold = rounding_tie_threshold(model)
     if isinstance(strategy, Mixture):  # its chances of each action, weighted in the pairwise pass
         chances, name = _probabilities(strategy, rules)
-        value_me, value_opp, action_values = _best_response_pairwise(model, chances, mixed=True)
-        policy = tie_broken_policy(action_values, rounding_tie_threshold(model))
+        value_me, value_opp, policy = _best_response_pairwise(model, chances, threshold, mixed=True)
         rate = WinRate(f"best response to {name}", name, float(_start(value_me)), float(1 - _start(value_opp)))
         return BestResponse(rules, name, policy, value_me, rate)
     fixed = as_policy(strategy, rules)
-    opponent = _table(fixed)
     try:
-        if slots_supported(model) and opponent.ndim == 2:
-            value_me, value_opp, action_values = best_response_values(model, opponent)
+        if slots_supported(model) and fixed.table.ndim == 2:
+            value_me, value_opp, action_values = best_response_values(model, _table(fixed))
+            policy = tie_broken_policy(action_values, threshold)
         else:
-            value_me, value_opp, action_values = _best_response_pairwise(model, opponent)
+            value_me, value_opp, policy = _best_response_pairwise(model, fixed.table, threshold)
     except ConvergenceError:
         passes = zero_dice_passes(model)
-        if passes is None or rules.endless == "draw" or not (passes & (opponent == 0)).any():
+        if passes is None or rules.endless == "draw" or not (passes & (fixed.table == 0)).any():
             raise
         raise ConvergenceError(f"{rules.name}: {fixed.name} passes where a pass can be passed back, so the best "
                                f"response to it may never end the game: {ENDLESS_GAME}") from None
-    # ties broken as the solver breaks them: fewest dice within the rounding bound
-    policy = tie_broken_policy(action_values, rounding_tie_threshold(model))
     rate = WinRate(f"best response to {fixed.name}", fixed.name,
                    float(_start(value_me)), float(1 - _start(value_opp)))
     return BestResponse(rules, fixed.name, policy, value_me, rate)
 
 
-def _best_response_pairwise(model: Model, opponent: np.ndarray, mixed: bool = False):
-    """:func:`best_response`'s pass on two outcome tables (any rules); with ``mixed``,
-    ``opponent`` holds the chance of each action (``[..., dice]``)."""
-    mine, theirs = outcome_table(model), outcome_table(model)
-    value_me, value_opp = np.zeros(model.value_shape), np.zeros(model.value_shape)
-    action_values = np.zeros(model.value_shape + (model.num_actions,))
+def _best_response_pairwise(model: Model, opponent: np.ndarray, threshold: float, mixed: bool = False):
+    """:func:`best_response`'s pass on two outcome tables (any rules): ``(value_me, value_opp,
+    policy)`` (``value_opp`` on the opponent's classes of memories: its start is the start),
+    the policy's ties broken within ``threshold`` score sum by score sum; with
+    ``mixed``, ``opponent`` holds the chance of each action (``[..., dice]``).  Under a history
+    rule the fixed opponent's memories that it plays alike are one class
+    (:func:`hogsolve.solver.history.response_axes`)."""
+    axes: Optional[Tuple[MemoryAxes, MemoryAxes]] = None
+    if model.context_shape and not mixed:
+        opponent = full_policy(model, opponent)
+        axes = response_axes(model, opponent)
+        mine, theirs = HistoryTable(model, None, *axes), HistoryTable(model, None, *axes[::-1])
+        opponent = compact(opponent, axes[1])
+        shapes: List[Tuple[int, ...]] = [(model.goal, model.goal) + a.sizes for a in axes]
+    else:
+        mine, theirs = outcome_table(model), outcome_table(model)
+        shapes = [model.value_shape] * 2
+    value_me, value_opp = np.zeros(shapes[0]), np.zeros(shapes[1])
+    policy = np.zeros(shapes[0], dtype=np.int8)
+    play = None if mixed else theirs.follow(opponent)
 
     def update(k: int) -> float:
         d = model.diagonals[k]
         q = mine.action_values(k)
         best = q.max(axis=-1)
-        q_opp = _weighted(theirs.action_values(k), opponent[d.s, d.o]) if mixed else \
-            theirs.chosen_values(k, opponent[d.s, d.o])
+        q_opp = _weighted(theirs.action_values(k), opponent[d.s, d.o]) if play is None else play(k)
         change = max(float(np.abs(best - value_me[d.s, d.o]).max()),
                      float(np.abs(q_opp - value_opp[d.s, d.o]).max()))
-        value_me[d.s, d.o], value_opp[d.s, d.o], action_values[d.s, d.o] = best, q_opp, q
+        value_me[d.s, d.o], value_opp[d.s, d.o] = best, q_opp
+        # the tie-break over actions-first rows: (i, m, j) for a history table's layout
+        policy[d.s, d.o] = np.swapaxes(tie_broken_policy(np.swapaxes(q, 0, 1), threshold), 0, 1) \
+            if q.ndim == 4 else tie_broken_policy(q, threshold)
         mine.fill(k, value_opp, value_me)
         theirs.fill(k, value_me, value_opp)
         return change
 
     by_score_sum(model, update).check("best response")
-    return value_me, value_opp, action_values
+    if axes is not None:
+        return expand(value_me, axes[0]), value_opp, expand(policy, axes[0])  # the opponent's: its start only
+    return value_me, value_opp, policy
 
 
 def exploitability(strategy: Any, rules: Ruleset, *, model: Optional[Model] = None) -> float:

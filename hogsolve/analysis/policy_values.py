@@ -9,11 +9,13 @@ and a compiled model; :mod:`hogsolve.analysis.evaluate` builds the analyses on t
 """
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from typing import Any, Optional, Tuple
 
 import numpy as np
 
-from ..solver.backup import Arithmetic, OutcomeTable, backup_all, outcome_table
+from ..solver.backup import Arithmetic, OutcomeTable
+from ..solver.kinds import backup_all, outcome_table
+from ..solver.history import HistoryTable, MemoryAxes, compact, every_memory, expand, own_classes, pair_axes
 from ..solver.iteration import STAGE_CAP, ConvergenceError, by_score_sum
 from ..solver.model import Model
 from ..solver.stages import StagePlan, stage_plan
@@ -24,9 +26,12 @@ from ..errors import InputError
 
 
 def full_policy(model: Model, policy: np.ndarray) -> np.ndarray:
-    """A policy table as ``model.value_shape`` ints: a (goal, goal) table is broadcast over
-    the memories of a history rule (a strategy that ignores them)."""
-    table = np.asarray(policy, dtype=np.intp)
+    """A policy table as ``model.value_shape`` ints (its own integer type, intp for any other):
+    a (goal, goal) table is broadcast over the memories of a history rule (a strategy that
+    ignores them)."""
+    table = np.asarray(policy)
+    if table.dtype.kind not in "iu":
+        table = table.astype(np.intp)
     g = model.goal
     if table.shape == (g, g) or table.shape == (g * g,):
         table = table.reshape((g, g) + (1,) * len(model.context_shape))
@@ -34,7 +39,7 @@ def full_policy(model: Model, policy: np.ndarray) -> np.ndarray:
 
 
 def play_values(model: Model, policy_a: np.ndarray, policy_b: np.ndarray,
-                arithmetic: Optional[Arithmetic] = None) -> Tuple[np.ndarray, np.ndarray]:
+                arithmetic: Optional[Arithmetic] = None, *, merged: bool = False) -> Tuple[np.ndarray, np.ndarray]:
     """Win probabilities of two policy tables playing each other.
 
     Returns ``(value_a, value_b)``: ``value_a[s, o]`` is the chance that the
@@ -42,19 +47,29 @@ def play_values(model: Model, policy_a: np.ndarray, policy_b: np.ndarray,
     against ``o`` (the other player using ``policy_b``); ``value_b`` likewise.
     Tables are shaped ``model.value_shape`` (memories too, under a history rule);
     in ``arithmetic``'s numbers (exact integers over ``arithmetic.one`` for
-    :func:`hogsolve.solver.exact.exact_arithmetic`), floats by default.
+    :func:`hogsolve.solver.exact.exact_arithmetic`), floats by default.  Under a history
+    rule the memories each strategy treats alike are evaluated once
+    (:mod:`hogsolve.solver.history`); with ``merged`` the tables stay on those classes
+    (``[0, 0, 0, 0]`` is still the start), else they are copied out to every memory.
     """
     policy_a, policy_b = full_policy(model, policy_a), full_policy(model, policy_b)
-    moves_a, moves_b = outcome_table(model, arithmetic), outcome_table(model, arithmetic)
-    dtype = moves_a.arith.dtype
-    value_a, value_b = np.zeros(model.value_shape, dtype=dtype), np.zeros(model.value_shape, dtype=dtype)
     forever_a, forever_b = endless_play(model, policy_a, policy_b), endless_play(model, policy_b, policy_a)
-    half = None if forever_a is None else moves_a.arith.one * 0.5  # an endless game under --endless draw
+    axes: Optional[Tuple[MemoryAxes, MemoryAxes]] = None
+    if model.context_shape and arithmetic is None and forever_a is None:
+        axes = pair_axes(model, policy_a, policy_b)
+        moves_a, moves_b = HistoryTable(model, None, *axes), HistoryTable(model, None, *axes[::-1])
+        policy_a, policy_b = compact(policy_a, axes[0]), compact(policy_b, axes[1])
+    else:
+        moves_a, moves_b = outcome_table(model, arithmetic), outcome_table(model, arithmetic)
+    dtype = moves_a.arith.dtype
+    value_a, value_b = np.zeros(policy_a.shape, dtype=dtype), np.zeros(policy_b.shape, dtype=dtype)
+    half: Any = None if forever_a is None else moves_a.arith.one * 0.5  # an endless game under --endless draw
+
+    play_a, play_b = moves_a.follow(policy_a), moves_b.follow(policy_b)
 
     def update(k: int) -> float:
         d = model.diagonals[k]
-        qa = moves_a.chosen_values(k, policy_a[d.s, d.o])
-        qb = moves_b.chosen_values(k, policy_b[d.s, d.o])
+        qa, qb = play_a(k), play_b(k)
         if forever_a is not None and forever_b is not None:  # endless for one order, endless for both
             qa, qb = np.where(forever_a[d.s, d.o], half, qa), np.where(forever_b[d.s, d.o], half, qb)
         change = 0.0 if model.progressive else max(float(np.abs(qa - value_a[d.s, d.o]).max()),
@@ -65,6 +80,8 @@ def play_values(model: Model, policy_a: np.ndarray, policy_b: np.ndarray,
         return change
 
     by_score_sum(model, update).check("exact win rate")
+    if axes is not None and not merged:
+        return expand(value_a, axes[0]), expand(value_b, axes[1])
     return value_a, value_b
 
 
@@ -410,46 +427,42 @@ def _mirrored_occupancy(model: Model, pending, visits: np.ndarray, policies, sto
 
 
 def _history_occupancy(model: Model, policy_me: np.ndarray, policy_opp: np.ndarray) -> np.ndarray:
-    """:func:`occupancy` under a history rule (every turn scores: one pass by score sum)."""
-    rule, max_dice = model.rules.history, int(model.rules.max_dice)
-    assert rule is not None  # occupancy with memories: under a history rule only
+    """:func:`occupancy` under a history rule: the chances carried forward score sum by score sum
+    through the same outcome tables as the values, backwards (:meth:`HistoryTable.spread`); the
+    opponent's memories it plays alike are one class (mine are kept whole: they are reported)."""
     H = model.context_shape[0]
-    cells = H * H
-    size = (model.num_states + 2) * cells
-    pending = [np.zeros(size), np.zeros(size)]  # [me to move, opponent to move] by (state, a, b)
-    pending[0][0] = pending[1][0] = 0.5         # (0, 0) with both memories 0
-    policies = [full_policy(model, p).reshape(-1) for p in (policy_me, policy_opp)]
-    visits = np.zeros(size)
-    points = np.arange(model.counts.shape[2])
-    for k in range(2 * model.goal - 1):
+    policy_me, policy_opp = full_policy(model, policy_me), full_policy(model, policy_opp)
+    theirs = own_classes(model, policy_opp)
+    axes = every_memory(H), MemoryAxes(theirs, np.arange(H))
+    tables = HistoryTable(model, None, *axes), HistoryTable(model, None, *axes[::-1])
+    places = [table._places(policy) for table, policy in zip(tables, (policy_me, compact(policy_opp, axes[1])))]
+    g = model.goal
+    pending = [np.zeros((g * g,) + a.sizes) for a in axes]  # [state, own, other] of each mover
+    for start in pending:
+        start[0, 0, 0] = 0.5  # (0, 0) with both memories 0, either player first
+    visits = np.zeros((g * g, H, H))
+    for table in tables:
+        table.clear_outcomes()
+    for k in range(2 * g - 1):
         d = model.diagonals[k]
-        cell = (d.flat[:, None] * cells + np.arange(cells)[None, :]).ravel()
-        visits[cell] += pending[0][cell]
-        for i in (0, 1):
-            mass = pending[i][cell]
-            live = np.flatnonzero(mass)
-            if not live.size:
-                continue
-            where = cell[live]
-            state, rest = np.divmod(where, cells)
-            a, b = np.divmod(rest, H)
-            s, o = np.divmod(state, model.goal)
-            n = policies[i][where]
-            extra = np.asarray(rule.points(n, a))
-            # zero dice score Free Bacon for sure (weight on the first column only)
-            w = np.where((n == 0)[:, None], (points == 0)[None, :].astype(float),
-                         model.probability[model.dice_kind[s, o], n])  # (N, P)
-            scored = np.where((n == 0)[:, None], model.free_bacon_points[s, o][:, None], points[None, :])
-            landed = np.minimum(s[:, None] + scored + extra[:, None], model.after.shape[0] - 1)  # past: weight 0
-            targets = model.after[landed, o[:, None]]
-            memory = np.asarray(rule.index(rule.remembered(n[:, None], scored), max_dice))
-            flat = (targets * cells + b[:, None] * H + memory).ravel()
-            # summed over the span the turns reach only (the same sums, in the same order, as over
-            # every state: adding 0.0 elsewhere changed nothing but cost 1.5 s of fa19's regret)
-            low = int(flat.min())
-            summed = np.bincount(flat - low, weights=(mass[live][:, None] * w).ravel())
-            pending[1 - i][low:low + summed.size] += summed
-    return visits[:model.num_states * cells].reshape(model.value_shape)
+        for _ in range(STAGE_CAP):
+            for i, table in enumerate(tables):  # turns that ended on this sum: the other's states
+                landed = table.arrivals(k)
+                ongoing = d.lands < model.win
+                np.add.at(pending[1 - i], d.lands[ongoing], landed[ongoing])
+            arrived = [p[d.flat] for p in pending]
+            if not (arrived[0].any() or arrived[1].any()):
+                break
+            for p in pending:
+                p[d.flat] = 0.0
+            visits[d.flat] += arrived[0]
+            for i, table in enumerate(tables):
+                table.spread(k, places[i].place[d.s, d.o], places[i], arrived[i])
+            if model.progressive:
+                break
+        else:
+            raise ConvergenceError(f"occupancy: play stays on score sum {k} after {STAGE_CAP} turns")
+    return visits.reshape(model.value_shape)
 
 
 def deviation_gains(model: Model, policy: np.ndarray) -> np.ndarray:

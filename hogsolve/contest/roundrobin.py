@@ -147,7 +147,7 @@ def evaluate_block(rules: Ruleset, i: int, js: Sequence[int], tables: List[np.nd
             return [(i, j, float(start[q]), float(1.0 - start[B + q])) for q, j in enumerate(js)]
         out = []
         for j, table in zip(js, theirs):
-            va, vb = play_values(model, mine, table)
+            va, vb = play_values(model, mine, table, merged=True)
             out.append((i, j, float(va[(0,) * va.ndim]), float(1.0 - vb[(0,) * vb.ndim])))
         return out
 

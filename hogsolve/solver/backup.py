@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import dataclasses
 import weakref
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import numpy as np
 
 from .model import Model
-from .kinds import backup_kind
 from ..errors import InputError
 
 
@@ -187,6 +186,11 @@ class OutcomeTable:
         ``rows``), (m, A); -inf for a dice count below the ruleset's ``min_dice`` (not a move)."""
         return _not_moves(self.model, self.arith.finish(self._sums(k, None, rows)))
 
+    def follow(self, policy: np.ndarray) -> Callable[[int], np.ndarray]:
+        """``values(k)``: the mover's values at diagonal ``k`` when it plays the fixed ``policy``."""
+        diagonals = self.model.diagonals
+        return lambda k: self.chosen_values(k, policy[diagonals[k].s, diagonals[k].o])
+
     def chosen_values(self, k: int, actions: np.ndarray) -> np.ndarray:
         """Mover's value of the given action at each state of diagonal ``k``, (m,)."""
         return self.arith.finish(self._sums(k, actions))
@@ -264,170 +268,6 @@ def _not_moves(model: Model, values: np.ndarray) -> np.ndarray:
     return values
 
 
-class HistoryTable:
-    """Outcome values under a history rule (Feral Hogs), with the same interface as
-    :class:`OutcomeTable` over values ``[s, o, a, b]`` (``a`` what the mover
-    remembers of their previous turn, ``b`` the opponent's memory).
-
-    ``table[r, o, b, h]`` is the next mover's win probability after the mover
-    ends a turn on ``r - o`` points (Feral bonus included) against ``o``; the
-    next mover remembers ``b`` and the mover now remembers ``h`` (the dice
-    just rolled, or the points just scored, capped).  Rolling ``n`` dice with
-    memory ``a`` scores ``p`` with the bonus ``beta(a, n)``, so each action's
-    sum runs over ``table[k + beta + p, o, b, h(n, p)]``: one gather and one
-    matrix product per bonus value and kind of dice.  Floats only.
-    """
-
-    def __init__(self, model: Model, arithmetic: Arithmetic | None = None):
-        self.model = model
-        self.arith = arithmetic if arithmetic is not None else float_arithmetic(model)
-        if self.arith.dtype is object:
-            raise InputError(f"{model.rules.name}: history rules are solved in floats only")
-        rule, max_dice = model.rules.history, int(model.rules.max_dice)
-        if rule is None:
-            raise InputError(f"{model.rules.name}: no history rule to keep memories of")
-        self.rule = rule
-        g, most, (H, _) = model.goal, model.max_points, model.context_shape
-        # rows past the last reachable sum keep the bonus-shifted blocks in range (zero weights there)
-        self.table = np.zeros((2 * g - 1 + most + int(rule.bonus), g, H, H))
-        new, opp = np.meshgrid(np.arange(g, g + most + 1), np.arange(g), indexing="ij")
-        keep = new + opp < self.table.shape[0]
-        lost = (model.after[g:, :][keep] == model.loss).astype(float)
-        self.table[(new + opp)[keep], opp[keep]] = lost[:, None, None]
-        # the same values with the mover's new memory h first: one h's rows are then a plain view
-        # (set as the table is: zeros, pages untouched until written, and the same losses)
-        self.by_memory = np.zeros((H,) + self.table.shape[:3])  # [h, r, o, b]
-        self.by_memory[:, (new + opp)[keep], opp[keep]] = lost[None, :, None]
-        A, P = self.arith.weights.shape[1:]
-        self.bonus = np.asarray(rule.points(np.arange(A)[None, :], np.arange(H)[:, None]))  # (H, A)
-        self.bonus_values = np.unique(self.bonus)
-        self.bonus_rank = np.searchsorted(self.bonus_values, self.bonus)  # (H, A): which of bonus_values
-        # what the mover remembers after n dice scoring p (index below H)
-        n, p = np.meshgrid(np.arange(A), np.arange(P), indexing="ij")
-        self.memory = np.asarray(rule.index(rule.remembered(n, p), max_dice))  # (A, P)
-        self.memory_of_dice = bool((self.memory == self.memory[:, :1]).all())  # remembered: the dice count
-
-    def fill(self, k: int, values: np.ndarray, same_values: Optional[np.ndarray] = None) -> None:
-        """Record outcomes landing on sum ``k`` (see :meth:`OutcomeTable.fill`; no extra turns here)."""
-        d = self.model.diagonals[k]
-        flat = values.reshape((-1,) + values.shape[2:])
-        win = self.model.win
-        known = flat[np.minimum(d.lands, win - 1)]
-        if d.final:
-            decided = np.where(d.lands == win, 0.0, 1.0)[:, None, None]
-            known = np.where((d.lands < win)[:, None, None], known, decided)
-        self.table[k, d.opponents] = known
-        self.by_memory[:, k, d.opponents] = np.moveaxis(known, -1, 0)
-
-    def fill_all(self, values: np.ndarray) -> None:
-        """Record the outcomes of every score sum from a finished ``values`` table."""
-        for k in range(2 * self.model.goal - 1):
-            self.fill(k, values)
-
-    def _rolled(self, k: int, d, t: int, beta: int, dice: Optional[np.ndarray] = None) -> np.ndarray:
-        """``sums[j, m, b]``: weighted outcome values of rolling ``dice[j]`` dice (every count when
-        not given) of kind t, bonus beta."""
-        w = self.arith.weights[t]  # (A, P)
-        dice = np.arange(w.shape[0]) if dice is None else np.asarray(dice)
-        w = w[dice]
-        A, P = w.shape
-        block = self.table[k + beta: k + beta + P, d.opponents]  # (P, m, H, H) [p, m, b, h]
-        m, H = block.shape[1], block.shape[2]
-        if (self.memory == self.memory[-1]).all():  # the memory is the points: one gather, of whole rows
-            gathered = self.by_memory[self.memory[-1], np.arange(k + beta, k + beta + P), d.opponents]  # (P, m, H)
-            return (w @ gathered.reshape(P, m * H)).reshape(A, m, H)
-        sums = np.empty((A, m, H))
-        for j, n in enumerate(dice):  # the memory is the dice count
-            sums[j] = np.tensordot(w[j], block[np.arange(P), :, :, self.memory[n]], axes=1)
-        return sums
-
-    def _rolled_bonuses(self, k: int, d, t: int, dice: np.ndarray) -> np.ndarray:
-        """:meth:`_rolled` of ``dice`` for every bonus value at once, ``[bonus, j, m, b]`` (the
-        bonuses in :attr:`bonus_values`' order), where the memory is the dice count: each dice
-        count's rows are a view of :attr:`by_memory` that serves every bonus (a bonus only shifts
-        the rows), with nothing gathered or copied."""
-        w = self.arith.weights[t][dice]
-        U, P = w.shape
-        betas = [int(b) for b in self.bonus_values]
-        span = slice(k, k + P + max(betas))
-        m, H = d.opponents.stop - d.opponents.start, self.table.shape[2]
-        out = np.empty((len(betas), U, m * H))
-        for j, n in enumerate(dice):  # rows of one remembered h: a view, (P + bonus, m * H)
-            rows = self.by_memory[int(self.memory[n, 0]), span, d.opponents].reshape(-1, m * H)
-            for at, beta in enumerate(betas):
-                np.matmul(w[j], rows[beta: beta + P], out=out[at, j])
-        return out.reshape(len(betas), U, m, H)
-
-    def action_values(self, k: int) -> np.ndarray:
-        """Mover's value of every action at each state of diagonal ``k``, (m, H, H, A): a view
-        of an actions-first array, whose reductions over the actions run fastest."""
-        d = self.model.diagonals[k]
-        A = self.arith.weights.shape[1]
-        H = self.table.shape[2]
-        out = np.empty((A, len(d.s), H, H))  # [n, state, mover's memory a, opponent's memory b]
-        part = out if d.kind is not None else np.empty_like(out)
-        for t in (d.kind,) if d.kind is not None else np.unique(d.kinds):
-            every = self._rolled_bonuses(k, d, int(t), np.arange(A)) if self.memory_of_dice else None
-            for at, beta in enumerate(self.bonus_values):  # the bonus of n dice with memory a
-                sums = every[at] if every is not None else self._rolled(k, d, t, int(beta))
-                np.copyto(part, sums[:, :, None, :], where=(self.bonus == beta).T[:, None, :, None])
-            if part is not out:
-                np.copyto(out, part, where=(d.kinds == t)[None, :, None, None])
-        out[0] = self._bacon(k, d)
-        return np.moveaxis(np.subtract(1.0, out, out=out), 0, -1)
-
-    def _bacon(self, k: int, d) -> np.ndarray:
-        """``[m, a, b]``: the outcome value of rolling zero dice: the Free Bacon points, the bonus for
-        memory a, and the memory they leave."""
-        H = self.table.shape[2]
-        points = d.bacon_rows - k
-        rows = d.bacon_rows[:, None] + self.bonus[:, 0][None, :]  # (m, H_a)
-        memory = np.asarray(self.rule.index(self.rule.remembered(0, points), int(self.model.rules.max_dice)))
-        memory = np.broadcast_to(memory, points.shape)
-        return self.table[rows[:, :, None], d.o[:, None, None], np.arange(H)[None, None, :], memory[:, None, None]]
-
-    def chosen_values(self, k: int, actions: np.ndarray) -> np.ndarray:
-        """Mover's value of the given actions ``(m, H, H)`` at diagonal ``k``: the sums of the dice
-        counts chosen somewhere on the diagonal only (a fixed strategy uses few of them; every
-        action's value, as :meth:`action_values` works out, costs up to eleven times as much)."""
-        d = self.model.diagonals[k]
-        actions = np.broadcast_to(np.asarray(actions), (len(d.s),) + self.table.shape[2:])
-        H = self.table.shape[2]
-        out = np.zeros(actions.shape)
-        A = self.arith.weights.shape[1]
-        counts = np.bincount(actions.reshape(-1), minlength=A)  # which dice counts are chosen: no sort
-        rolled = np.flatnonzero(counts[1:]) + 1
-        if rolled.size:
-            row_of = np.zeros(A, dtype=np.intp)
-            row_of[rolled] = np.arange(rolled.size)
-            m, U = len(d.s), rolled.size
-            # each entry's place in the sums of every bonus, stacked [bonus, row, state, b]: one gather
-            index = self.bonus_rank[np.arange(H)[None, :, None], actions] * U  # (m, a, b)
-            index += row_of[actions]  # the row of the sums (0 for zero dice, which the bacon sets)
-            index *= m * H
-            index += np.arange(m * H).reshape(m, 1, H)
-            for t in (d.kind,) if d.kind is not None else np.unique(d.kinds):
-                of_kind = (actions > 0) & (d.kinds == t)[:, None, None]
-                if not of_kind.any():
-                    continue
-                stacked = self._rolled_bonuses(k, d, int(t), rolled) if self.memory_of_dice else \
-                    np.stack([self._rolled(k, d, t, int(beta), rolled) for beta in self.bonus_values])
-                np.copyto(out, np.take(stacked.reshape(-1), index), where=of_kind)
-        zero = actions == 0
-        if zero.any():
-            np.copyto(out, self._bacon(k, d), where=zero)
-        return np.subtract(1.0, out)
-
-    def all_action_values(self) -> np.ndarray:
-        """Mover's value of every action at every state, (goal, goal, H, H, A); needs every diagonal filled."""
-        g = self.model.goal
-        out = np.empty(self.model.value_shape + (self.arith.weights.shape[1],))
-        for k in range(2 * g - 1):
-            d = self.model.diagonals[k]
-            out[d.s, d.o] = self.action_values(k)
-        return out
-
-
 class LandingTable:
     """The backup for rules whose after-turn change depends on the turn's points
     (``points_bonus``), with the interface of :class:`OutcomeTable`.
@@ -474,6 +314,11 @@ class LandingTable:
         out[:, 0] = self.arith.total * nxt[np.arange(len(s)), bacon_rows - k]
         return self.arith.finish(out)
 
+    def follow(self, policy: np.ndarray) -> Callable[[int], np.ndarray]:
+        """``values(k)``: the mover's values at diagonal ``k`` when it plays the fixed ``policy``."""
+        diagonals = self.model.diagonals
+        return lambda k: self.chosen_values(k, policy[diagonals[k].s, diagonals[k].o])
+
     def chosen_values(self, k: int, actions: np.ndarray) -> np.ndarray:
         """Mover's value of the given action at each state of diagonal ``k``, (m,)."""
         if self.arith.dtype is not object:
@@ -492,17 +337,3 @@ class LandingTable:
             d = self.model.diagonals[k]
             out[d.s, d.o] = self.action_values(k)
         return out
-
-
-def outcome_table(model: Model, arithmetic: Arithmetic | None = None):
-    """The backup for ``model``: a :class:`HistoryTable` under a history rule, a
-    :class:`LandingTable` under a points bonus, else an :class:`OutcomeTable`."""
-    table = {"history": HistoryTable, "landing": LandingTable, "outcome": OutcomeTable}[backup_kind(model)]
-    return table(model, arithmetic)
-
-
-def backup_all(model: Model, values: np.ndarray, arithmetic: Arithmetic | None = None) -> np.ndarray:
-    """One fresh backup of every state and action from finished ``values``, ``value_shape + (A,)``."""
-    table = outcome_table(model, arithmetic)
-    table.fill_all(values)
-    return table.all_action_values()

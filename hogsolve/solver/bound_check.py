@@ -39,7 +39,7 @@ import numpy as np
 
 from ..util.plain import plain
 from ..util.status import Proof
-from .backup import backup_all
+from .kinds import backup_all
 from ..util.stable import bound_text
 from .certificate import PROOF_TOLERANCE, certify
 from .iteration import IterationResult

@@ -25,7 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from .backup import Arithmetic, outcome_table
+from .backup import Arithmetic
+from .kinds import outcome_table
 from .dicesums import recurrence_values, rolls_are_dice_sums
 from .iteration import optimal_values
 from .model import Model

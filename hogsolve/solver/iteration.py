@@ -14,7 +14,8 @@ from typing import Callable, Iterable, Optional, Tuple
 
 import numpy as np
 
-from .backup import Arithmetic, OutcomeTable, outcome_table
+from .backup import Arithmetic, OutcomeTable
+from .kinds import outcome_table
 from .mirrored import solve_mirrored, staying_together
 from .passes import pass_values
 from .model import Feature, Model

@@ -3,12 +3,16 @@
 A model's kind is its :class:`~hogsolve.solver.model.Feature` flags, decided
 once at compile time.  Each fast path names the features it does not cover;
 a model with any of them takes the general path.  The backup is chosen by
-the first feature that needs its own table.
+the first feature that needs its own table (:func:`outcome_table`).
 """
 from __future__ import annotations
 
-from typing import Dict, Tuple
+from typing import Dict, Optional, Tuple
 
+import numpy as np
+
+from .backup import Arithmetic, LandingTable, OutcomeTable
+from .history import HistoryTable
 from .model import Feature, Model
 
 MEMORIES, EXTRA_TURNS = Feature.MEMORIES, Feature.EXTRA_TURNS
@@ -46,3 +50,18 @@ def covers(model: Model, algorithm: str) -> bool:
 def backup_kind(model: Model) -> str:
     """``"history"``, ``"landing"`` or ``"outcome"``: the backup table ``model`` needs."""
     return next((name for feature, name in BACKUPS if feature in model.features), "outcome")
+
+
+def outcome_table(model: Model, arithmetic: Optional[Arithmetic] = None):
+    """The backup for ``model``: a :class:`~hogsolve.solver.history.HistoryTable` under a history
+    rule, a :class:`~hogsolve.solver.backup.LandingTable` under a points bonus, else an
+    :class:`~hogsolve.solver.backup.OutcomeTable`."""
+    table = {"history": HistoryTable, "landing": LandingTable, "outcome": OutcomeTable}[backup_kind(model)]
+    return table(model, arithmetic)
+
+
+def backup_all(model: Model, values: np.ndarray, arithmetic: Optional[Arithmetic] = None) -> np.ndarray:
+    """One fresh backup of every state and action from finished ``values``, ``value_shape + (A,)``."""
+    table = outcome_table(model, arithmetic)
+    table.fill_all(values)
+    return table.all_action_values()

@@ -21,7 +21,7 @@ import time
 from typing import Optional
 
 
-from .backup import backup_all
+from .kinds import backup_all
 from .certificate import certify, policy_threshold, tie_broken_policy
 from .exact import check_exact_supported, verify
 from .iteration import gathered_optimal_values, lean_optimal_values, optimal_values

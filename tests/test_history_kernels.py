@@ -1,0 +1,181 @@
+"""The history rules' fixed-strategy values (solver/history.py): a pair's values on the classes of
+memories each strategy plays alike, and a best response to a fixed table, checked against every
+action's values on every memory picked afterwards, and against plain recursions over the model's
+transitions."""
+import numpy as np
+import pytest
+
+from hogsolve import best_response, get_rules
+import hogsolve
+from hogsolve.analysis.policy_values import full_policy, occupancy, play_values
+from hogsolve.solver.certificate import rounding_tie_threshold, tie_broken_policy
+from hogsolve.solver.history import HistoryTable, own_classes, pair_axes, response_axes
+from hogsolve.solver.iteration import by_score_sum
+from hogsolve.solver.model import model_for
+
+
+def picked_pair(model, a, b):
+    """The reference: both players' values on every memory, each state's every action's value
+    (HistoryTable.action_values) and then the chosen one."""
+    a, b = full_policy(model, a), full_policy(model, b)
+    tables = HistoryTable(model), HistoryTable(model)
+    values = np.zeros(model.value_shape), np.zeros(model.value_shape)
+
+    def update(k):
+        d = model.diagonals[k]
+        new = [np.take_along_axis(tables[p].action_values(k), policy[d.s, d.o][..., None].astype(np.intp),
+                                  axis=-1)[..., 0] for p, policy in enumerate((a, b))]
+        change = max(float(np.abs(new[p] - values[p][d.s, d.o]).max()) for p in (0, 1))
+        for p in (0, 1):
+            values[p][d.s, d.o] = new[p]
+        tables[0].fill(k, values[1])
+        tables[1].fill(k, values[0])
+        return change
+
+    by_score_sum(model, update).check("reference")
+    return values
+
+
+def tables(model, goal, seed):
+    rng = np.random.default_rng(seed)
+    with_memory = rng.integers(0, 11, (goal, goal) + model.context_shape)
+    free = rng.integers(0, 11, (goal, goal))
+    free[::3] = 0  # Free Bacon now and then
+    few = rng.choice([0, 4], (goal, goal))  # two dice counts: few classes of its memory
+    return with_memory, free, few
+
+
+@pytest.mark.parametrize("name", ["fa19", "sp20", "su20"])
+def test_a_pairs_values_on_merged_memories_are_every_actions_values_picked(name):
+    """Memory-aware random tables, tables that ignore the memories (one with two dice counts, so
+    most memories merge) and the constant always_roll:4, against each other.  Mistakes: an
+    entry given another dice count's sums, the bonus of another memory, a class of the other's
+    memory mapped to the wrong values, a Free Bacon entry left out, a merged table not copied
+    back out to every memory."""
+    goal = 24
+    model = model_for(get_rules(name, goal=goal))
+    with_memory, free, few = tables(model, goal, 7)
+    four = np.full((goal, goal), 4)
+    for a, b in [(with_memory, free), (free, few), (few, with_memory), (with_memory, four), (four, few)]:
+        fast = play_values(model, a, b)
+        slow = picked_pair(model, a, b)
+        for ours, reference in zip(fast, slow):
+            assert ours.shape == model.value_shape
+            assert np.abs(ours - reference).max() <= 1e-14
+        merged = play_values(model, a, b, merged=True)  # the start is the start
+        assert merged[0][0, 0, 0, 0] == fast[0][0, 0, 0, 0] and merged[1][0, 0, 0, 0] == fast[1][0, 0, 0, 0]
+
+
+def test_memories_a_strategy_plays_alike_are_one_class_and_no_others():
+    """always_roll:4 under sp20 earns the bonus after 2 or 6 points only: two classes; a table of
+    0 and 4 dice after 2 or 6 (4 dice) and 2 (0 dice): three; a memory-aware random table: none
+    merged.  Mistakes: classes by the dice alone (the bonus ignored), or merged where the table
+    differs."""
+    goal = 24
+    model = model_for(get_rules("sp20", goal=goal))
+    H = model.context_shape[0]
+    four = full_policy(model, np.full((goal, goal), 4))
+    classes = own_classes(model, four)
+    assert classes[0] == 0 and set(np.flatnonzero(classes == classes[2])) == {2, 6}
+    assert len(set(classes)) == 2
+    few = full_policy(model, np.where(np.arange(goal)[:, None] % 2 == 0, 0, 4) + np.zeros((goal, goal), int))
+    assert len(set(own_classes(model, few))) == 3
+    with_memory, _, _ = tables(model, goal, 3)
+    assert len(set(own_classes(model, with_memory))) == H
+    axes = pair_axes(model, with_memory, four)
+    assert axes[0].sizes == (H, 2) or axes[0].sizes[1] > 2  # its choices may split the other's classes
+    me, them = response_axes(model, four)
+    assert me.sizes == (H, 2) and them.sizes == (2, H)
+
+
+def picked_best_response(model, opponent, threshold):
+    """The reference: a best response on every memory, each state's every action's value, the
+    best, and the fewest dice within ``threshold`` of it."""
+    opponent = full_policy(model, opponent)
+    mine, theirs = HistoryTable(model), HistoryTable(model)
+    values = np.zeros(model.value_shape), np.zeros(model.value_shape)
+    policy = np.zeros(model.value_shape, dtype=np.int8)
+
+    def update(k):
+        d = model.diagonals[k]
+        q = mine.action_values(k)
+        values[0][d.s, d.o] = q.max(axis=-1)
+        policy[d.s, d.o] = tie_broken_policy(np.ascontiguousarray(q), threshold)
+        values[1][d.s, d.o] = np.take_along_axis(theirs.action_values(k),
+                                                 opponent[d.s, d.o][..., None].astype(np.intp), axis=-1)[..., 0]
+        mine.fill(k, values[1])
+        theirs.fill(k, values[0])
+        return 0.0
+
+    by_score_sum(model, update)
+    return values[0], values[1], policy
+
+
+@pytest.mark.parametrize("name", ["fa19", "sp20"])
+def test_a_best_response_on_merged_memories_is_every_memorys(name):
+    """The best response to tables that ignore the memories works on the opponent's classes of
+    memories (two for always_roll:4); on every memory, every action's value and the tie-break
+    give the same values and policy.  Mistakes: a class's value copied to the wrong memories,
+    a tie broken differently on merged memories, the opponent's bonus taken from another class."""
+    goal = 24
+    rules = get_rules(name, goal=goal)
+    model = model_for(rules)
+    _, free, few = tables(model, goal, 11)
+    for opponent in (free, few, np.full((goal, goal), 4)):
+        merged = best_response(opponent, rules)
+        mine, theirs, policy = picked_best_response(model, opponent, rounding_tie_threshold(model))
+        assert np.abs(merged.values - mine).max() <= 1e-14
+        assert (merged.policy == policy).all()
+        assert merged.win_rate.first == pytest.approx(mine[0, 0, 0, 0], abs=1e-15)
+        assert merged.win_rate.second == pytest.approx(1 - theirs[0, 0, 0, 0], abs=1e-15)
+
+
+def visits_by_transitions(model, mine, theirs):
+    """The reference occupancy: expected visits of every state with "me" to move, carried forward
+    state by state over the model's own transitions (Fractions as floats), score sum by score sum."""
+    g = model.goal
+    mine, theirs = full_policy(model, mine), full_policy(model, theirs)
+    pending = [{(0, 0, 0, 0): 0.5}, {(0, 0, 0, 0): 0.5}]
+    visits = np.zeros(model.value_shape)
+    for k in range(2 * g - 1):
+        for mover in (0, 1):
+            for state in sorted(st for st in pending[mover] if st[0] + st[1] == k):
+                mass = pending[mover].pop(state)
+                if mover == 0:
+                    visits[state] += mass
+                n = int((mine if mover == 0 else theirs)[state])
+                for nxt, p in model.transitions(state[0], state[1], n, state[2:]):
+                    if isinstance(nxt, tuple):
+                        flat, a, b = nxt
+                        key = (flat // g, flat % g, a, b)
+                        pending[1 - mover][key] = pending[1 - mover].get(key, 0.0) + mass * float(p)
+    return visits
+
+
+@pytest.mark.parametrize("name", ["fa19", "sp20"])
+def test_occupancy_under_memories_is_the_chance_carried_state_by_state(name):
+    """Expected visits with the memories (regret's reach), against a forward pass over the model's
+    transitions, for a memory-aware table against a table that ignores the memories (merged
+    into few classes).  Mistakes: mass carried to another memory's states, the bonus's rows
+    shifted wrongly, a merged memory's mass not handed on, Free Bacon's landing mixed up."""
+    goal = 12
+    rules = get_rules(name, goal=goal).replace(max_dice=3)
+    model = model_for(rules)
+    rng = np.random.default_rng(5)
+    with_memory = rng.integers(0, 4, (goal, goal) + model.context_shape)
+    few = rng.choice([0, 2], (goal, goal))
+    for mine, theirs in [(with_memory, few), (few, with_memory)]:
+        ours = occupancy(model, mine, theirs)
+        reference = visits_by_transitions(model, mine, theirs)
+        assert np.abs(ours - reference).max() <= 1e-13
+
+
+@pytest.mark.parametrize("name", ["fa19", "sp20", "su20"])
+def test_regret_under_memories_adds_up_to_the_shortfall(name):
+    """The performance-difference identity with memories: the expected losses, weighted by the
+    reach the occupancy gives, add up to the strategy's shortfall from one half against the
+    optimal strategy.  Mistakes: reach on the wrong memories, mass lost or counted twice."""
+    rules = get_rules(name, goal=40)
+    report = hogsolve.regret("always_roll:4", rules)
+    assert report.total_expected_loss == pytest.approx(0.5 - report.win_rate.average, abs=1e-12)
+    assert report.reach[0, 0, 0, 0] == pytest.approx(0.5)
