@@ -15,7 +15,7 @@ import numpy as np
 
 from ..solver.backup import Arithmetic, OutcomeTable
 from ..solver.kinds import backup_all, outcome_table
-from ..solver.history import HistoryTable, MemoryAxes, compact, every_memory, expand, own_classes, pair_axes
+from ..solver.history import HistoryTable, MemoryAxes, compact, expand, memory_support, pair_axes, visit_axes
 from ..solver.iteration import STAGE_CAP, ConvergenceError, by_score_sum
 from ..solver.model import Model
 from ..solver.stages import StagePlan, stage_plan
@@ -56,7 +56,7 @@ def play_values(model: Model, policy_a: np.ndarray, policy_b: np.ndarray,
     forever_a, forever_b = endless_play(model, policy_a, policy_b), endless_play(model, policy_b, policy_a)
     axes: Optional[Tuple[MemoryAxes, MemoryAxes]] = None
     if model.context_shape and arithmetic is None and forever_a is None:
-        axes = pair_axes(model, policy_a, policy_b)
+        axes = pair_axes(model, policy_a, policy_b, reached=merged)
         moves_a, moves_b = HistoryTable(model, None, *axes), HistoryTable(model, None, *axes[::-1])
         policy_a, policy_b = compact(policy_a, axes[0]), compact(policy_b, axes[1])
     else:
@@ -430,17 +430,15 @@ def _history_occupancy(model: Model, policy_me: np.ndarray, policy_opp: np.ndarr
     """:func:`occupancy` under a history rule: the chances carried forward score sum by score sum
     through the same outcome tables as the values, backwards (:meth:`HistoryTable.spread`); the
     opponent's memories it plays alike are one class (mine are kept whole: they are reported)."""
-    H = model.context_shape[0]
     policy_me, policy_opp = full_policy(model, policy_me), full_policy(model, policy_opp)
-    theirs = own_classes(model, policy_opp)
-    axes = every_memory(H), MemoryAxes(theirs, np.arange(H))
+    axes = visit_axes(model, policy_me, policy_opp)
     tables = HistoryTable(model, None, *axes), HistoryTable(model, None, *axes[::-1])
-    places = [table._places(policy) for table, policy in zip(tables, (policy_me, compact(policy_opp, axes[1])))]
+    places = [table._places(compact(policy, a)) for table, policy, a in zip(tables, (policy_me, policy_opp), axes)]
     g = model.goal
     pending = [np.zeros((g * g,) + a.sizes) for a in axes]  # [state, own, other] of each mover
     for start in pending:
         start[0, 0, 0] = 0.5  # (0, 0) with both memories 0, either player first
-    visits = np.zeros((g * g, H, H))
+    visits = np.zeros((g * g,) + axes[0].sizes)
     for table in tables:
         table.clear_outcomes()
     for k in range(2 * g - 1):
@@ -462,7 +460,11 @@ def _history_occupancy(model: Model, policy_me: np.ndarray, policy_opp: np.ndarr
                 break
         else:
             raise ConvergenceError(f"occupancy: play stays on score sum {k} after {STAGE_CAP} turns")
-    return visits.reshape(model.value_shape)
+    never = np.ones(model.context_shape, dtype=bool)  # memories play never reaches: no visits
+    never[np.ix_(memory_support(model, policy_me), memory_support(model, policy_opp))] = False
+    visits = expand(visits.reshape((g, g) + axes[0].sizes), axes[0])
+    visits[:, :, never] = 0.0
+    return visits
 
 
 def deviation_gains(model: Model, policy: np.ndarray) -> np.ndarray:

@@ -66,6 +66,14 @@ def _memory_free(policy: np.ndarray) -> bool:
     return all(stride == 0 for stride in policy.strides[2:])
 
 
+def dice_used(policy: np.ndarray, actions: int) -> np.ndarray:
+    """``[n]``: whether a policy table chooses n dice anywhere: one bit per dice count, or-ed
+    together (cheaper than counting; a table that ignores the memories is read once)."""
+    chosen = policy[:, :, :1, :1] if policy.ndim == 4 and _memory_free(policy) else policy
+    bits = np.left_shift(1, chosen, dtype=np.int16 if actions <= 15 else np.int64)
+    return (int(np.bitwise_or.reduce(bits, axis=None)) >> np.arange(actions)) & 1 > 0
+
+
 def _bonus_flags(model: Model) -> np.ndarray:
     """``[x, n]``: whether rolling n dice with memory x earns the bonus, as int8."""
     rule = model.rules.history
@@ -95,11 +103,51 @@ def other_classes(policy: np.ndarray, others_own: np.ndarray) -> np.ndarray:
     return _numbered((int(c), by_other[y].tobytes()) for y, c in enumerate(others_own))
 
 
-def pair_axes(model: Model, policy_a: np.ndarray, policy_b: np.ndarray) -> Tuple[MemoryAxes, MemoryAxes]:
-    """Both fixed players' :class:`MemoryAxes` (full policy tables)."""
+def memory_support(model: Model, policy: np.ndarray) -> np.ndarray:
+    """``[x]``: whether a fixed player can ever remember x: 0 before its first turn, then what
+    the dice counts it chooses can leave (every point they can score; Free Bacon's points
+    for zero dice).  Play never reaches the other memories."""
+    rule = model.rules.history
+    assert rule is not None  # memories come from a history rule
+    H, A, max_dice = model.context_shape[0], model.num_actions, int(model.rules.max_dice)
+    used = dice_used(policy, A)
+    support = np.zeros(H, dtype=bool)
+    support[0] = True
+    for n in np.flatnonzero(used):
+        points = np.unique(model.free_bacon_points) if n == 0 else np.flatnonzero(model.counts[:, n].any(axis=0))
+        support[np.asarray(rule.index(rule.remembered(n, points), max_dice))] = True
+    return support
+
+
+def _within(classes: np.ndarray, support: np.ndarray) -> np.ndarray:
+    """``classes`` with every memory outside ``support`` put with memory 0 (never reached, so
+    whatever it is worth does not matter), renumbered."""
+    return _numbered(np.where(support, classes, classes[0]).tolist())
+
+
+def pair_axes(model: Model, policy_a: np.ndarray, policy_b: np.ndarray,
+              reached: bool = False) -> Tuple[MemoryAxes, MemoryAxes]:
+    """Both fixed players' :class:`MemoryAxes` (full policy tables).  With ``reached``, the
+    memories a player never has are merged with memory 0 too: the values of states play
+    never reaches are then not each their own (enough for the start's value, or the visits)."""
     own_a, own_b = own_classes(model, policy_a), own_classes(model, policy_b)
-    return (MemoryAxes(own_a, other_classes(policy_a, own_b)),
-            MemoryAxes(own_b, other_classes(policy_b, own_a)))
+    if not reached:
+        return (MemoryAxes(own_a, other_classes(policy_a, own_b)),
+                MemoryAxes(own_b, other_classes(policy_b, own_a)))
+    support_a, support_b = memory_support(model, policy_a), memory_support(model, policy_b)
+    own_a, own_b = _within(own_a, support_a), _within(own_b, support_b)
+    return (MemoryAxes(own_a, _within(other_classes(policy_a, own_b), support_b)),
+            MemoryAxes(own_b, _within(other_classes(policy_b, own_a), support_a)))
+
+
+def visit_axes(model: Model, policy_me: np.ndarray, policy_opp: np.ndarray) -> Tuple[MemoryAxes, MemoryAxes]:
+    """The axes for carrying play forward to count my visits of every state (memories whole,
+    except those never reached), and the opponent's (its memories it plays alike merged)."""
+    H = model.context_shape[0]
+    support_me, support_opp = memory_support(model, policy_me), memory_support(model, policy_opp)
+    mine = _within(np.arange(H), support_me)
+    theirs = _within(np.arange(H), support_opp)
+    return MemoryAxes(mine, theirs), MemoryAxes(_within(own_classes(model, policy_opp), support_opp), mine)
 
 
 def response_axes(model: Model, opponent: np.ndarray) -> Tuple[MemoryAxes, MemoryAxes]:
@@ -317,9 +365,7 @@ class HistoryTable:
         n_own = self.mover.sizes[0]
         free = policy.ndim == 4 and _memory_free(policy)
         chosen = policy[:, :, :1, :1] if free else policy
-        # which dice counts it chooses: one bit each, or-ed together (cheaper than counting)
-        used = (int(np.bitwise_or.reduce(np.left_shift(1, chosen, dtype=np.int32), axis=None))
-                >> np.arange(A)) & 1 > 0
+        used = dice_used(policy, A)
         rolled = np.flatnonzero(used[1:]) + 1
         row_of = np.zeros(A, dtype=np.intp)
         row_of[rolled] = np.arange(1, rolled.size + 1)
