@@ -152,6 +152,9 @@ def _best_response_pairwise(model: Model, opponent: np.ndarray, threshold: float
         shapes = [model.value_shape] * 2
     value_me, value_opp = np.zeros(shapes[0]), np.zeros(shapes[1])
     policy = np.zeros(shapes[0], dtype=np.int8)
+    # a history table's action values are large: their ties are broken score sum by score sum;
+    # the others' are kept (goal x goal x dice) and their ties broken at once
+    kept = None if model.context_shape else np.zeros(shapes[0] + (model.num_actions,))
     play = None if mixed else theirs.follow(opponent)
 
     def update(k: int) -> float:
@@ -162,14 +165,17 @@ def _best_response_pairwise(model: Model, opponent: np.ndarray, threshold: float
         change = max(float(np.abs(best - value_me[d.s, d.o]).max()),
                      float(np.abs(q_opp - value_opp[d.s, d.o]).max()))
         value_me[d.s, d.o], value_opp[d.s, d.o] = best, q_opp
-        # the tie-break over actions-first rows: (i, m, j) for a history table's layout
-        policy[d.s, d.o] = np.swapaxes(tie_broken_policy(np.swapaxes(q, 0, 1), threshold), 0, 1) \
-            if q.ndim == 4 else tie_broken_policy(q, threshold)
+        if kept is None:  # the tie-break over actions-first rows: (i, m, j) for a history table's layout
+            policy[d.s, d.o] = np.swapaxes(tie_broken_policy(np.swapaxes(q, 0, 1), threshold), 0, 1)
+        else:
+            kept[d.s, d.o] = q
         mine.fill(k, value_opp, value_me)
         theirs.fill(k, value_me, value_opp)
         return change
 
     by_score_sum(model, update).check("best response")
+    if kept is not None:
+        policy = tie_broken_policy(kept, threshold)
     if axes is not None:
         return expand(value_me, axes[0]), value_opp, expand(policy, axes[0])  # the opponent's: its start only
     return value_me, value_opp, policy
