@@ -5,7 +5,8 @@
 Measures, each a median of repeated runs on this machine: ``solve`` at goal
 100 (every built-in ruleset, BLAS as it comes and limited to one thread),
 the solve's growth to goal 2000 (time per state, peak memory), ``win_rate``
-of two tables, ``best_response``, a 200-strategy round robin (19,900 pairs,
+of two tables, ``best_response``, the slowest game's pair, best response and regret
+against su18's (``scripts/bench_pairs.py``), a 200-strategy round robin (19,900 pairs,
 both seatings, exact, ``jobs=2``), Monte Carlo games per second, the exact
 verification, the player's cold start above ``import numpy``, and a sweep of
 500 rulesets.  With ``--previous REV`` the same measurements (the long ones
@@ -134,6 +135,14 @@ def measure(quick: bool, previous: bool) -> dict:
         out["exact_ties_s"] = {"median": statistics.median(ties_cpu.values()), "max": max(ties_cpu.values()),
                                "rulesets": len(ties_cpu)}
     out["cold_start_ms"] = cold_start(5 if quick else 11)
+    try:  # every game whose state holds more than the scores, beside su18, in this process
+        from bench_pairs import measure as measure_pairs
+    except ImportError:  # older revisions have no such script
+        pass
+    else:
+        by_game = measure_pairs(["su18", "fa19", "sp20", "su20", "hog", "fa20"])
+        out["pairs_by_game"] = {job: max(times[job] / by_game["su18"][job] for times in by_game.values())
+                                for job in ("pair", "best_response", "regret")}
     if not previous:
         out["sweep_500"] = sweep_500(quick)
         out["per_state"] = per_state(per_ruleset, quick)  # su18 timed beside each game
@@ -294,6 +303,10 @@ ROWS = [  # (label, target, how to read the figure, lower is better)
     ("exact check, certified decisions + exact ties (CPU, slowest ruleset)", "<= 1 s",
      lambda m: m["exact_ties_s"]["max"], "s", True),
     ("player cold start above import numpy", "<= 20 ms", lambda m: m["cold_start_ms"]["above_numpy"], "ms", True),
+    ("a pair's win rate, slowest game (Feral Hogs, Neller's) / su18's", "<= 20x",
+     lambda m: m["pairs_by_game"]["pair"], "x", True),
+    ("best response, slowest game / su18's", "<= 20x", lambda m: m["pairs_by_game"]["best_response"], "x", True),
+    ("regret, slowest game / su18's", "<= 20x", lambda m: m["pairs_by_game"]["regret"], "x", True),
     ("sweep of 500 rulesets at goal 100 (2 workers)", "a few minutes",
      lambda m: m["sweep_500"]["seconds"] if m.get("sweep_500", {}).get("rulesets") == 500 else None, "s", True),
 ]
