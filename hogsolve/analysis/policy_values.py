@@ -433,7 +433,7 @@ def _history_occupancy(model: Model, policy_me: np.ndarray, policy_opp: np.ndarr
     policy_me, policy_opp = full_policy(model, policy_me), full_policy(model, policy_opp)
     axes = visit_axes(model, policy_me, policy_opp)
     tables = HistoryTable(model, None, *axes), HistoryTable(model, None, *axes[::-1])
-    places = [table._places(compact(policy, a)) for table, policy, a in zip(tables, (policy_me, policy_opp), axes)]
+    places = [table.places(compact(policy, a)) for table, policy, a in zip(tables, (policy_me, policy_opp), axes)]
     g = model.goal
     pending = [np.zeros((g * g,) + a.sizes) for a in axes]  # [state, own, other] of each mover
     for start in pending:

@@ -177,7 +177,7 @@ def expand(table: np.ndarray, axes: MemoryAxes) -> np.ndarray:
     return table
 
 
-class _Places(NamedTuple):
+class Places(NamedTuple):
     """A fixed policy's entries' rows among the sums (:meth:`HistoryTable._sums`)."""
 
     place: np.ndarray   # [s, o, i, j] (or one diagonal's [m, i, j]): bonus * (rows) + row
@@ -345,7 +345,7 @@ class HistoryTable:
     def chosen_values(self, k: int, actions: np.ndarray) -> np.ndarray:
         """Mover's value of the given actions ``(m, i, j)`` at diagonal ``k``."""
         d = self.model.diagonals[k]
-        places = self._places(np.broadcast_to(np.asarray(actions), (len(d.s),) + self.mover.sizes))
+        places = self.places(np.broadcast_to(np.asarray(actions), (len(d.s),) + self.mover.sizes))
         return self._values_of(k, places.place, places)
 
     def follow(self, policy: np.ndarray) -> Callable[[int], np.ndarray]:
@@ -354,11 +354,11 @@ class HistoryTable:
         uses only (a fixed strategy uses few; every action's value, as :meth:`action_values`
         works out, costs up to eleven times as much), and each entry's place among them is
         worked out once for the whole table."""
-        places = self._places(policy)
+        places = self.places(policy)
         diagonals = self.model.diagonals
         return lambda k: self._values_of(k, places.place[diagonals[k].s, diagonals[k].o], places)
 
-    def _places(self, policy: np.ndarray) -> "_Places":
+    def places(self, policy: np.ndarray) -> "Places":
         """Where each entry of ``policy`` (any leading shape, then the mover's ``(i, j)``) finds
         its value among the sums :meth:`_sums` returns for the dice it uses."""
         A = self.arith.weights.shape[1]
@@ -372,11 +372,11 @@ class HistoryTable:
         lut = (self.bonus_rank * (rolled.size + 1) + row_of[None, :]).reshape(-1)  # [i * A + n]: the row
         if free:  # one choice per (s, o): a place per class i, the same for every j
             place = np.take(lut, chosen[:, :, :1] + np.arange(0, n_own * A, A)[:, None])
-            return _Places(np.broadcast_to(place, policy.shape), rolled, bool(used[0]))
+            return Places(np.broadcast_to(place, policy.shape), rolled, bool(used[0]))
         at = np.arange(0, n_own * A, A, dtype=np.int16)[:, None]
-        return _Places(np.take(lut, np.add(policy, at, dtype=np.int16)), rolled, bool(used[0]))
+        return Places(np.take(lut, np.add(policy, at, dtype=np.int16)), rolled, bool(used[0]))
 
-    def _values_of(self, k: int, place: np.ndarray, places: "_Places") -> np.ndarray:
+    def _values_of(self, k: int, place: np.ndarray, places: "Places") -> np.ndarray:
         """The mover's values at diagonal ``k`` from each entry's ``place`` ``(m, i, j)``."""
         d = self.model.diagonals[k]
         (n_own, n_other), m, C = self.mover.sizes, len(d.s), self.by_memory.shape[3]
@@ -392,9 +392,9 @@ class HistoryTable:
                 np.copyto(out, np.take(sums.reshape(-1), index), where=(d.kinds == t)[:, None, None])
         return np.subtract(1.0, out, out=out)
 
-    def spread(self, k: int, place: np.ndarray, places: "_Places", mass: np.ndarray) -> None:
+    def spread(self, k: int, place: np.ndarray, places: "Places", mass: np.ndarray) -> None:
         """Carry ``mass`` ``(m, i, j)``, the chance that the mover is at each state of diagonal
-        ``k`` playing the fixed policy whose entries' ``place`` (:meth:`_places`) it gives, to
+        ``k`` playing the fixed policy whose entries' ``place`` (:meth:`places`) it gives, to
         where its turns end: the transpose of :meth:`follow`'s values.  ``by_memory`` then holds
         the chance of each outcome, as :meth:`arrivals` hands it on (start from
         :meth:`clear_outcomes`)."""
