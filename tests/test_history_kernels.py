@@ -203,3 +203,21 @@ def test_at_the_full_goal_merged_memories_give_every_memorys_figures(name):
     assert np.abs(response.values - best).max() <= 1e-12 and (response.policy == policy).all()
     report = hogsolve.regret("always_roll:4", rules)
     assert report.total_expected_loss == pytest.approx(0.5 - report.win_rate.average, abs=1e-12)
+
+
+def test_memories_where_a_turn_can_score_nothing_iterate_each_sum():
+    """fa19 with a Pig Out worth 0 (a sum can repeat): a pair and a best response on merged
+    memories against value iteration over the model's transitions, and the regret's reach
+    (carried round the same sum until what stays is negligible) adds up to the shortfall.
+    Mistakes: one pass per sum where play can stay on it, mass that stays dropped."""
+    from transitions_reference import reference_values
+    rules = get_rules("fa19", goal=12).replace(max_dice=3, pig_out=0)
+    model = model_for(rules)
+    assert not model.progressive
+    a = np.random.default_rng(2).integers(0, 4, (12, 12))
+    b = np.full((12, 12), 2)
+    rate = hogsolve.win_rate(a, b, rules)
+    first, theirs = reference_values(model, a, b)
+    assert rate.first == pytest.approx(first, abs=1e-12) and rate.second == pytest.approx(1 - theirs, abs=1e-12)
+    report = hogsolve.regret(b, rules)
+    assert report.total_expected_loss == pytest.approx(0.5 - report.win_rate.average, abs=1e-12)

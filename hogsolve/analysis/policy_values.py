@@ -456,7 +456,7 @@ def _history_occupancy(model: Model, policy_me: np.ndarray, policy_opp: np.ndarr
             visits[d.flat] += arrived[0]
             for i, table in enumerate(tables):
                 table.spread(k, places[i].place[d.s, d.o], places[i], arrived[i])
-            if model.progressive:
+            if model.progressive or arrived[0].sum() + arrived[1].sum() < 1e-17:  # what stays is negligible
                 break
         else:
             raise ConvergenceError(f"occupancy: play stays on score sum {k} after {STAGE_CAP} turns")
