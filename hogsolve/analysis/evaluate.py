@@ -21,7 +21,7 @@ from typing import Any, List, Optional, Tuple
 
 import numpy as np
 
-from ..solver.history import HistoryTable, MemoryAxes, compact, expand, response_axes
+from ..solver.history import MemoryAxes, compact, expand, facing, response_axes
 from ..solver.kinds import outcome_table
 from ..solver.certificate import rounding_tie_threshold, tie_broken_policy
 from ..solver.iteration import ConvergenceError, by_score_sum
@@ -144,7 +144,7 @@ def _best_response_pairwise(model: Model, opponent: np.ndarray, threshold: float
     if model.context_shape and not mixed:
         opponent = full_policy(model, opponent)
         axes = response_axes(model, opponent)
-        mine, theirs = HistoryTable(model, None, *axes), HistoryTable(model, None, *axes[::-1])
+        mine, theirs = facing(model, axes)
         opponent = compact(opponent, axes[1])
         shapes: List[Tuple[int, ...]] = [(model.goal, model.goal) + a.sizes for a in axes]
     else:

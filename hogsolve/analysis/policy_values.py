@@ -15,7 +15,7 @@ import numpy as np
 
 from ..solver.backup import Arithmetic, OutcomeTable
 from ..solver.kinds import backup_all, outcome_table
-from ..solver.history import HistoryTable, MemoryAxes, compact, expand, memory_support, pair_axes, visit_axes
+from ..solver.history import MemoryAxes, compact, expand, facing, pair_axes, supported, visit_axes
 from ..solver.iteration import STAGE_CAP, ConvergenceError, by_score_sum
 from ..solver.model import Model
 from ..solver.stages import StagePlan, stage_plan
@@ -57,7 +57,7 @@ def play_values(model: Model, policy_a: np.ndarray, policy_b: np.ndarray,
     axes: Optional[Tuple[MemoryAxes, MemoryAxes]] = None
     if model.context_shape and arithmetic is None and forever_a is None:
         axes = pair_axes(model, policy_a, policy_b, reached=merged)
-        moves_a, moves_b = HistoryTable(model, None, *axes), HistoryTable(model, None, *axes[::-1])
+        moves_a, moves_b = facing(model, axes)
         policy_a, policy_b = compact(policy_a, axes[0]), compact(policy_b, axes[1])
     else:
         moves_a, moves_b = outcome_table(model, arithmetic), outcome_table(model, arithmetic)
@@ -428,12 +428,12 @@ def _mirrored_occupancy(model: Model, pending, visits: np.ndarray, policies, sto
 
 def _history_occupancy(model: Model, policy_me: np.ndarray, policy_opp: np.ndarray) -> np.ndarray:
     """:func:`occupancy` under a history rule: the chances carried forward score sum by score sum
-    through the same outcome tables as the values, backwards (:meth:`HistoryTable.spread`); the
+    through the same outcome tables as the values, backwards (:meth:`~hogsolve.solver.history.HistoryTable.spread`); the
     opponent's memories it plays alike are one class, mine are kept whole (their visits are
     reported) but for those I never have (no visits)."""
     policy_me, policy_opp = full_policy(model, policy_me), full_policy(model, policy_opp)
     axes = visit_axes(model, policy_me, policy_opp)
-    tables = HistoryTable(model, None, *axes), HistoryTable(model, None, *axes[::-1])
+    tables = facing(model, axes)
     places = [table.places(compact(policy, a)) for table, policy, a in zip(tables, (policy_me, policy_opp), axes)]
     g = model.goal
     pending = [np.zeros((g * g,) + a.sizes) for a in axes]  # [state, own, other] of each mover
@@ -462,7 +462,7 @@ def _history_occupancy(model: Model, policy_me: np.ndarray, policy_opp: np.ndarr
         else:
             raise ConvergenceError(f"occupancy: play stays on score sum {k} after {STAGE_CAP} turns")
     never = np.ones(model.context_shape, dtype=bool)  # memories play never reaches: no visits
-    never[np.ix_(memory_support(model, policy_me), memory_support(model, policy_opp))] = False
+    never[np.ix_(*supported(axes[0]))] = False
     visits = expand(visits.reshape((g, g) + axes[0].sizes), axes[0])
     visits[:, :, never] = 0.0
     return visits

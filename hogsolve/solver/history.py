@@ -87,7 +87,7 @@ def own_classes(model: Model, policy: np.ndarray) -> np.ndarray:
     same bonus in every state (``policy`` shaped ``model.value_shape``)."""
     bonus = _bonus_flags(model)
     if _memory_free(policy):
-        used = np.unique(policy[:, :, 0, 0])
+        used = dice_used(policy, bonus.shape[1])
         return _numbered(bonus[x, used].tobytes() for x in range(len(bonus)))
     by_own = np.ascontiguousarray(np.moveaxis(policy.astype(np.int8), 2, 0))  # [x, s, o, y]
     codes = np.arange(bonus.shape[1], dtype=np.int8) + bonus * np.int8(bonus.shape[1])  # [x, n]: n and the bonus
@@ -158,6 +158,19 @@ def response_axes(model: Model, opponent: np.ndarray) -> Tuple[MemoryAxes, Memor
     return MemoryAxes(np.arange(H), theirs), MemoryAxes(theirs, np.arange(H))
 
 
+def facing(model: Model, axes: Tuple[MemoryAxes, MemoryAxes]) -> Tuple["HistoryTable", "HistoryTable"]:
+    """The two players' outcome tables for ``axes`` (the first player's, the second's): each
+    backs up its mover's values and is filled with the other's."""
+    return HistoryTable(model, None, *axes), HistoryTable(model, None, axes[1], axes[0])
+
+
+def supported(axes: MemoryAxes) -> Tuple[np.ndarray, np.ndarray]:
+    """``(own, other)``: the memories ``axes`` keep apart from memory 0's class, and memory 0:
+    those a player can have where the memories it never has were merged with 0 (:func:`visit_axes`)."""
+    return tuple((classes != classes[0]) | (np.arange(len(classes)) == 0)
+                 for classes in (axes.own, axes.other))
+
+
 def compact(table: np.ndarray, axes: MemoryAxes) -> np.ndarray:
     """A full ``[s, o, x, y]`` table on ``axes``' classes (each class's least memories)."""
     if axes.whole:
@@ -226,6 +239,7 @@ class HistoryTable:
         mine = firsts(self.mover.own)
         self.bonus = np.asarray(rule.points(np.arange(A)[None, :], mine[:, None]))  # (own classes, A)
         self.bonus_values = np.unique(self.bonus)
+        self.betas = [int(b) for b in self.bonus_values]
         self.bonus_rank = np.searchsorted(self.bonus_values, self.bonus)  # which of bonus_values
         # the next mover's own class of each class of theirs that the mover's values see
         self.their_class = self.following.own[firsts(self.mover.other)]
@@ -265,7 +279,7 @@ class HistoryTable:
         class c of the next mover; row 0 is rolling zero dice (filled when ``bacon``)."""
         w = self.arith.weights[t][dice]
         U, P = w.shape
-        betas = [int(b) for b in self.bonus_values]
+        betas = self.betas
         table = self.by_memory
         m, C = d.opponents.stop - d.opponents.start, table.shape[3]
         out = np.empty((len(betas), U + 1, m * C))
@@ -274,13 +288,7 @@ class HistoryTable:
         if not U:
             return out
         if self.memory_of_dice:  # the rows of every dice count at once, shifted for each bonus
-            span = slice(k, k + P + max(betas))
-            rows = self.row[dice, 0]
-            if (np.diff(rows) == 1).all():  # consecutive memories: a view
-                block = table[int(rows[0]): int(rows[-1]) + 1, span, d.opponents]
-            else:
-                block = table[rows, span, d.opponents]
-            block = block.reshape(U, -1, m * C)
+            block = table[self._dice_rows(dice), k: k + P + max(betas), d.opponents].reshape(U, -1, m * C)
             for at, beta in enumerate(betas):
                 np.matmul(w[:, None, :], block[:, beta: beta + P], out=out[at, 1:, None, :])
             return out
@@ -288,10 +296,9 @@ class HistoryTable:
             start = k + beta
             if self.memory_of_points:  # gathered below the cap, one view of rows above it
                 c = self.cap
-                low = table[self.row[0, :c], np.arange(start, start + c), d.opponents].reshape(c, m * C)
-                high = table[int(self.row[0, -1]), start + c: start + P, d.opponents].reshape(P - c, m * C)
-                np.matmul(w[:, c:], high, out=out[at, 1:])
-                out[at, 1:] += w[:, :c] @ low
+                low, high = self._point_rows(start, d, P)
+                np.matmul(w[:, c:], table[high].reshape(P - c, m * C), out=out[at, 1:])
+                out[at, 1:] += w[:, :c] @ table[low].reshape(c, m * C)
             else:
                 for j, n in enumerate(dice):
                     rows = table[self.row[n], np.arange(start, start + P), d.opponents].reshape(P, m * C)
@@ -301,13 +308,12 @@ class HistoryTable:
     def _bacon(self, k: int, d) -> np.ndarray:
         """``[bonus, m * c]``: the outcome value of rolling zero dice: the Free Bacon points, each
         bonus, and the memory they leave (one gather of rows of ``by_memory``)."""
-        rows = self._bacon_index(d)[None, :] + (self.bonus_values * self.model.goal)[:, None]
         C = self.by_memory.shape[3]
-        return np.take(self.by_memory.reshape(-1, C), rows, axis=0).reshape(len(self.bonus_values), -1)
+        return np.take(self.by_memory.reshape(-1, C), self._bacon_index(d), axis=0).reshape(len(self.betas), -1)
 
     def _bacon_index(self, d) -> np.ndarray:
-        """``(m,)``: the row of ``by_memory`` seen as ``(h, r, o)`` rows that zero dice lead to
-        from each state of diagonal ``d`` without a bonus (memory left, sum after, o)."""
+        """``[bonus, m]``: the row of ``by_memory`` seen as ``(h, r, o)`` rows that zero dice lead
+        to from each state of diagonal ``d`` with each bonus (memory left, sum after, o)."""
         if self._bacon_rows is None:  # every state at once, the first time
             model = self.model
             g, R = model.goal, self.by_memory.shape[1]
@@ -316,7 +322,21 @@ class HistoryTable:
             memory = self.following.other[np.broadcast_to(
                 self.rule.index(self.rule.remembered(0, points), int(model.rules.max_dice)), points.shape)]
             self._bacon_rows = ((memory * R + s + o + points) * g + o).reshape(-1)
-        return self._bacon_rows[d.flat]
+        return self._bacon_rows[d.flat][None, :] + (self.bonus_values * self.model.goal)[:, None]
+
+    def _dice_rows(self, dice: np.ndarray):
+        """The rows of ``by_memory`` that rolling each of ``dice`` leads to where the memory is the
+        dice count: one slice when they are consecutive memories (a view), else their indices."""
+        rows = self.row[dice, 0]
+        return slice(int(rows[0]), int(rows[-1]) + 1) if (np.diff(rows) == 1).all() else rows
+
+    def _point_rows(self, start: int, d, P: int):
+        """Where the memory is the points: the cells of ``by_memory`` that scoring each p leads to
+        from sum ``start`` (the bonus included), as an index for the points below the cap (one
+        gather) and one for the rest (one view)."""
+        c = self.cap
+        return ((self.row[0, :c], np.arange(start, start + c), d.opponents),
+                (int(self.row[0, -1]), slice(start + c, start + P), d.opponents))
 
     def _kinds(self, d):
         return (d.kind,) if d.kind is not None else [int(t) for t in np.unique(d.kinds)]
@@ -376,12 +396,17 @@ class HistoryTable:
         at = np.arange(0, n_own * A, A, dtype=np.int16)[:, None]
         return Places(np.take(lut, np.add(policy, at, dtype=np.int16)), rolled, bool(used[0]))
 
+    def _index(self, place: np.ndarray, m: int, C: int) -> np.ndarray:
+        """Each entry's place ``(m, i, j)`` as its index into the flattened sums ``[bonus, row, m, c]``."""
+        index = place * (m * C)
+        index += (np.arange(m) * C)[:, None, None] + self.their_class[None, None, :]
+        return index
+
     def _values_of(self, k: int, place: np.ndarray, places: "Places") -> np.ndarray:
         """The mover's values at diagonal ``k`` from each entry's ``place`` ``(m, i, j)``."""
         d = self.model.diagonals[k]
         (n_own, n_other), m, C = self.mover.sizes, len(d.s), self.by_memory.shape[3]
-        index = place * (m * C)
-        index += (np.arange(m) * C)[:, None, None] + self.their_class[None, None, :]
+        index = self._index(place, m, C)
         kinds = self._kinds(d)
         out = np.empty((m, n_own, n_other))
         for t in kinds:
@@ -400,8 +425,7 @@ class HistoryTable:
         :meth:`clear_outcomes`)."""
         d = self.model.diagonals[k]
         m, C = len(d.s), self.by_memory.shape[3]
-        index = place * (m * C)
-        index += (np.arange(m) * C)[:, None, None] + self.their_class[None, None, :]
+        index = self._index(place, m, C)
         rows = len(self.bonus_values) * (places.rolled.size + 1)
         for t in self._kinds(d):
             share = mass if d.kind is not None else np.where((d.kinds == t)[:, None, None], mass, 0.0)
@@ -413,13 +437,11 @@ class HistoryTable:
         zero dice) added to the outcomes it leads to, weighted by the chance of each."""
         w = self.arith.weights[t][dice]
         U, P = w.shape
-        betas = [int(b) for b in self.bonus_values]
+        betas = self.betas
         table = self.by_memory
         m, C = d.opponents.stop - d.opponents.start, table.shape[3]
         if bacon:
-            flat = table.reshape(-1, C)
-            rows = (self._bacon_index(d)[None, :] + (self.bonus_values * self.model.goal)[:, None]).reshape(-1)
-            flat[rows] += mass[:, 0].reshape(-1, C)
+            table.reshape(-1, C)[self._bacon_index(d).reshape(-1)] += mass[:, 0].reshape(-1, C)
         if not U:
             return
         for at, beta in enumerate(betas):
@@ -427,15 +449,14 @@ class HistoryTable:
             carried = mass[at, 1:]  # (U, m * C)
             if self.memory_of_points:
                 c = self.cap
-                table[int(self.row[0, -1]), start + c: start + P, d.opponents] += \
-                    (w[:, c:].T @ carried).reshape(P - c, m, C)
-                table[self.row[0, :c], np.arange(start, start + c), d.opponents] += \
-                    (w[:, :c].T @ carried).reshape(c, m, C)
+                low, high = self._point_rows(start, d, P)
+                table[high] += (w[:, c:].T @ carried).reshape(P - c, m, C)
+                table[low] += (w[:, :c].T @ carried).reshape(c, m, C)
             elif self.memory_of_dice:
-                rows = self.row[dice, 0]
-                if (np.diff(rows) == 1).all():  # consecutive memories: one view, every dice count at once
-                    block = table[int(rows[0]): int(rows[-1]) + 1, start: start + P, d.opponents]
-                    block += (w[:, :, None] * carried[:, None, :]).reshape(U, P, m, C)
+                rows = self._dice_rows(dice)
+                if isinstance(rows, slice):  # consecutive memories: one view, every dice count at once
+                    table[rows, start: start + P, d.opponents] += \
+                        (w[:, :, None] * carried[:, None, :]).reshape(U, P, m, C)
                 else:  # one dice count at a time: two counts may share a memory's rows
                     for j in range(U):
                         table[int(rows[j]), start: start + P, d.opponents] += \
