@@ -49,7 +49,21 @@ def float_arithmetic(model: Model) -> Arithmetic:
     return Arithmetic(np.float64, 1.0, 1.0, model.probability)
 
 
-class OutcomeTable:
+class _Follows:
+    """:meth:`follow` for a table whose ``chosen_values(k, actions)`` takes one action a state."""
+
+    model: Model
+
+    def chosen_values(self, k: int, actions: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def follow(self, policy: np.ndarray) -> Callable[[int], np.ndarray]:
+        """``values(k)``: the mover's values at diagonal ``k`` when it plays the fixed ``policy``."""
+        diagonals = self.model.diagonals
+        return lambda k: self.chosen_values(k, policy[diagonals[k].s, diagonals[k].o])
+
+
+class OutcomeTable(_Follows):
     """Values of turn outcomes by (score sum after the turn, opponent score)."""
 
     def __init__(self, model: Model, arithmetic: Arithmetic | None = None, slots: int = 0):
@@ -186,11 +200,6 @@ class OutcomeTable:
         ``rows``), (m, A); -inf for a dice count below the ruleset's ``min_dice`` (not a move)."""
         return _not_moves(self.model, self.arith.finish(self._sums(k, None, rows)))
 
-    def follow(self, policy: np.ndarray) -> Callable[[int], np.ndarray]:
-        """``values(k)``: the mover's values at diagonal ``k`` when it plays the fixed ``policy``."""
-        diagonals = self.model.diagonals
-        return lambda k: self.chosen_values(k, policy[diagonals[k].s, diagonals[k].o])
-
     def chosen_values(self, k: int, actions: np.ndarray) -> np.ndarray:
         """Mover's value of the given action at each state of diagonal ``k``, (m,)."""
         return self.arith.finish(self._sums(k, actions))
@@ -268,7 +277,7 @@ def _not_moves(model: Model, values: np.ndarray) -> np.ndarray:
     return values
 
 
-class LandingTable:
+class LandingTable(_Follows):
     """The backup for rules whose after-turn change depends on the turn's points
     (``points_bonus``), with the interface of :class:`OutcomeTable`.
 
@@ -313,11 +322,6 @@ class LandingTable:
             out = part if out is None else np.where((kinds == t)[:, None], part, out)
         out[:, 0] = self.arith.total * nxt[np.arange(len(s)), bacon_rows - k]
         return self.arith.finish(out)
-
-    def follow(self, policy: np.ndarray) -> Callable[[int], np.ndarray]:
-        """``values(k)``: the mover's values at diagonal ``k`` when it plays the fixed ``policy``."""
-        diagonals = self.model.diagonals
-        return lambda k: self.chosen_values(k, policy[diagonals[k].s, diagonals[k].o])
 
     def chosen_values(self, k: int, actions: np.ndarray) -> np.ndarray:
         """Mover's value of the given action at each state of diagonal ``k``, (m,)."""
