@@ -43,17 +43,24 @@ def json_of(*args) -> dict:
     return json.loads(result.stdout)
 
 
+def scores_as_evaluate_agent(spec: str, game: tuple, expected, runs: int = 1) -> None:
+    """``compare`` (``runs`` times: the later ones from the cache) and ``best-response`` of the
+    agent file ``spec`` print what ``evaluate_agent`` found for the same agent."""
+    for _ in range(runs):
+        exact = json_of("compare", spec, "optimal", *game)["exact"]
+        assert exact["first"] == pytest.approx(expected.against_optimal.first, abs=1e-12)
+        assert exact["second"] == pytest.approx(expected.against_optimal.second, abs=1e-12)
+    response = json_of("best-response", spec, *game)
+    assert response["exploitability"] == pytest.approx(expected.exploitability, abs=1e-12)
+
+
 def test_an_agent_file_scores_in_compare_best_response_and_regret_as_evaluate_agent(tmp_path):
     namespace = {}
     exec(THRESHOLD_AGENT, namespace)
     expected = evaluate_agent(namespace["agent"], get_rules("su18", goal=40))
     spec = f"{write(tmp_path, 'agent.py', THRESHOLD_AGENT)}:agent"
     goal = ("--rules", "su18", "--goal", "40")
-    exact = json_of("compare", spec, "optimal", *goal)["exact"]
-    assert exact["first"] == pytest.approx(expected.against_optimal.first, abs=1e-12)
-    assert exact["second"] == pytest.approx(expected.against_optimal.second, abs=1e-12)
-    response = json_of("best-response", spec, *goal)
-    assert response["exploitability"] == pytest.approx(expected.exploitability, abs=1e-12)
+    scores_as_evaluate_agent(spec, goal, expected)
     regret = json_of("regret", spec, *goal)
     assert regret["worst_states"][0] == expected.worst_states[0]
 
@@ -179,12 +186,7 @@ def test_an_agent_file_that_gives_probabilities_scores_its_mixture_in_compare(tm
     kind = {"rules": rules} if rules == "su18" else {"game": rules}
     expected = evaluate_agent(namespace["agent"], **kind, goal=int(game[-1]))
     spec = f"{write(tmp_path, 'agent.py', text)}:agent"
-    for _ in range(2):  # the second from the cache
-        exact = json_of("compare", spec, "optimal", *game)["exact"]
-        assert exact["first"] == pytest.approx(expected.against_optimal.first, abs=1e-12)
-        assert exact["second"] == pytest.approx(expected.against_optimal.second, abs=1e-12)
-    response = json_of("best-response", spec, *game)
-    assert response["exploitability"] == pytest.approx(expected.exploitability, abs=1e-12)
+    scores_as_evaluate_agent(spec, game, expected, runs=2)  # the second from the cache
     refused = run_main("regret", spec, *game)
     assert refused.returncode == 2 and "takes a fixed strategy" in refused.stderr
     assert len(refused.stderr.strip().splitlines()) == 1

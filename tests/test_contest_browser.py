@@ -9,8 +9,9 @@ import hogsolve
 from hogsolve.gui.contest import Contest, ContestServer
 
 from test_contest_server import GOAL, call, tables, wait_scored
-from test_gui_browser import ARGS, CHROMIUM, sync_api  # skips this module too where Chromium is missing
+from test_gui_browser import ARGS, CHROMIUM, open_page, sync_api  # skips this module too where Chromium is missing
 
+# the app's browser tests' sizes, with the page's own CSP kept (they bypass it)
 PHONE = {"viewport": {"width": 375, "height": 667}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 
@@ -29,13 +30,7 @@ def test_the_leaderboard_updates_itself_and_takes_a_table_file(tmp_path, options
     boards = tables(3)
     with ContestServer(contest) as server, sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        context = browser.new_context(**options)
-        page = context.new_page()
-        problems = []
-        page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: problems.append(str(e)))
-        page.goto(f"http://127.0.0.1:{server.port}/")
-        page.wait_for_selector("#connection:has-text('Live')")
+        _, page, problems = open_page(browser, server.port, options, ready="#connection:has-text('Live')")
         for name in ("ann", "ben"):
             call(server.port, "/api/submit", {"table": boards[0 if name == "ann" else 1].tolist()},
                  tokens[name])

@@ -42,14 +42,16 @@ def browser():
         b.close()
 
 
-def open_page(browser, port, options):
+def open_page(browser, port, options, ready="body[data-ready='1']"):
+    """``(context, page, problems)``: the app's first page open once ``ready`` shows, with every
+    console error and page error collected in ``problems``."""
     context = browser.new_context(**options)
     page = context.new_page()
     problems = []
     page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: problems.append(str(e)))
     page.goto(f"http://127.0.0.1:{port}/")
-    page.wait_for_selector("body[data-ready='1']")
+    page.wait_for_selector(ready)
     return context, page, problems
 
 

@@ -70,8 +70,8 @@ def test_a_pairs_values_on_merged_memories_are_every_actions_values_picked(name)
 def test_memories_a_strategy_plays_alike_are_one_class_and_no_others():
     """always_roll:4 under sp20 earns the bonus after 2 or 6 points only: two classes; a table of
     0 and 4 dice after 2 or 6 (4 dice) and 2 (0 dice): three; a memory-aware random table: none
-    merged.  Mistakes: classes by the dice alone (the bonus ignored), or merged where the table
-    differs."""
+    merged.  Mistakes: classes by the dice alone (the bonus ignored), merged where the table
+    differs, or a memory play reaches merged with 0."""
     goal = 24
     model = model_for(get_rules("sp20", goal=goal))
     H = model.context_shape[0]
@@ -83,8 +83,13 @@ def test_memories_a_strategy_plays_alike_are_one_class_and_no_others():
     assert len(set(own_classes(model, few))) == 3
     with_memory, _, _ = tables(model, goal, 3)
     assert len(set(own_classes(model, with_memory))) == H
-    axes = pair_axes(model, with_memory, four)
-    assert axes[0].sizes == (H, 2) or axes[0].sizes[1] > 2  # its choices may split the other's classes
+    # the memory-aware table's choices split always_roll:4's two classes into every memory
+    assert [a.sizes for a in pair_axes(model, with_memory, four)] == [(H, H), (2, H)]
+    # where only reached memories count: 4 dice score 1 or 8 to 24, so always_roll:4 never
+    # remembers 2 to 7 (merged with 0) and, never remembering 2 or 6, plays one class
+    reached = pair_axes(model, with_memory, four, reached=True)
+    assert [a.sizes for a in reached] == [(H, 8), (1, H)]
+    assert set(np.flatnonzero(reached[0].other == 0)) == {0, 2, 3, 4, 5, 6, 7}
     me, them = response_axes(model, four)
     assert me.sizes == (H, 2) and them.sizes == (2, H)
 
