@@ -55,6 +55,7 @@ def test_the_leaderboard_updates_itself_and_takes_a_table_file(tmp_path, options
         page.click("#who button")
         page.wait_for_selector("body[data-maps='1']")
         assert page.locator("#entry-name").inner_text() == "Cho's table"
+        assert page.locator("#map-unit").inner_text() == "(dice)"  # the family's unit, as the lab shows it
         assert "Against the optimal strategy" in page.locator("#against-optimal").inner_text()
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         assert problems == []

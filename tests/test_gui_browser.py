@@ -913,6 +913,9 @@ def test_the_lab_shows_what_compare_best_response_and_regret_print(browser, tmp_
         assert cells[:2] == [str(top["score"]), str(top["opponent_score"])]
         # the numbers as `regret` prints them: loss and reach to 6 decimals, the expected loss as 1.234e-03
         assert cells[-3:] == [f"{top['loss']:.6f}", f"{top['reach']:.6f}", f"{top['expected_loss']:.3e}"]
+        # what the maps count, the family's own unit (and the memories shown, under Feral Hogs)
+        unit = {"su18": "(dice)", "fa19": "(dice, memories 0, 0)", "piglet": "(hold at turn total)"}[rules]
+        assert page.inner_text("#map-unit") == unit
         if rules == "fa19":  # the memory slices the policy map offers
             assert page.is_visible("#memory-choice") and page.is_hidden("#unreached")
             page.select_option("#memory-mine", "1")  # it rolls 3 or 5, never 1: this slice is never reached

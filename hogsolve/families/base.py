@@ -34,12 +34,14 @@ class GameFamily(abc.ABC, Generic[G]):
     """One kind of game: its rules type ``G``, its names, its jobs and its front-end hooks."""
 
     #: The family's name (``"hog"``), its one-line description, its Gymnasium id, the keyword that
-    #: names its game there (``rules``, ``game``) and the game played when none is named.
+    #: names its game there (``rules``, ``game``), the game played when none is named, and what
+    #: the numbers of the lab's maps (:meth:`lab_maps`) count.
     name: ClassVar[str]
     description: ClassVar[str]
     env_id: ClassVar[str]
     env_keyword: ClassVar[str]
     default_game: ClassVar[str]
+    map_unit: ClassVar[str]
 
     # ------------------------------------------------------------- games --
 

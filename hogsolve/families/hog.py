@@ -22,6 +22,7 @@ class HogFamily(GameFamily[Ruleset]):
     env_id = "hogsolve/Hog-v0"
     env_keyword = "rules"
     default_game = "su18"
+    map_unit = "dice"
 
     def names(self) -> Tuple[str, ...]:
         from ..hog.rules import ALIASES, rulesets

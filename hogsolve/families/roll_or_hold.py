@@ -22,6 +22,7 @@ class RollOrHoldFamily(GameFamily[PigGame]):
     env_id = "hogsolve/Pig-v0"
     env_keyword = "game"
     default_game = "pig"
+    map_unit = "hold at turn total"
 
     def names(self) -> Tuple[str, ...]:
         from ..pig.rules import PIG_GAMES

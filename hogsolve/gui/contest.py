@@ -259,7 +259,7 @@ class Contest:
         theirs, best, cost = self.family.lab_maps(self.game, optimal, table, regret.loss * regret.reach, memory)
         maps = {"strategy": np.asarray(theirs).astype(int).tolist(), "optimal": np.asarray(best).astype(int).tolist(),
                 "loss": [[float(x) if np.isfinite(x) else None for x in row] for row in np.asarray(cost, dtype=float)],
-                "memory": list(memory), "family": self.family.name}
+                "memory": list(memory), "unit": self.family.map_unit}
         result = self.matrix()
         pairs = [{"against": result.names[j], "win_rate": None if not np.isfinite(result.rate[mine, j])
                   else float(result.rate[mine, j]),

@@ -159,7 +159,7 @@ class Lab:
         return {"strategy": np.asarray(mine).astype(int).tolist(), "optimal": np.asarray(best).astype(int).tolist(),
                 "loss": [[x if math.isfinite(x) else None for x in row]
                          for row in np.asarray(cost, dtype=float).tolist()],
-                "memory": list(memory), "reached": self._reached(reach, memory)}
+                "memory": list(memory), "reached": self._reached(reach, memory), "unit": self.family.map_unit}
 
     def maps(self, memory: Tuple[int, ...]) -> Dict[str, Any]:
         """The maps of the last good run at another slice of memories (both players' under Feral Hogs)."""

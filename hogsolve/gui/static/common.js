@@ -207,7 +207,8 @@ export function lossColour(loss, most) {
 }
 
 // The three maps of a strategy against the optimum (#map-strategy, #map-optimal, #map-loss): its
-// choice, the optimal one, and the expected loss where they differ; returns the scales used.
+// choice, the optimal one, and the expected loss where they differ, and what the choices count
+// (#map-unit: the family's unit, and the memories shown); returns the scales used.
 export function drawChoiceMaps(maps, goal) {
   const most = Math.max(1, ...maps.optimal.flat(), ...maps.strategy.flat());
   const mostLoss = Math.max(1e-300, ...maps.loss.flat().map((x) => x || 0));
@@ -215,5 +216,6 @@ export function drawChoiceMaps(maps, goal) {
   drawGrid($("map-optimal"), goal, (s, o) => choiceColour(maps.optimal[s][o], most), []);
   drawGrid($("map-loss"), goal, (s, o) => (maps.strategy[s][o] === maps.optimal[s][o] ? "#ffffff"
                                             : lossColour(maps.loss[s][o], mostLoss)), []);
+  $("map-unit").textContent = `(${maps.unit}${maps.memory.length ? `, memories ${maps.memory.join(", ")}` : ""})`;
   return {most, mostLoss};
 }

@@ -5,8 +5,6 @@ const percent = (x) => (x === null || x === undefined ? "–" : (100 * x).toFixe
 
 function drawMaps(maps, goal) {  // the lab's three maps, at both memories 0 under Feral Hogs
   drawChoiceMaps(maps, goal);
-  const unit = maps.family === "hog" ? "dice" : "hold at turn total";
-  $("map-unit").textContent = `(${unit}${maps.memory.length ? `, memories ${maps.memory.join(", ")}` : ""})`;
   document.body.dataset.maps = "1";
 }
 

@@ -19,10 +19,8 @@ function draw() {
   const {most, mostLoss} = drawChoiceMaps(maps, goal);
   document.body.dataset.memory = maps.memory.join(",");
   document.body.dataset.reached = maps.reached === false ? "0" : "1";
-  const unit = shown.family === "hog" ? "dice" : "hold at turn total";
-  $("map-unit").textContent = `(${unit}${maps.memory.length ? `, memories ${maps.memory.join(", ")}` : ""})`;
   const anyLoss = maps.loss.flat().some((x) => x > 0);
-  legend($("legend"), unit, [[choiceColour(0, most), "0"], [choiceColour(most, most), String(most)],
+  legend($("legend"), maps.unit, [[choiceColour(0, most), "0"], [choiceColour(most, most), String(most)],
                              anyLoss ? [lossColour(mostLoss, mostLoss), `loss ${mostLoss.toPrecision(2)}`]
                                      : ["#ffffff", "no expected loss here"]]);
   $("unreached").hidden = maps.reached !== false;
