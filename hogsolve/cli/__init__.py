@@ -76,7 +76,9 @@ def tolerant_streams() -> None:
 
 def program() -> None:
     """The ``hogsolve`` program: :func:`main`, then exit with its code, a late Ctrl-C or SIGTERM
-    ignored (the run is over; see :func:`hogsolve.util.interrupts.ignore_until_exit`)."""
+    ignored (the run is over; see :func:`hogsolve.util.interrupts.ignore_until_exit`), and
+    joblib's resource tracker kept from adding words after ``interrupted``."""
+    interrupts.quiet_resource_tracker()
     sys.exit(main(exiting=True))
 
 

@@ -9,6 +9,7 @@ would otherwise hold the exit until a time limit ran out.
 """
 from __future__ import annotations
 
+import os
 import signal
 import threading
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
@@ -125,6 +126,23 @@ def restore(previous: tuple) -> None:
     next :func:`install`: threads may still be finishing while the process exits)."""
     signal.signal(signal.SIGINT, previous[0])
     signal.signal(signal.SIGTERM, previous[1])
+
+
+#: A warnings filter (``PYTHONWARNINGS``) that silences joblib's resource tracker (loky's).
+TRACKER_QUIET = "ignore::UserWarning:joblib.externals.loky.backend.resource_tracker"
+
+
+def quiet_resource_tracker() -> None:
+    """Start joblib's resource tracker, when joblib starts it, with its warnings off.
+
+    The tracker outlives this process and writes to the same stderr.  A signal can land
+    between joblib's registering a temporary folder with it and joblib's arranging to
+    unregister that folder; the tracker then removes the folder itself at the end and reports
+    a "leaked" folder after our one line ``interrupted``.  For the program only (it changes
+    the environment every process started from now on inherits), before any pool starts."""
+    current = os.environ.get("PYTHONWARNINGS", "")
+    if TRACKER_QUIET not in current.split(","):
+        os.environ["PYTHONWARNINGS"] = ",".join(part for part in (current, TRACKER_QUIET) if part)
 
 
 def quiet_worker_starts() -> None:
