@@ -226,3 +226,30 @@ def test_memories_where_a_turn_can_score_nothing_iterate_each_sum():
     assert rate.first == pytest.approx(first, abs=1e-12) and rate.second == pytest.approx(1 - theirs, abs=1e-12)
     report = hogsolve.regret(b, rules)
     assert report.total_expected_loss == pytest.approx(0.5 - report.win_rate.average, abs=1e-12)
+
+
+def test_a_policy_that_chooses_alike_under_every_memory_is_kept_once():
+    """A table of the two scores, or a whole table that chooses alike under every memory, is
+    kept as one (goal, goal) table broadcast over the memories (the fast paths see it ignores
+    them); one that differs at a single memory is kept whole.  Mistakes: a memory-aware table
+    taken for a memory-free one (its one different choice lost), or a kept-once table whose
+    values or contest digest differ from the same table stored whole."""
+    from hogsolve.contest.roundrobin import table_digest
+    from hogsolve.strategy.policy import Policy
+    goal = 20
+    rules = get_rules("fa19", goal=goal)
+    model = model_for(rules)
+    _, free, _ = tables(model, goal, 5)
+    whole = np.ascontiguousarray(full_policy(model, free))
+    aware = whole.copy()
+    aware[3, 4, 5, 6] = (aware[3, 4, 5, 6] + 1) % 11
+    for given in (free, whole):
+        kept = Policy(given, rules).table
+        assert kept.strides[2:] == (0, 0) and not kept.flags.writeable
+        assert np.array_equal(kept, whole) and table_digest(kept, rules) == table_digest(whole, rules)
+    kept = Policy(aware, rules).table
+    assert 0 not in kept.strides and np.array_equal(kept, aware)
+    opponent = tables(model, goal, 6)[0]
+    for a, b in [(Policy(whole, rules).table, whole), (Policy(aware, rules).table, aware)]:
+        once, stored = play_values(model, a, opponent), play_values(model, b, opponent)
+        assert all(np.abs(x - y).max() <= 1e-15 for x, y in zip(once, stored))

@@ -30,6 +30,19 @@ def rules_key(rules: Any) -> Dict[str, Any]:
     return rules.summary()
 
 
+def _frozen(table: np.ndarray, memories: int) -> np.ndarray:
+    """A read-only int8 copy of a validated table.  One that chooses alike under every memory
+    (a strategy of the two scores) is kept as its ``(goal, goal)`` table broadcast over the
+    memories, so what reads it can see it ignores them (:mod:`hogsolve.solver.history`)."""
+    if memories:
+        core = table[(...,) + (slice(0, 1),) * memories]
+        if np.array_equal(np.broadcast_to(core, table.shape), table):
+            return np.broadcast_to(_frozen(core, 0), table.shape)
+    frozen = table.astype(np.int8, copy=True)
+    frozen.setflags(write=False)
+    return frozen
+
+
 @dataclasses.dataclass(frozen=True, eq=False)
 class Policy:
     """A validated, read-only table of dice counts for one ruleset.
@@ -39,7 +52,8 @@ class Policy:
     table : ndarray (goal, goal) of int8
         ``table[score, opponent_score]``: dice to roll, the player to move first.
         Under a history rule ``(goal, goal, H, H)``, by the mover's and the
-        opponent's memory too; a (goal, goal) table is broadcast over them.
+        opponent's memory too; a (goal, goal) table is broadcast over them (and so is a
+        whole table that chooses alike under every memory: it is kept once).
     rules : Ruleset
         The ruleset it was made for (its goal and max dice bound the table).
     name : str
@@ -71,9 +85,7 @@ class Policy:
             raise StrategyError(
                 f"policy {self.name} has {int(table[tuple(bad)])} dice at score {bad[0]}, "
                 f"opponent score {bad[1]}; expected {least} to {most}")
-        frozen = table.astype(np.int8, copy=True)
-        frozen.setflags(write=False)
-        object.__setattr__(self, "table", frozen)
+        object.__setattr__(self, "table", _frozen(table, len(self.rules.context_shape)))
 
     def __call__(self, score: int, opponent_score: int, *context: int) -> int:
         """Dice at (score, opponent_score); under a history rule ``context`` is (my memory,
