@@ -247,8 +247,7 @@ def _play_chunk(model: Model, sampler: PointSampler, pa: np.ndarray, pb: np.ndar
         if rule is not None:
             actions = policies[cell]
             extra = np.asarray(rule.points(actions, mine[:n]))
-            mine[:n], theirs[:n] = theirs[:n], np.asarray(rule.index(rule.remembered(actions, points),
-                                                                     model.rules.max_dice))
+            mine[:n], theirs[:n] = theirs[:n], np.asarray(rule.memory(actions, points, model.rules.max_dice))
         dice = policies[cell] if model.piggy is not None else None
         _, again = model.step(state[:n], points, dice, extra, out=state[:n], scratch=points)
         ended = np.flatnonzero(np.greater_equal(state[:n], model.win, out=over_buf[:n]))

@@ -428,9 +428,10 @@ def _mirrored_occupancy(model: Model, pending, visits: np.ndarray, policies, sto
 
 def _history_occupancy(model: Model, policy_me: np.ndarray, policy_opp: np.ndarray) -> np.ndarray:
     """:func:`occupancy` under a history rule: the chances carried forward score sum by score sum
-    through the same outcome tables as the values, backwards (:meth:`~hogsolve.solver.history.HistoryTable.spread`); the
-    opponent's memories it plays alike are one class, mine are kept whole (their visits are
-    reported) but for those I never have (no visits)."""
+    through the same outcome tables as the values, each step the transpose of the values' own
+    (:meth:`~hogsolve.solver.history.HistoryTable.spread`); the opponent's memories it plays
+    alike are one class, mine are kept whole (their visits are reported) but for those I never
+    have (no visits)."""
     policy_me, policy_opp = full_policy(model, policy_me), full_policy(model, policy_opp)
     axes = visit_axes(model, policy_me, policy_opp)
     tables = facing(model, axes)

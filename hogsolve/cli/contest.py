@@ -215,7 +215,8 @@ def export(args) -> int:
     kept = Ledger(path).setting("game")
     if kept is None:
         raise UsageError(f"{args.data} holds no contest settings")
-    _, game = load_game(json.loads(kept)["rules"], json.loads(kept)["goal"])
+    settings = json.loads(kept)
+    _, game = load_game(settings["rules"], settings["goal"])
     contest = Contest(args.data, game)
     rows = contest.export_rows()
     atomic_write(args.out, results_csv(rows).encode())

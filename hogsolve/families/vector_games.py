@@ -237,7 +237,7 @@ class HogGames(VectorGames):
         self.state[rows] = np.where(ended, state, new)  # a finished game keeps its last position
         if self.rule is not None:  # the mover remembers this turn; the next mover's memory comes first
             mine, theirs = self.mine[rows], self.theirs[rows]
-            now = np.asarray(self.rule.index(self.rule.remembered(actions, points), self.max_dice))
+            now = np.asarray(self.rule.memory(actions, points, self.max_dice))
             kept = ended | again
             self.mine[rows] = np.where(ended, mine, np.where(again, now, theirs))
             self.theirs[rows] = np.where(kept, theirs, now)

@@ -448,6 +448,11 @@ class FeralHogs:
         """The remembered value as an index below :meth:`size`."""
         return np.minimum(value, self.size(max_dice) - 1)
 
+    def memory(self, num_dice, points, max_dice: int):
+        """What the mover remembers of a turn of ``num_dice`` dice scoring ``points``, as an
+        index below :meth:`size` (ints or arrays)."""
+        return self.index(self.remembered(num_dice, points), max_dice)
+
 
 FERAL_HOGS_DICE = FeralHogs("feral_hogs_dice", "dice")
 FERAL_HOGS_POINTS = FeralHogs("feral_hogs_points", "points")

@@ -49,8 +49,7 @@ def _after(rules: Ruleset, win_probability: np.ndarray, turn, memories: Sequence
     context: tuple = ()
     if memories:
         assert rules.history is not None  # memories come from a history rule
-        mine = int(rules.history.index(int(rules.history.remembered(turn.num_dice, turn.points)),
-                                       int(rules.max_dice)))
+        mine = int(rules.history.memory(turn.num_dice, turn.points, int(rules.max_dice)))
         context = (mine, int(memories[1]))
     if turn.extra_turn:
         return float(win_probability[(turn.new_score, turn.new_opponent_score) + context])

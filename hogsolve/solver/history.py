@@ -74,18 +74,18 @@ def dice_used(policy: np.ndarray, actions: int) -> np.ndarray:
     return (int(np.bitwise_or.reduce(bits, axis=None)) >> np.arange(actions)) & 1 > 0
 
 
-def _bonus_flags(model: Model) -> np.ndarray:
-    """``[x, n]``: whether rolling n dice with memory x earns the bonus, as int8."""
+def _bonus_points(model: Model) -> np.ndarray:
+    """``[x, n]``: the bonus points of rolling n dice with memory x."""
     rule = model.rules.history
     assert rule is not None  # memories come from a history rule
     H, A = model.context_shape[0], model.num_actions
-    return (np.asarray(rule.points(np.arange(A)[None, :], np.arange(H)[:, None])) > 0).astype(np.int8)
+    return np.asarray(rule.points(np.arange(A)[None, :], np.arange(H)[:, None]))
 
 
 def own_classes(model: Model, policy: np.ndarray) -> np.ndarray:
     """Classes of a fixed player's own memory: memories where it rolls the same dice for the
     same bonus in every state (``policy`` shaped ``model.value_shape``)."""
-    bonus = _bonus_flags(model)
+    bonus = (_bonus_points(model) > 0).astype(np.int8)  # [x, n]: whether n dice earn the bonus
     if _memory_free(policy):
         used = dice_used(policy, bonus.shape[1])
         return _numbered(bonus[x, used].tobytes() for x in range(len(bonus)))
@@ -115,7 +115,7 @@ def memory_support(model: Model, policy: np.ndarray) -> np.ndarray:
     support[0] = True
     for n in np.flatnonzero(used):
         points = np.unique(model.free_bacon_points) if n == 0 else np.flatnonzero(model.counts[:, n].any(axis=0))
-        support[np.asarray(rule.index(rule.remembered(n, points), max_dice))] = True
+        support[np.asarray(rule.memory(n, points, max_dice))] = True
     return support
 
 
@@ -237,7 +237,7 @@ class HistoryTable:
         self.by_memory[:, (g + new + opp)[keep], opp[keep]] = 1.0
         A, P = self.arith.weights.shape[1:]
         mine = firsts(self.mover.own)
-        self.bonus = np.asarray(rule.points(np.arange(A)[None, :], mine[:, None]))  # (own classes, A)
+        self.bonus = _bonus_points(model)[mine]  # (own classes, A)
         self.bonus_values = np.unique(self.bonus)
         self.betas = [int(b) for b in self.bonus_values]
         self.bonus_rank = np.searchsorted(self.bonus_values, self.bonus)  # which of bonus_values
@@ -247,7 +247,7 @@ class HistoryTable:
             raise InputError("the mover's classes of the other's memory must split the other's own classes")
         # the row of by_memory that n dice scoring p lead to (the mover's new memory, as a class)
         n, p = np.meshgrid(np.arange(A), np.arange(P), indexing="ij")
-        memory = np.asarray(rule.index(rule.remembered(n, p), max_dice))  # (A, P)
+        memory = np.asarray(rule.memory(n, p, max_dice))  # (A, P)
         self.row = self.following.other[memory]
         self.memory_of_dice = bool((memory == memory[:, :1]).all())  # remembered: the dice count
         self.memory_of_points = bool((memory == memory[-1]).all())   # remembered: the points
@@ -320,7 +320,7 @@ class HistoryTable:
             s, o = np.meshgrid(np.arange(g), np.arange(g), indexing="ij")
             points = model.free_bacon_points
             memory = self.following.other[np.broadcast_to(
-                self.rule.index(self.rule.remembered(0, points), int(model.rules.max_dice)), points.shape)]
+                self.rule.memory(0, points, int(model.rules.max_dice)), points.shape)]
             self._bacon_rows = ((memory * R + s + o + points) * g + o).reshape(-1)
         return self._bacon_rows[d.flat][None, :] + (self.bonus_values * self.model.goal)[:, None]
 

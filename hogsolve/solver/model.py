@@ -265,7 +265,7 @@ class Model:
         merged: dict = {}
         for points, probability in scored:
             nxt = int(self.land(s, o, points + bonus))
-            memory = int(rule.index(rule.remembered(num_dice, points), max_dice))
+            memory = int(rule.memory(num_dice, points, max_dice))
             key = nxt if nxt >= self.win else (nxt, theirs, memory)
             merged[key] = merged.get(key, 0) + probability
         return sorted(merged.items(), key=lambda item: (not isinstance(item[0], tuple), item[0]))

@@ -71,7 +71,7 @@ class Solution(Certified):
     @property
     def degenerate(self) -> str:
         """'' for a game worth learning; else the one fixed rule that is optimal everywhere."""
-        return str(self.game.degenerate(self.policy))  # (the game's own test: a pass over the table)
+        return str(self.game.degenerate(self.policy))
 
     @property
     def converged(self) -> bool:
