@@ -41,6 +41,7 @@ from ..families import family_of_game
 from ..sessions.web import GameError
 from .app import STATIC, game_error, http_error, json_reply, read_json, refused, server_error
 from .guard import Access, Guard
+from .lab import choice_maps
 
 #: The largest submission (a Feral Hogs table with both memories is about 2.5 MB of JSON).
 MAX_SUBMISSION = 4 * 1024 * 1024
@@ -254,12 +255,9 @@ class Contest:
         rate = self.family.win_rate(strategy, optimal, self.game)
         regret = self.family.regret(strategy, self.game, solution=self.solution())
         worst = regret.worst(10)
-        table = self.family.table_of(strategy, self.game)
         memory = (0,) * len(self.game.context_shape)  # Feral Hogs: the maps at both memories 0, as the lab opens
-        theirs, best, cost = self.family.lab_maps(self.game, optimal, table, regret.loss * regret.reach, memory)
-        maps = {"strategy": np.asarray(theirs).astype(int).tolist(), "optimal": np.asarray(best).astype(int).tolist(),
-                "loss": [[float(x) if np.isfinite(x) else None for x in row] for row in np.asarray(cost, dtype=float)],
-                "memory": list(memory), "unit": self.family.map_unit}
+        maps = choice_maps(self.family, self.game, optimal, self.family.table_of(strategy, self.game),
+                           regret.loss * regret.reach, memory)
         result = self.matrix()
         pairs = [{"against": result.names[j], "win_rate": None if not np.isfinite(result.rate[mine, j])
                   else float(result.rate[mine, j]),

@@ -42,6 +42,17 @@ from .sockets import receive_json
 TOP = 10
 
 
+def choice_maps(family: Any, game: Any, optimal: Any, table: np.ndarray, expected: np.ndarray,
+                memory: Tuple[int, ...]) -> Dict[str, Any]:
+    """The three maps of a strategy's ``table`` against ``optimal`` as the pages draw them
+    (common.js's ``drawChoiceMaps``): its choices, the optimal ones and the ``expected`` loss
+    as ``[score][opponent]`` lists at ``memory`` (Feral Hogs), and what the choices count."""
+    mine, best, cost = family.lab_maps(game, optimal, table, expected, memory)
+    return {"strategy": np.asarray(mine).astype(int).tolist(), "optimal": np.asarray(best).astype(int).tolist(),
+            "loss": [[x if math.isfinite(x) else None for x in row] for row in np.asarray(cost, dtype=float).tolist()],
+            "memory": list(memory), "unit": family.map_unit}
+
+
 class Lab:
     """The figures of ``path:function`` in ``rules`` (a Ruleset or a PigGame), kept between saves."""
 
@@ -155,11 +166,8 @@ class Lab:
         """The strategy's map, the optimal map and the expected loss, as ``[score][opponent]``
         grids (:data:`MAPS`) at ``memory`` (Feral Hogs); the loss summed over what the grid does not
         show; and whether play against the optimal player reaches that slice at all."""
-        mine, best, cost = self.family.lab_maps(self.rules, self.optimal, table, expected, memory)
-        return {"strategy": np.asarray(mine).astype(int).tolist(), "optimal": np.asarray(best).astype(int).tolist(),
-                "loss": [[x if math.isfinite(x) else None for x in row]
-                         for row in np.asarray(cost, dtype=float).tolist()],
-                "memory": list(memory), "reached": self._reached(reach, memory), "unit": self.family.map_unit}
+        return {**choice_maps(self.family, self.rules, self.optimal, table, expected, memory),
+                "reached": self._reached(reach, memory)}
 
     def maps(self, memory: Tuple[int, ...]) -> Dict[str, Any]:
         """The maps of the last good run at another slice of memories (both players' under Feral Hogs)."""
